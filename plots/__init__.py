@@ -1,0 +1,1 @@
+"""Figures from run folders (reads files only, never the engine)."""

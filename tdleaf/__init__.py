@@ -1,0 +1,1 @@
+"""Learning, experiments, matches and the `tdleaf` command line."""

@@ -1,0 +1,18 @@
+"""Rules of chess and its variants (crazyhouse, suicide, giveaway/antichess, atomic),
+compiled with numba and exact to python-chess 1.11.
+
+>>> from variants import Position, perft
+>>> perft("atomic", None, 2)
+400
+"""
+
+from .errors import (IllegalMoveError, ImpossiblePositionError, InvalidFenError,
+                     UnknownVariantError, VariantError)
+from .position import (VARIANTS, Position, board_class, canonical_variant, divide,
+                       move_to_uci, perft, starting_fen, variant_code)
+
+__all__ = [
+    "VARIANTS", "Position", "perft", "divide", "board_class", "canonical_variant",
+    "starting_fen", "variant_code", "move_to_uci", "VariantError", "UnknownVariantError",
+    "InvalidFenError", "ImpossiblePositionError", "IllegalMoveError",
+]

@@ -1,0 +1,395 @@
+"""The Python face of the rules: variant names, :class:`Position`, FEN, UCI, perft.
+
+python-chess is used here only as the bridge to the outside world (parsing and
+validating FENs, handing boards to other tools); every rule runs in :mod:`variants.core`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import chess
+import chess.variant
+import numpy as np
+
+from . import core
+from .errors import IllegalMoveError, ImpossiblePositionError, InvalidFenError, UnknownVariantError
+
+#: Variant name -> (rules code, python-chess board class).
+_VARIANTS: dict[str, tuple[int, type[chess.Board]]] = {
+    "chess": (core.CHESS, chess.Board),
+    "crazyhouse": (core.CRAZYHOUSE, chess.variant.CrazyhouseBoard),
+    "suicide": (core.SUICIDE, chess.variant.SuicideBoard),
+    "giveaway": (core.GIVEAWAY, chess.variant.GiveawayBoard),
+    "antichess": (core.GIVEAWAY, chess.variant.AntichessBoard),
+    "atomic": (core.ATOMIC, chess.variant.AtomicBoard),
+}
+_ALIASES = {"standard": "chess", "zh": "crazyhouse", "house": "crazyhouse", "anti": "antichess"}
+
+#: The variants this package plays, by canonical name.
+VARIANTS: tuple[str, ...] = tuple(_VARIANTS)
+
+_TERMINATIONS = {
+    core.T_CHECKMATE: chess.Termination.CHECKMATE,
+    core.T_STALEMATE: chess.Termination.STALEMATE,
+    core.T_INSUFFICIENT: chess.Termination.INSUFFICIENT_MATERIAL,
+    core.T_SEVENTYFIVE: chess.Termination.SEVENTYFIVE_MOVES,
+    core.T_FIVEFOLD: chess.Termination.FIVEFOLD_REPETITION,
+    core.T_FIFTY: chess.Termination.FIFTY_MOVES,
+    core.T_THREEFOLD: chess.Termination.THREEFOLD_REPETITION,
+    core.T_VARIANT_WIN: chess.Termination.VARIANT_WIN,
+    core.T_VARIANT_LOSS: chess.Termination.VARIANT_LOSS,
+    core.T_VARIANT_DRAW: chess.Termination.VARIANT_DRAW,
+}
+_SYMBOLS = " pnbrqk"
+
+
+def canonical_variant(name: str) -> str:
+    """Canonical name of a variant, accepting common aliases; raises UnknownVariantError."""
+    key = str(name).strip().lower()
+    key = _ALIASES.get(key, key)
+    if key not in _VARIANTS:
+        raise UnknownVariantError(
+            f"unknown variant {name!r}; expected one of: {', '.join(VARIANTS)}")
+    return key
+
+
+def board_class(variant: str) -> type[chess.Board]:
+    """The python-chess board class that defines a variant's rules."""
+    return _VARIANTS[canonical_variant(variant)][1]
+
+
+def variant_code(variant: str) -> int:
+    """The numeric code :mod:`variants.core` uses for a variant."""
+    return _VARIANTS[canonical_variant(variant)][0]
+
+
+def starting_fen(variant: str) -> str:
+    """The start position of a variant, as python-chess writes it."""
+    return board_class(variant)().fen()
+
+
+def move_to_uci(m: int) -> str:
+    """UCI text of an encoded move (``e2e4``, ``e7e8q``, ``N@f3``)."""
+    frm, to, piece, flags = m & 63, (m >> 6) & 63, (m >> 12) & 7, m >> 16
+    if flags & core.F_DROP:
+        return f"{_SYMBOLS[piece].upper()}@{chess.SQUARE_NAMES[to]}"
+    promo = _SYMBOLS[piece] if piece else ""
+    return f"{chess.SQUARE_NAMES[frm]}{chess.SQUARE_NAMES[to]}{promo}"
+
+
+@dataclass
+class _Frame:
+    bb: np.ndarray
+    st: np.ndarray
+    key: int
+    move: int
+
+
+class Position:
+    """A position of one variant, with its history (for repetitions and :meth:`pop`).
+
+    Build one with :meth:`from_fen`, :meth:`from_board` or :meth:`start`. The arrays
+    :attr:`bb` and :attr:`st` are the numba representation the engine searches on.
+    """
+
+    def __init__(self, variant: str, bb: np.ndarray, st: np.ndarray, root_fen: str) -> None:
+        self.variant = canonical_variant(variant)
+        self.bb = bb
+        self.st = st
+        self.root_fen = root_fen
+        self._sbb = np.zeros(core.NBB, dtype=np.uint64)
+        self._sst = np.zeros(core.NST, dtype=np.int64)
+        self._buf = np.zeros(core.MAX_MOVES, dtype=np.int64)
+        self._history: list[_Frame] = []
+
+    # -- construction --------------------------------------------------------------
+
+    @classmethod
+    def start(cls, variant: str = "chess") -> "Position":
+        """The start position of ``variant``."""
+        return cls.from_board(board_class(variant)())
+
+    @classmethod
+    def from_fen(cls, fen: str | None = None, variant: str = "chess", *, validate: bool = True) -> "Position":
+        """Parse a FEN (X-FEN with ``[pockets]`` and ``~`` in crazyhouse).
+
+        Raises :class:`InvalidFenError` on malformed text and, when ``validate`` is true,
+        :class:`ImpossiblePositionError` on positions python-chess deems invalid.
+        """
+        variant = canonical_variant(variant)
+        cls_ = board_class(variant)
+        if fen is None:
+            return cls.start(variant)
+        try:
+            board = cls_(fen)
+        except (ValueError, IndexError, AssertionError) as exc:
+            raise InvalidFenError(f"invalid {variant} FEN {fen!r}: {exc}") from None
+        if validate:
+            status = board.status()
+            if status != chess.STATUS_VALID:
+                flags = [f.name.lower() for f in chess.Status if f and f in status]
+                raise ImpossiblePositionError(
+                    f"impossible {variant} position {fen!r}: {', '.join(flags)}")
+        return cls.from_board(board, variant)
+
+    @classmethod
+    def from_board(cls, board: chess.Board, variant: str | None = None) -> "Position":
+        """Convert a python-chess board (its current position; the history is not kept)."""
+        if variant is None:
+            variant = next((n for n, (_, c) in _VARIANTS.items() if type(board) is c), None)
+            if variant is None:
+                raise UnknownVariantError(f"unsupported board class {type(board).__name__}")
+        variant = canonical_variant(variant)
+        bb = np.zeros(core.NBB, dtype=np.uint64)
+        st = np.zeros(core.NST, dtype=np.int64)
+        st[core.VARIANT] = variant_code(variant)
+        for t, mask in enumerate((board.pawns, board.knights, board.bishops, board.rooks,
+                                  board.queens, board.kings)):
+            bb[t] = mask
+            for sq in chess.scan_forward(mask):
+                st[sq] = t + 1
+        bb[core.OCC] = board.occupied_co[chess.WHITE]
+        bb[core.OCC + 1] = board.occupied_co[chess.BLACK]
+        bb[core.PROMOTED] = board.promoted & board.occupied
+        bb[core.CASTLING] = board.clean_castling_rights()
+        st[core.TURN] = core.WHITE if board.turn == chess.WHITE else core.BLACK
+        st[core.EP] = -1 if board.ep_square is None else board.ep_square
+        st[core.HALFMOVE] = board.halfmove_clock
+        st[core.FULLMOVE] = board.fullmove_number
+        if isinstance(board, chess.variant.CrazyhouseBoard):
+            for c, color in ((0, chess.WHITE), (1, chess.BLACK)):
+                for t in range(1, 6):
+                    st[core.POCKET + 6 * c + t] = board.pockets[color].count(t)
+        bb[core.HASH] = core.compute_hash(bb, st)
+        return cls(variant, bb, st, board.fen())
+
+    def copy(self) -> "Position":
+        """An independent copy, history included."""
+        other = Position(self.variant, self.bb.copy(), self.st.copy(), self.root_fen)
+        other._history = [_Frame(f.bb.copy(), f.st.copy(), f.key, f.move) for f in self._history]
+        return other
+
+    # -- state ---------------------------------------------------------------------
+
+    @property
+    def code(self) -> int:
+        return int(self.st[core.VARIANT])
+
+    @property
+    def turn(self) -> bool:
+        """``chess.WHITE`` (True) or ``chess.BLACK`` (False), as in python-chess."""
+        return self.st[core.TURN] == core.WHITE
+
+    @property
+    def key(self) -> int:
+        """Repetition key: equal exactly when python-chess's transposition keys are."""
+        return int(core.position_key(self.bb, self.st, self._sbb, self._sst))
+
+    @property
+    def move_stack(self) -> list[str]:
+        return [move_to_uci(f.move) for f in self._history]
+
+    def pocket(self, white: bool) -> dict[str, int]:
+        """Pieces in hand (crazyhouse) by symbol."""
+        c = 0 if white else 1
+        return {_SYMBOLS[t]: int(self.st[core.POCKET + 6 * c + t]) for t in range(1, 6)}
+
+    # -- moves ---------------------------------------------------------------------
+
+    def legal_move_codes(self) -> np.ndarray:
+        n = core.gen_legal(self.bb, self.st, self._buf, self._sbb, self._sst)
+        return self._buf[:n].copy()
+
+    def legal_moves(self) -> list[str]:
+        """The legal moves in UCI (drops as ``N@f3``)."""
+        return [move_to_uci(int(m)) for m in self.legal_move_codes()]
+
+    def parse_uci(self, uci: str) -> int:
+        """The encoded legal move for a UCI string; raises IllegalMoveError."""
+        text = str(uci).strip()
+        codes = self.legal_move_codes()
+        for m in codes:
+            if move_to_uci(int(m)) == text:
+                return int(m)
+        # Accept python-chess's king-takes-rook spelling of castling (e1h1).
+        for m in codes:
+            if (m >> 16) & core.F_CASTLE:
+                frm, to = int(m) & 63, (int(m) >> 6) & 63
+                rook = (frm & 56) + (0 if to < frm else 7)
+                if text == chess.SQUARE_NAMES[frm] + chess.SQUARE_NAMES[rook]:
+                    return int(m)
+        try:
+            chess.Move.from_uci(text)
+        except ValueError:
+            raise IllegalMoveError(f"malformed UCI move {uci!r}") from None
+        raise IllegalMoveError(f"illegal move {uci!r} in {self.variant} position {self.fen()}")
+
+    def push(self, move: int) -> None:
+        """Play an encoded move (trusted to be legal; see :meth:`push_uci`)."""
+        self._history.append(_Frame(self.bb.copy(), self.st.copy(), self.key, int(move)))
+        core.apply_move(self.bb, self.st, np.int64(move))
+
+    def push_uci(self, uci: str) -> int:
+        """Play a move given in UCI; raises IllegalMoveError if it is not legal."""
+        m = self.parse_uci(uci)
+        self.push(m)
+        return m
+
+    def pop(self) -> str:
+        """Take back the last move and return it in UCI."""
+        if not self._history:
+            raise IndexError("pop from a position without history")
+        frame = self._history.pop()
+        self.bb, self.st = frame.bb, frame.st
+        return move_to_uci(frame.move)
+
+    # -- outcome -------------------------------------------------------------------
+
+    def is_check(self) -> bool:
+        return bool(core.checkers_mask(self.bb, self.st))
+
+    def _repetitions(self, key: int) -> int:
+        return sum(1 for f in self._history if f.key == key)
+
+    def outcome(self, *, claim_draw: bool = False) -> chess.Outcome | None:
+        """The game result exactly as python-chess's ``outcome()`` would give it."""
+        term, winner = core.outcome_code(self.bb, self.st, self._buf, self._sbb, self._sst)
+        if term == core.T_NONE:
+            key = self.key
+            if self._repetitions(key) + 1 >= 5:
+                term = core.T_FIVEFOLD
+            elif claim_draw:
+                if self._can_claim_fifty():
+                    term = core.T_FIFTY
+                elif self._can_claim_threefold(key):
+                    term = core.T_THREEFOLD
+        if term == core.T_NONE:
+            return None
+        return chess.Outcome(_TERMINATIONS[int(term)],
+                             None if winner < 0 else winner == core.WHITE)
+
+    def _has_moves(self) -> bool:
+        return core.gen_legal(self.bb, self.st, self._buf, self._sbb, self._sst) > 0
+
+    def _can_claim_fifty(self) -> bool:
+        if self.code == core.CRAZYHOUSE:
+            return False
+        clock = int(self.st[core.HALFMOVE])
+        if clock >= 100 and self._has_moves():
+            return True
+        if clock >= 99:
+            for m in self.legal_move_codes():
+                self.push(int(m))
+                try:
+                    if self.st[core.HALFMOVE] >= 100 and self._has_moves():
+                        return True
+                finally:
+                    self.pop()
+        return False
+
+    def _can_claim_threefold(self, key: int) -> bool:
+        keys = [f.key for f in self._history] + [key]
+        if keys.count(key) >= 3:
+            return True
+        for m in self.legal_move_codes():
+            self.push(int(m))
+            try:
+                if keys.count(self.key) >= 2:
+                    return True
+            finally:
+                self.pop()
+        return False
+
+    def is_game_over(self, *, claim_draw: bool = False) -> bool:
+        return self.outcome(claim_draw=claim_draw) is not None
+
+    # -- text ----------------------------------------------------------------------
+
+    def board_fen(self) -> str:
+        promoted_marks = self.code == core.CRAZYHOUSE
+        white = int(self.bb[core.OCC])
+        prom = int(self.bb[core.PROMOTED])
+        rows = []
+        for rank in range(7, -1, -1):
+            row, empty = "", 0
+            for file in range(8):
+                sq = rank * 8 + file
+                t = int(self.st[sq])
+                if not t:
+                    empty += 1
+                    continue
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                sym = _SYMBOLS[t]
+                row += sym.upper() if white >> sq & 1 else sym
+                if promoted_marks and prom >> sq & 1:
+                    row += "~"
+            if empty:
+                row += str(empty)
+            rows.append(row)
+        return "/".join(rows)
+
+    def _castling_xfen(self) -> str:
+        rights = int(self.bb[core.CASTLING])
+        rooks = int(self.bb[core.ROOK - 1])
+        out = []
+        for c in (core.WHITE, core.BLACK):
+            king = int(core.king_square(self.bb, c))
+            if king < 0:
+                continue
+            backrank = 0xFF if c == core.WHITE else 0xFF << 56
+            ours = int(self.bb[core.OCC + c])
+            for sq in reversed(list(chess.scan_forward(rights & backrank))):
+                a_side = sq % 8 < king % 8
+                others = ours & rooks & backrank & ~(1 << sq)
+                if any((o % 8 < sq % 8) == a_side for o in chess.scan_forward(others)):
+                    ch = chess.FILE_NAMES[sq % 8]
+                else:
+                    ch = "q" if a_side else "k"
+                out.append(ch.upper() if c == core.WHITE else ch)
+        return "".join(out) or "-"
+
+    def fen(self) -> str:
+        """The FEN, character for character as python-chess's ``board.fen()``."""
+        board = self.board_fen()
+        if self.code == core.CRAZYHOUSE:
+            pockets = ""
+            for c in (0, 1):
+                for t in range(5, 0, -1):
+                    sym = _SYMBOLS[t].upper() if c == 0 else _SYMBOLS[t]
+                    pockets += sym * int(self.st[core.POCKET + 6 * c + t])
+            board += f"[{pockets}]"
+        ep = "-"
+        if core.has_legal_ep(self.bb, self.st, self._sbb, self._sst):
+            ep = chess.SQUARE_NAMES[int(self.st[core.EP])]
+        return " ".join([board, "w" if self.turn else "b", self._castling_xfen(), ep,
+                         str(int(self.st[core.HALFMOVE])), str(int(self.st[core.FULLMOVE]))])
+
+    def to_board(self) -> chess.Board:
+        """The python-chess board of this game: its start position and every move played."""
+        board = board_class(self.variant)(self.root_fen)
+        for uci in self.move_stack:
+            board.push_uci(uci)
+        return board
+
+    def __repr__(self) -> str:
+        return f"Position({self.variant!r}, {self.fen()!r})"
+
+
+def perft(variant: str, fen: str | None, depth: int) -> int:
+    """Number of leaf nodes of the legal move tree of depth ``depth`` (bulk counted)."""
+    if depth < 0:
+        raise ValueError(f"perft depth must be >= 0, got {depth}")
+    pos = Position.from_fen(fen, variant)
+    return int(core.perft(pos.bb, pos.st, int(depth)))
+
+
+def divide(variant: str, fen: str | None, depth: int) -> dict[str, int]:
+    """Perft split by root move: ``{uci: leaves}``."""
+    if depth < 1:
+        raise ValueError(f"divide needs depth >= 1, got {depth}")
+    pos = Position.from_fen(fen, variant)
+    moves, counts = core.perft_divide(pos.bb, pos.st, int(depth))
+    return {move_to_uci(int(m)): int(c) for m, c in zip(moves, counts)}
