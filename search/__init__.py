@@ -1,1 +1,10 @@
-"""The engine (issue 3): evaluation and alpha-beta search over the rules in `variants`."""
+"""The engine: a linear evaluation over a weight vector, numba alpha-beta with
+quiescence, and the UCI / XBoard front ends."""
+
+from .engine import Engine, Limits, SearchResult
+from .layout import (LAYOUT, N_FEATURES, VALUE_SETS, FeatureLayout, Weights, WeightsError,
+                     default_weights, load_weights, value_set)
+
+__all__ = ["Engine", "Limits", "SearchResult", "LAYOUT", "N_FEATURES", "VALUE_SETS",
+           "FeatureLayout", "Weights", "WeightsError", "default_weights", "load_weights",
+           "value_set"]

@@ -13,7 +13,8 @@ import chess.variant
 import numpy as np
 
 from . import core
-from .errors import IllegalMoveError, ImpossiblePositionError, InvalidFenError, UnknownVariantError
+from .errors import (IllegalMoveError, ImpossiblePositionError, InvalidFenError, UnknownVariantError,
+                     VariantError)
 
 #: Variant name -> (rules code, python-chess board class).
 _VARIANTS: dict[str, tuple[int, type[chess.Board]]] = {
@@ -381,7 +382,7 @@ class Position:
 def perft(variant: str, fen: str | None, depth: int) -> int:
     """Number of leaf nodes of the legal move tree of depth ``depth`` (bulk counted)."""
     if depth < 0:
-        raise ValueError(f"perft depth must be >= 0, got {depth}")
+        raise VariantError(f"perft depth must be >= 0, got {depth}")
     pos = Position.from_fen(fen, variant)
     return int(core.perft(pos.bb, pos.st, int(depth)))
 
@@ -389,7 +390,7 @@ def perft(variant: str, fen: str | None, depth: int) -> int:
 def divide(variant: str, fen: str | None, depth: int) -> dict[str, int]:
     """Perft split by root move: ``{uci: leaves}``."""
     if depth < 1:
-        raise ValueError(f"divide needs depth >= 1, got {depth}")
+        raise VariantError(f"divide needs depth >= 1, got {depth}")
     pos = Position.from_fen(fen, variant)
     moves, counts = core.perft_divide(pos.bb, pos.st, int(depth))
     return {move_to_uci(int(m)): int(c) for m, c in zip(moves, counts)}

@@ -1,0 +1,446 @@
+"""Negamax alpha-beta (PVS) with quiescence, transposition table and move ordering.
+
+Everything here is numba. The search works on per-ply rows of position arrays
+(copy-make: row ``ply + 1`` is the child), keeps the evaluation of every row up to date
+with :func:`search.evaluate.evaluate_delta`, and writes a triangular principal
+variation that runs through the quiescence search, so the PV ends at the very
+position whose evaluation is the score (the leaf TDLeaf learns from).
+
+Scores are floats in pawns from the side to move's point of view; a won game is
+``MATE - ply``. Arrays shared by the whole search live in :class:`SearchState` (Python);
+the control vector ``ctl`` carries counters, limits and the stop flag, which another
+thread may set while the search runs without the GIL.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from variants import core
+from variants.bits import KING_ATTACKS, lsb, popcount
+
+from .evaluate import evaluate_delta
+
+MAXPLY = 120
+MATE = 100000.0
+MATE_BOUND = MATE - 1000.0
+INF = 1.0e9
+NULL_EPS = 1.0e-7   # width of a null window
+TIE_EPS = 1.0e-9    # scores this close are ties at the root
+
+# ctl indices
+C_NODES, C_MAX_NODES, C_STOP, C_HIST_LEN, C_QLIMIT, C_SELDEPTH, C_NOISE_SEED, C_RNG = 0, 1, 2, 3, 4, 5, 6, 7
+N_CTL = 8
+
+# TT flags
+TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
+
+_ORDER_VALUE = np.array([0, 1, 3, 3, 5, 9, 20], dtype=np.int64)
+_HASH_BONUS = np.int64(1) << np.int64(50)
+_CAPTURE_BONUS = np.int64(1) << np.int64(40)
+_KILLER_BONUS = np.int64(1) << np.int64(39)
+
+
+@njit(cache=True)
+def _mix(x):
+    """splitmix64 finaliser: a well-spread 64-bit hash of x."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True)
+def static_eval(bb, st, e, noise, seed):
+    """Evaluation ``e`` (White's view) for the side to move, with seeded noise.
+
+    The noise is a deterministic function of the position and the seed, so a
+    transposition always gets the same value (the TT stays consistent).
+    """
+    if noise > 0.0:
+        u = (_mix(bb[core.HASH] ^ np.uint64(seed)) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        e = e * (1.0 + noise * (2.0 * u - 1.0))
+    return e if st[core.TURN] == core.WHITE else -e
+
+
+@njit(cache=True)
+def terminal_score(bb, st, ply):
+    """Score of a position without legal moves (or whose game the variant has ended)."""
+    v = st[core.VARIANT]
+    us = st[core.TURN]
+    them = 1 - us
+    win = MATE - ply
+    if v == core.SUICIDE or v == core.GIVEAWAY:
+        own = bb[core.OCC + us]
+        theirs = bb[core.OCC + them]
+        if not own:
+            return win
+        if not theirs:
+            return 0.0
+        if v == core.GIVEAWAY:
+            return win
+        bal = popcount(own) - popcount(theirs)
+        if bal > 0:
+            return -win
+        if bal < 0:
+            return win
+        return 0.0
+    if v == core.ATOMIC:
+        kings = bb[core.KING - 1]
+        if kings:
+            if not kings & bb[core.OCC + us]:
+                return -win
+            if not kings & bb[core.OCC + them]:
+                return win
+    if core.checkers_mask(bb, st):
+        return -win
+    return 0.0
+
+
+@njit(cache=True)
+def is_tactical(st, m):
+    """Captures (en passant included) and promotions: the quiescence moves."""
+    flags = core.m_flags(m)
+    if flags & core.F_DROP:
+        return False
+    return st[core.m_to(m)] != 0 or (flags & core.F_EP) != 0 or core.m_piece(m) != 0
+
+
+@njit(cache=True)
+def _capture_gain(bb, st, m):
+    """Ordering value of a capture: MVV-LVA, or the whole blast in atomic."""
+    frm = core.m_from(m)
+    to = core.m_to(m)
+    victim = core.PAWN if core.m_flags(m) & core.F_EP else st[to]
+    attacker = st[frm]
+    if st[core.VARIANT] != core.ATOMIC:
+        return _ORDER_VALUE[victim] * 16 - _ORDER_VALUE[attacker]
+    us = st[core.TURN]
+    gain = (_ORDER_VALUE[victim] - _ORDER_VALUE[attacker]) * 16
+    blast = KING_ATTACKS[to] & ~bb[core.PAWN - 1] & ~core.SQ[frm]
+    while blast:
+        s = lsb(blast)
+        blast &= blast - np.uint64(1)
+        t = st[s]
+        if t == 0:
+            continue
+        if bb[core.OCC + us] & core.SQ[s]:
+            gain -= _ORDER_VALUE[t] * 16
+        else:
+            gain += (1000 if t == core.KING else _ORDER_VALUE[t]) * 16
+    return gain
+
+
+@njit(cache=True)
+def score_moves(bb, st, moves, n, out, hash_move, killers, history):
+    us = st[core.TURN]
+    for i in range(n):
+        m = moves[i]
+        if m == hash_move:
+            out[i] = _HASH_BONUS
+        elif is_tactical(st, m):
+            s = _CAPTURE_BONUS
+            if st[core.m_to(m)] != 0 or core.m_flags(m) & core.F_EP:
+                s += _capture_gain(bb, st, m)
+            s += _ORDER_VALUE[core.m_piece(m)] * 16
+            out[i] = s
+        elif m == killers[0]:
+            out[i] = _KILLER_BONUS + 1
+        elif m == killers[1]:
+            out[i] = _KILLER_BONUS
+        else:
+            out[i] = history[us, history_index(m)]
+
+
+@njit(cache=True)
+def history_index(m):
+    if core.m_flags(m) & core.F_DROP:
+        return 4096 + core.m_piece(m) * 64 + core.m_to(m)
+    return core.m_from(m) * 64 + core.m_to(m)
+
+
+@njit(cache=True)
+def pick(moves, scores, i, n):
+    """Move the best-scored remaining move to position i (lazy selection sort)."""
+    best = i
+    for j in range(i + 1, n):
+        if scores[j] > scores[best]:
+            best = j
+    if best != i:
+        moves[i], moves[best] = moves[best], moves[i]
+        scores[i], scores[best] = scores[best], scores[i]
+    return moves[i]
+
+
+@njit(cache=True)
+def _poll(ctl):
+    ctl[C_NODES] += 1
+    if (ctl[C_NODES] & 1023) == 0 and ctl[C_MAX_NODES] > 0 and ctl[C_NODES] >= ctl[C_MAX_NODES]:
+        ctl[C_STOP] = 1
+    return ctl[C_STOP] != 0
+
+
+@njit(cache=True)
+def _update_pv(pv, pvlen, ply, m):
+    pv[ply, ply] = m
+    for j in range(ply + 1, pvlen[ply + 1]):
+        pv[ply, j] = pv[ply + 1, j]
+    pvlen[ply] = max(pvlen[ply + 1], ply + 1)
+
+
+@njit(cache=True)
+def _is_repetition(st, keys, idx, key):
+    """Whether ``key`` (at history index ``idx``) occurred before, same side to move."""
+    limit = 0
+    if st[core.VARIANT] != core.CRAZYHOUSE:
+        limit = max(0, idx - st[core.HALFMOVE])
+    j = idx - 2
+    while j >= limit:
+        if keys[j] == key:
+            return True
+        j -= 2
+    return False
+
+
+@njit(cache=True)
+def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, ctl, noise):
+    """Set up a quiescence node: returns (done, value, k, best, alpha). When ``done`` the
+    node's value is ``value``; otherwise its ``k`` moves are ordered in ``moves[ply]``."""
+    bb = bbs[ply]
+    st = sts[ply]
+    v = st[core.VARIANT]
+    stand = static_eval(bb, st, evals[ply], noise, ctl[C_NOISE_SEED])
+    if ply >= MAXPLY - 1:
+        return True, stand, 0, stand, alpha
+    n = core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
+    if n == 0:
+        return True, terminal_score(bb, st, ply), 0, stand, alpha
+    best = -INF
+    k = n
+    if v == core.SUICIDE or v == core.GIVEAWAY:
+        # Captures are compulsory: a position with a capture is not quiet and allows no
+        # stand-pat; a quiet one is simply evaluated.
+        if not is_tactical(st, moves[ply, 0]) or qply >= ctl[C_QLIMIT]:
+            return True, stand, 0, stand, alpha
+    elif not (qply < ctl[C_QLIMIT] and core.checkers_mask(bb, st) != 0):
+        # Not in check: stand pat, or try captures and promotions.
+        if stand >= beta or qply >= ctl[C_QLIMIT]:
+            return True, stand, 0, stand, alpha
+        if stand > alpha:
+            alpha = stand
+        best = stand
+        k = 0
+        for i in range(n):
+            if is_tactical(st, moves[ply, i]):
+                moves[ply, k] = moves[ply, i]
+                k += 1
+    mv = moves[ply]
+    sc = mscores[ply]
+    for i in range(k):
+        s = _CAPTURE_BONUS if is_tactical(st, mv[i]) else np.int64(0)
+        if st[core.m_to(mv[i])] != 0 or core.m_flags(mv[i]) & core.F_EP:
+            s += _capture_gain(bb, st, mv[i])
+        sc[i] = s + _ORDER_VALUE[core.m_piece(mv[i])]
+    return False, best, k, best, alpha
+
+
+@njit(cache=True)
+def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv, pvlen,
+            killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise):
+    pvlen[ply] = ply
+    bb = bbs[ply]
+    st = sts[ply]
+    v = st[core.VARIANT]
+    # Flags passed to the recursive calls must not be literals: numba would compile a
+    # specialisation per literal, which its cache cannot load back (segfault).
+    no_pv = ply - ply
+    yes_pv = no_pv + 1
+    if _poll(ctl):
+        return 0.0
+    if depth <= 0:
+        # Quiescence lives in this same function (-depth counts its plies): numba
+        # cannot load from its cache a recursive function calling another recursive one.
+        if ply > ctl[C_SELDEPTH]:
+            ctl[C_SELDEPTH] = ply
+        done, best, k, best, alpha = _quiescence_moves(ply, alpha, beta, -depth, bbs, sts, evals,
+                                                       moves, mscores, ctl, noise)
+        if done:
+            return best
+        for i in range(k):
+            m = pick(moves[ply], mscores[ply], i, k)
+            core.copy_make(bb, st, bbs[ply + 1], sts[ply + 1], m)
+            evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, bbs[ply + 1], sts[ply + 1], w)
+            score = -negamax(ply + 1, depth - 1, -beta, -alpha, no_pv, bbs, sts, evals, moves,
+                             mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
+                             tt_score, tt_depth, tt_flag, ctl, w, noise)
+            if ctl[C_STOP]:
+                return 0.0
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    _update_pv(pv, pvlen, ply, m)
+                    if score >= beta:
+                        break
+        return best
+    key = core.position_key(bb, st, bbs[ply + 1], sts[ply + 1])
+    hidx = ctl[C_HIST_LEN] + ply
+    keys[hidx] = key
+    if ply > 0:
+        if v != core.CRAZYHOUSE and st[core.HALFMOVE] >= 100:
+            return 0.0
+        if _is_repetition(st, keys, hidx, key):
+            return 0.0
+        if popcount(bb[core.OCC] | bb[core.OCC + 1]) <= 6 and core.is_insufficient_material(bb, st):
+            return 0.0
+    if ply >= MAXPLY - 1:
+        return static_eval(bb, st, evals[ply], noise, ctl[C_NOISE_SEED])
+
+    size = np.uint64(tt_key.shape[0])
+    slot = np.int64(key % size)
+    hash_move = np.int64(-1)
+    if tt_key[slot] == key:
+        hash_move = tt_move[slot]
+        if not is_pv and tt_depth[slot] >= depth:
+            s = tt_score[slot]
+            if s > MATE_BOUND:
+                s -= ply
+            elif s < -MATE_BOUND:
+                s += ply
+            f = tt_flag[slot]
+            if f == TT_EXACT or (f == TT_LOWER and s >= beta) or (f == TT_UPPER and s <= alpha):
+                return s
+
+    n = core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
+    if n == 0:
+        return terminal_score(bb, st, ply)
+
+    mv = moves[ply]
+    sc = mscores[ply]
+    score_moves(bb, st, mv, n, sc, hash_move, killers[ply], history)
+    alpha0 = alpha
+    best = -INF
+    best_move = mv[0]
+    us = st[core.TURN]
+    for i in range(n):
+        m = pick(mv, sc, i, n)
+        core.copy_make(bb, st, bbs[ply + 1], sts[ply + 1], m)
+        evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, bbs[ply + 1], sts[ply + 1], w)
+        if i == 0:
+            score = -negamax(ply + 1, depth - 1, -beta, -alpha, is_pv, bbs, sts, evals, moves,
+                             mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
+                             tt_score, tt_depth, tt_flag, ctl, w, noise)
+        else:
+            score = -negamax(ply + 1, depth - 1, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts,
+                             evals, moves, mscores, pv, pvlen, killers, history, keys, tt_key,
+                             tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise)
+            if score > alpha and score < beta and not ctl[C_STOP]:
+                score = -negamax(ply + 1, depth - 1, -beta, -alpha, yes_pv, bbs, sts, evals,
+                                 moves, mscores, pv, pvlen, killers, history, keys, tt_key,
+                                 tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise)
+        if ctl[C_STOP]:
+            return 0.0
+        if score > best:
+            best = score
+            best_move = m
+            if score > alpha:
+                alpha = score
+                _update_pv(pv, pvlen, ply, m)
+                if score >= beta:
+                    if not is_tactical(st, m):
+                        if killers[ply, 0] != m:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = m
+                        history[us, history_index(m)] += depth * depth
+                    break
+
+    if best >= beta:
+        flag = TT_LOWER
+    elif best > alpha0:
+        flag = TT_EXACT
+    else:
+        flag = TT_UPPER
+    if tt_key[slot] != key or depth >= tt_depth[slot] or flag == TT_EXACT:
+        s = best
+        if s > MATE_BOUND:
+            s += ply
+        elif s < -MATE_BOUND:
+            s -= ply
+        tt_key[slot] = key
+        tt_move[slot] = best_move
+        tt_score[slot] = s
+        tt_depth[slot] = depth
+        tt_flag[slot] = flag
+    return best
+
+
+@njit(cache=True, nogil=True)
+def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_scores, pv,
+                pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag,
+                ctl, w, noise):
+    """One iteration at ``depth``. Returns the number of root moves; ``root_scores[i]``
+    is exact for every move within TIE_EPS of the best when ``ties`` is set, in which
+    case the PV starts with one of the tied best moves drawn at random (seeded by
+    ``ctl[C_RNG]``); ``moves[0, :n]`` holds the root moves in searched order."""
+    pvlen[0] = 0
+    # Non-literal arguments for negamax (see there).
+    one = depth - depth + 1
+    no_pv = one - 1
+    bb = bbs[0]
+    st = sts[0]
+    key = core.position_key(bb, st, bbs[1], sts[1])
+    keys[ctl[C_HIST_LEN]] = key
+    n = core.gen_legal(bb, st, moves[0], bbs[1], sts[1])
+    if n == 0:
+        return 0
+    mv = moves[0]
+    sc = mscores[0]
+    score_moves(bb, st, mv, n, sc, prev_best, killers[0], history)
+    # Keep the moves in their searched order so the caller can read them back.
+    for i in range(n):
+        pick(mv, sc, i, n)
+    alpha = -INF
+    beta = INF
+    best = -INF
+    n_ties = 0
+    for i in range(n):
+        m = mv[i]
+        core.copy_make(bb, st, bbs[1], sts[1], m)
+        evals[1] = evals[0] + evaluate_delta(bb, st, bbs[1], sts[1], w)
+        a = alpha
+        if ties and best > -INF:
+            a = best - 2.0 * TIE_EPS
+        if i == 0:
+            score = -negamax(one, depth - 1, -beta, -a, one, bbs, sts, evals, moves, mscores, pv,
+                             pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth,
+                             tt_flag, ctl, w, noise)
+        else:
+            score = -negamax(one, depth - 1, -a - NULL_EPS, -a, no_pv, bbs, sts, evals, moves,
+                             mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
+                             tt_score, tt_depth, tt_flag, ctl, w, noise)
+            if score > a and not ctl[C_STOP]:
+                score = -negamax(one, depth - 1, -beta, -a, one, bbs, sts, evals, moves,
+                                 mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
+                                 tt_score, tt_depth, tt_flag, ctl, w, noise)
+        if ctl[C_STOP]:
+            return n
+        root_scores[i] = score
+        if score > best + TIE_EPS or (score > best and not ties):
+            best = score
+            alpha = max(alpha, score)
+            n_ties = 1
+            _update_pv(pv, pvlen, 0, m)
+        elif ties and score >= best - TIE_EPS:
+            # Reservoir sampling: each of the k tied moves ends up chosen with chance 1/k.
+            n_ties += 1
+            r = _mix(np.uint64(ctl[C_RNG]))
+            ctl[C_RNG] += 1
+            if r % np.uint64(n_ties) == 0:
+                _update_pv(pv, pvlen, 0, m)
+    slot = np.int64(key % np.uint64(tt_key.shape[0]))
+    tt_key[slot] = key
+    tt_move[slot] = pv[0, 0]
+    tt_score[slot] = best
+    tt_depth[slot] = depth
+    tt_flag[slot] = TT_EXACT
+    return n

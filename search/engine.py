@@ -1,0 +1,282 @@
+"""The engine object: iterative deepening over :mod:`search.alphabeta`, limits, results.
+
+>>> from search import Engine
+>>> engine = Engine("atomic", depth=3)
+>>> result = engine.search("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+>>> result.move, result.score, result.pv      # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import chess
+import numpy as np
+
+from variants import Position, canonical_variant, core
+from variants.position import move_to_uci
+
+from . import alphabeta as ab
+from .evaluate import evaluate, feature_vector
+from .layout import Weights, default_weights, load_weights
+
+TT_ENTRY_BYTES = 8 + 8 + 8 + 2 + 1
+
+
+@dataclass
+class SearchResult:
+    """What one search found. Scores are in pawns for the side to move."""
+
+    move: str | None
+    score: float
+    pv: list[str]
+    depth: int
+    seldepth: int
+    nodes: int
+    time: float
+    mate: int | None = None
+    leaf_fen: str = ""
+    leaf_score: float = 0.0            # leaf evaluation (White's view, no noise) or terminal value
+    leaf_terminal: bool = False
+    leaf_features: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    leaf_position: Position | None = None
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.time if self.time > 0 else 0.0
+
+
+@dataclass
+class Limits:
+    depth: int | None = None
+    movetime: float | None = None        # seconds
+    nodes: int | None = None
+    wtime: float | None = None           # seconds on the clocks
+    btime: float | None = None
+    winc: float = 0.0
+    binc: float = 0.0
+    movestogo: int | None = None
+    infinite: bool = False
+
+
+class Engine:
+    """Alpha-beta engine for one variant with a linear evaluation.
+
+    ``weights`` is a :class:`~search.layout.Weights`, a path to ``weights.json`` or a
+    value-set name (``traditional``, ``sunsetter``, ``sjeng``, ...). For self-play
+    learning, ``random_ties`` breaks ties between equally scored root moves at random
+    and ``noise`` (e.g. 0.01) perturbs evaluations; both are seeded by ``seed``.
+    """
+
+    def __init__(self, variant: str = "chess", weights: Weights | str | None = None, *,
+                 hash_mb: int = 64, depth: int | None = None, qlimit: int = 16,
+                 random_ties: bool = False, noise: float = 0.0, seed: int = 0) -> None:
+        self.variant = canonical_variant(variant)
+        self.set_weights(weights)
+        self.default_depth = depth
+        self.qlimit = qlimit
+        self.random_ties = random_ties
+        self.noise = float(noise)
+        self.seed = int(seed)
+        self._searches = 0
+        m = ab.MAXPLY + 4
+        self.bbs = np.zeros((m, core.NBB), dtype=np.uint64)
+        self.sts = np.zeros((m, core.NST), dtype=np.int64)
+        self.evals = np.zeros(m, dtype=np.float64)
+        self.moves = np.zeros((m, core.MAX_MOVES), dtype=np.int64)
+        self.mscores = np.zeros((m, core.MAX_MOVES), dtype=np.int64)
+        self.root_scores = np.zeros(core.MAX_MOVES, dtype=np.float64)
+        self.pv = np.zeros((m, m), dtype=np.int64)
+        self.pvlen = np.zeros(m, dtype=np.int64)
+        self.killers = np.zeros((m, 2), dtype=np.int64)
+        self.history = np.zeros((2, 4096 + 7 * 64), dtype=np.int64)
+        self.ctl = np.zeros(ab.N_CTL, dtype=np.int64)
+        self.keys = np.zeros(0, dtype=np.uint64)
+        self.set_hash(hash_mb)
+
+    # -- configuration --------------------------------------------------------------
+
+    def set_weights(self, weights: Weights | str | None) -> None:
+        if weights is None:
+            weights = default_weights(self.variant)
+        elif not isinstance(weights, Weights):
+            weights = load_weights(weights, self.variant)
+        if canonical_variant(weights.variant) != self.variant and not (
+                {weights.variant, self.variant} <= {"giveaway", "antichess"}):
+            raise ValueError(f"weights are for {weights.variant}, engine plays {self.variant}")
+        self.weights = weights
+        self.w = np.ascontiguousarray(weights.w, dtype=np.float64)
+
+    def set_hash(self, hash_mb: int) -> None:
+        if hash_mb < 1:
+            raise ValueError(f"hash size must be at least 1 MB, got {hash_mb}")
+        n = max(1024, int(hash_mb) * 1024 * 1024 // TT_ENTRY_BYTES)
+        self.tt_key = np.zeros(n, dtype=np.uint64)
+        self.tt_move = np.zeros(n, dtype=np.int64)
+        self.tt_score = np.zeros(n, dtype=np.float64)
+        self.tt_depth = np.zeros(n, dtype=np.int16)
+        self.tt_flag = np.zeros(n, dtype=np.int8)
+
+    def new_game(self) -> None:
+        """Forget everything learned about previous positions (TT, history, killers)."""
+        self.tt_key[:] = 0
+        self.history[:] = 0
+        self.killers[:] = 0
+
+    def stop(self) -> None:
+        """Ask a running search to stop as soon as possible (thread-safe)."""
+        self.ctl[ab.C_STOP] = 1
+
+    # -- searching ------------------------------------------------------------------
+
+    def _position(self, pos: Position | chess.Board | str | None) -> Position:
+        if isinstance(pos, Position):
+            p = pos
+        elif isinstance(pos, chess.Board):
+            p = Position.from_board(pos)
+            # Replay the board's moves so repetitions are known.
+            if pos.move_stack:
+                root = pos.root()
+                p = Position.from_board(root, self.variant)
+                for mv in pos.move_stack:
+                    p.push_uci(mv.uci())
+        else:
+            p = Position.from_fen(pos, self.variant)
+        if canonical_variant(p.variant) != self.variant and not (
+                {p.variant, self.variant} <= {"giveaway", "antichess"}):
+            raise ValueError(f"position is {p.variant}, engine plays {self.variant}")
+        return p
+
+    def _budget(self, lim: Limits, white: bool) -> float | None:
+        """Seconds to spend on this move."""
+        if lim.infinite:
+            return None
+        if lim.movetime is not None:
+            return max(0.0, lim.movetime)
+        left = lim.wtime if white else lim.btime
+        if left is None:
+            return None
+        inc = lim.winc if white else lim.binc
+        togo = lim.movestogo or 30
+        return max(0.01, min(left / togo + 0.8 * inc, left * 0.5))
+
+    def search(self, position: Position | chess.Board | str | None = None, depth: int | None = None,
+               movetime: float | None = None, nodes: int | None = None, *,
+               limits: Limits | None = None,
+               info: Callable[[SearchResult], None] | None = None) -> SearchResult:
+        """Search a position (FEN, python-chess board or :class:`Position`).
+
+        Limits: ``depth`` (plies + quiescence), ``movetime`` (seconds), ``nodes``, or a
+        :class:`Limits` for clocks. With none of them the engine's default depth (or 5)
+        is used. ``info`` is called after every completed iteration.
+        """
+        pos = self._position(position)
+        lim = limits or Limits()
+        if depth is not None:
+            lim.depth = depth
+        if movetime is not None:
+            lim.movetime = movetime
+        if nodes is not None:
+            lim.nodes = nodes
+        budget = self._budget(lim, pos.turn)
+        max_depth = lim.depth
+        if max_depth is None:
+            max_depth = ab.MAXPLY - 10 if (budget is not None or lim.nodes or lim.infinite) \
+                else (self.default_depth or 5)
+        max_depth = max(1, min(int(max_depth), ab.MAXPLY - 10))
+
+        hist = [f.key for f in pos._history]
+        self.keys = np.zeros(len(hist) + ab.MAXPLY + 4, dtype=np.uint64)
+        self.keys[:len(hist)] = np.array(hist, dtype=np.uint64)
+        self.bbs[0] = pos.bb
+        self.sts[0] = pos.st
+        self.evals[0] = evaluate(pos.bb, pos.st, self.w)
+        self.killers[:] = 0
+        ctl = self.ctl
+        ctl[:] = 0
+        ctl[ab.C_MAX_NODES] = lim.nodes or 0
+        ctl[ab.C_HIST_LEN] = len(hist)
+        ctl[ab.C_QLIMIT] = self.qlimit
+        ctl[ab.C_NOISE_SEED] = self.seed * 1000003 + 17
+        ctl[ab.C_RNG] = self.seed * 7919 + self._searches
+        self._searches += 1
+
+        start = time.perf_counter()
+        timer = None
+        if budget is not None:
+            timer = threading.Timer(budget, self.stop)
+            timer.daemon = True
+            timer.start()
+        result: SearchResult | None = None
+        prev_best = -1
+        try:
+            for d in range(1, max_depth + 1):
+                n = ab.search_root(d, self.random_ties, prev_best, self.bbs, self.sts, self.evals,
+                                   self.moves, self.mscores, self.root_scores, self.pv,
+                                   self.pvlen, self.killers, self.history, self.keys,
+                                   self.tt_key, self.tt_move, self.tt_score, self.tt_depth,
+                                   self.tt_flag, ctl, self.w, self.noise)
+                elapsed = time.perf_counter() - start
+                if n == 0:
+                    result = self._no_moves(pos, elapsed)
+                    break
+                if ctl[ab.C_STOP] and result is not None:
+                    break
+                # Depth 1 always completes (it is tiny), so there is always a move.
+                result = self._result(pos, d, n, int(ctl[ab.C_NODES]), elapsed)
+                prev_best = int(self.pv[0, 0])
+                if info is not None:
+                    info(result)
+                if ctl[ab.C_STOP]:
+                    break
+                if result.mate is not None and abs(result.mate) <= d:
+                    break
+                if budget is not None and elapsed > 0.5 * budget and lim.movetime is None:
+                    break
+        finally:
+            if timer is not None:
+                timer.cancel()
+        assert result is not None
+        result.nodes = int(ctl[ab.C_NODES])
+        result.time = time.perf_counter() - start
+        return result
+
+    def _no_moves(self, pos: Position, elapsed: float) -> SearchResult:
+        score = ab.terminal_score(pos.bb, pos.st, 0)
+        return SearchResult(None, float(score), [], 0, 0, int(self.ctl[ab.C_NODES]), elapsed,
+                            mate=0 if abs(score) > ab.MATE_BOUND else None,
+                            leaf_fen=pos.fen(), leaf_score=float(score if pos.turn else -score),
+                            leaf_terminal=True, leaf_features=feature_vector(pos.bb, pos.st),
+                            leaf_position=pos.copy())
+
+    def _result(self, pos: Position, depth: int, n: int, nodes: int, elapsed: float) -> SearchResult:
+        k = int(self.pvlen[0])
+        codes = [int(m) for m in self.pv[0, :k]]
+        if not codes:   # stopped before the first root move finished
+            codes = [int(self.moves[0, 0])]
+        scores = {int(self.moves[0, i]): float(self.root_scores[i]) for i in range(n)}
+        score = scores.get(codes[0], max(scores.values()))
+        leaf = pos.copy()
+        for m in codes:
+            leaf.push(m)
+        mate = None
+        if abs(score) > ab.MATE_BOUND:
+            plies = int(round(ab.MATE - abs(score)))
+            mate = (plies + 1) // 2 if score > 0 else -((plies + 1) // 2)
+        n_leaf = core.gen_legal(leaf.bb, leaf.st, np.zeros(core.MAX_MOVES, np.int64),
+                                np.zeros(core.NBB, np.uint64), np.zeros(core.NST, np.int64))
+        terminal = n_leaf == 0
+        if terminal:
+            t = ab.terminal_score(leaf.bb, leaf.st, 0)
+            leaf_score = float(t if leaf.turn else -t)
+        else:
+            leaf_score = float(evaluate(leaf.bb, leaf.st, self.w))
+        return SearchResult(
+            move=move_to_uci(codes[0]) if codes else None, score=score,
+            pv=[move_to_uci(m) for m in codes], depth=depth,
+            seldepth=int(self.ctl[ab.C_SELDEPTH]), nodes=nodes, time=elapsed, mate=mate,
+            leaf_fen=leaf.fen(), leaf_score=leaf_score, leaf_terminal=terminal,
+            leaf_features=feature_vector(leaf.bb, leaf.st), leaf_position=leaf)

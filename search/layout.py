@@ -1,0 +1,235 @@
+"""Feature layout, weight files and the built-in value sets.
+
+An evaluation is one weight vector plus the :class:`FeatureLayout` that names its
+entries. The layout is a list of feature *families*, each a named block of the vector;
+:mod:`search.evaluate` computes each family and the search only sees the total, so a new
+family (king-relative tables, counts in hand) is a new block here and a new term there.
+
+Weights are from White's point of view and in pawns: a white knight adds
+``material.N``, a black one subtracts it. Piece-square entries are indexed a1 = 0 ...
+h8 = 63 for White and mirrored vertically for Black.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from variants import canonical_variant
+
+PIECES = "PNBRQK"
+HAND_PIECES = "PNBRQ"
+
+# Offsets of the families in the weight vector (fixed: numba code uses them).
+MATERIAL = 0      # 6 entries, P..K
+HAND = 6          # 6 entries, P..Q (+1 unused so that type t maps to HAND + t - 1)
+PSQ = 12          # 6 x 64 entries
+N_FEATURES = PSQ + 6 * 64
+
+
+class WeightsError(ValueError):
+    """A weights file or value-set name that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    offset: int
+    size: int
+
+
+@dataclass(frozen=True)
+class FeatureLayout:
+    """Names and offsets of every weight; ``names[i]`` labels ``w[i]``."""
+
+    families: tuple[Family, ...] = (
+        Family("material", MATERIAL, 6),
+        Family("hand", HAND, 6),
+        Family("psq", PSQ, 6 * 64),
+    )
+
+    @property
+    def size(self) -> int:
+        return sum(f.size for f in self.families)
+
+    @property
+    def names(self) -> list[str]:
+        out = [f"material.{p}" for p in PIECES]
+        out += [f"hand.{p}" for p in HAND_PIECES] + ["hand.-"]
+        out += [f"psq.{p}.{sq}" for p in PIECES for sq in range(64)]
+        return out
+
+    def family(self, name: str) -> Family:
+        for f in self.families:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    def mask(self, names: list[str] | tuple[str, ...]) -> np.ndarray:
+        """Boolean mask of the entries belonging to the given families."""
+        m = np.zeros(self.size, dtype=bool)
+        for n in names:
+            f = self.family(n)
+            m[f.offset:f.offset + f.size] = True
+        return m
+
+
+LAYOUT = FeatureLayout()
+
+# --- Built-in value sets (paper digest; in pawns) ------------------------------------
+
+_TRADITIONAL = {"P": 1.0, "N": 3.0, "B": 3.0, "R": 5.0, "Q": 9.0, "K": 0.0}
+_LOSING = {"P": -1.0, "N": -3.0, "B": -3.0, "R": -5.0, "Q": -9.0, "K": -2.0}
+_SETS: dict[str, dict[str, dict[str, float]]] = {
+    # name -> variant -> material (hand = material where the variant has pockets)
+    "traditional": {"chess": _TRADITIONAL, "crazyhouse": _TRADITIONAL, "atomic": _TRADITIONAL,
+                    "suicide": _LOSING, "giveaway": _LOSING, "antichess": _LOSING},
+    "sunsetter": {
+        "chess": {"P": 0.96, "N": 2.87, "B": 3.0, "R": 4.49, "Q": 8.60, "K": 0.0},
+        "crazyhouse": {"P": 1.54, "N": 2.95, "B": 3.0, "R": 3.08, "Q": 6.00, "K": 0.0},
+    },
+    "sjeng": {
+        "crazyhouse": {"P": 1.30, "N": 2.74, "B": 3.0, "R": 3.26, "Q": 5.87, "K": 0.0},
+        # Sjeng's eval.c values multiplied by -1, as the report did.
+        "suicide": {"P": -0.50, "N": -5.0, "B": 0.0, "R": -5.0, "Q": -1.67, "K": -16.67},
+        "giveaway": {"P": -0.50, "N": -5.0, "B": 0.0, "R": -5.0, "Q": -1.67, "K": -16.67},
+        "antichess": {"P": -0.50, "N": -5.0, "B": 0.0, "R": -5.0, "Q": -1.67, "K": -16.67},
+    },
+    "losers": {
+        v: {"P": -1.14, "N": -4.57, "B": -3.86, "R": -5.0, "Q": -5.71, "K": -14.29}
+        for v in ("suicide", "giveaway", "antichess")
+    },
+    "ones": {v: {p: 1.0 for p in PIECES} for v in
+             ("chess", "crazyhouse", "atomic", "suicide", "giveaway", "antichess")},
+}
+VALUE_SETS = tuple(_SETS)
+
+
+@dataclass
+class Weights:
+    """A weight vector with its variant and free-form metadata."""
+
+    variant: str
+    w: np.ndarray
+    meta: dict[str, Any]
+
+    def copy(self) -> "Weights":
+        return Weights(self.variant, self.w.copy(), dict(self.meta))
+
+    def to_json(self) -> dict[str, Any]:
+        w = self.w
+        return {
+            "variant": self.variant,
+            "material": {p: float(w[MATERIAL + i]) for i, p in enumerate(PIECES)},
+            "hand": {p: float(w[HAND + i]) for i, p in enumerate(HAND_PIECES)},
+            "psq": {p: [float(x) for x in w[PSQ + 64 * i:PSQ + 64 * (i + 1)]]
+                    for i, p in enumerate(PIECES)},
+            "meta": self.meta,
+        }
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write ``weights.json`` atomically (a crash leaves the old file intact)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".weights-", suffix=".tmp")
+        with os.fdopen(fd, "w") as fh:
+            json.dump(self.to_json(), fh, indent=1)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+
+
+def _number(x: Any, where: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        raise WeightsError(f"{where} must be a finite number, got {x!r}")
+    return float(x)
+
+
+def weights_from_json(data: Any, variant: str | None = None, source: str = "weights") -> Weights:
+    """Validate a parsed ``weights.json``; absent parts are zero."""
+    if not isinstance(data, dict):
+        raise WeightsError(f"{source}: expected a JSON object")
+    file_variant = data.get("variant")
+    if file_variant is None and variant is None:
+        raise WeightsError(f"{source}: no 'variant' field")
+    try:
+        file_variant = canonical_variant(file_variant if file_variant is not None else variant)
+    except ValueError as exc:
+        raise WeightsError(f"{source}: {exc}") from None
+    if variant is not None and canonical_variant(variant) != file_variant:
+        raise WeightsError(f"{source}: weights are for {file_variant}, not {canonical_variant(variant)}")
+    w = np.zeros(N_FEATURES, dtype=np.float64)
+    for key in data:
+        if key not in ("variant", "material", "hand", "psq", "meta"):
+            raise WeightsError(f"{source}: unknown field {key!r}")
+    for block, offset, pieces in (("material", MATERIAL, PIECES), ("hand", HAND, HAND_PIECES)):
+        part = data.get(block, {}) or {}
+        if not isinstance(part, dict):
+            raise WeightsError(f"{source}: {block!r} must be an object")
+        for p, x in part.items():
+            if p not in pieces:
+                raise WeightsError(f"{source}: unknown piece {p!r} in {block!r}")
+            w[offset + pieces.index(p)] = _number(x, f"{source}: {block}.{p}")
+    psq = data.get("psq", {}) or {}
+    if not isinstance(psq, dict):
+        raise WeightsError(f"{source}: 'psq' must be an object")
+    for p, table in psq.items():
+        if p not in PIECES:
+            raise WeightsError(f"{source}: unknown piece {p!r} in 'psq'")
+        if not isinstance(table, list) or len(table) != 64:
+            raise WeightsError(f"{source}: psq.{p} must be a list of 64 numbers")
+        for sq, x in enumerate(table):
+            w[PSQ + 64 * PIECES.index(p) + sq] = _number(x, f"{source}: psq.{p}[{sq}]")
+    meta = data.get("meta", {}) or {}
+    if not isinstance(meta, dict):
+        raise WeightsError(f"{source}: 'meta' must be an object")
+    return Weights(file_variant, w, meta)
+
+
+def value_set(name: str, variant: str) -> Weights:
+    """A built-in material value set (``traditional``, ``sunsetter``, ``sjeng``, ...)."""
+    variant = canonical_variant(variant)
+    if name not in _SETS:
+        raise WeightsError(f"unknown value set {name!r}; expected one of: {', '.join(VALUE_SETS)}")
+    if variant not in _SETS[name]:
+        raise WeightsError(f"value set {name!r} has no values for {variant}; "
+                           f"it covers {', '.join(_SETS[name])}")
+    material = _SETS[name][variant]
+    data: dict[str, Any] = {"variant": variant, "material": material, "meta": {"value_set": name}}
+    if variant == "crazyhouse":
+        data["hand"] = {p: material[p] for p in HAND_PIECES}
+    return weights_from_json(data, variant, source=f"value set {name!r}")
+
+
+def load_weights(spec: str | os.PathLike[str], variant: str) -> Weights:
+    """Weights from a file path or a built-in value-set name."""
+    text = os.fspath(spec)
+    if text in _SETS:
+        return value_set(text, variant)
+    path = Path(text)
+    if path.is_dir():
+        path = path / "weights.json"
+    if not path.exists():
+        raise WeightsError(f"no weights file or value set named {text!r} "
+                           f"(value sets: {', '.join(VALUE_SETS)})")
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WeightsError(f"{path}: corrupt weights file: {exc}") from None
+    return weights_from_json(data, variant, source=str(path))
+
+
+def default_weights(variant: str) -> Weights:
+    """The default evaluation: learned reference weights once shipped, else traditional."""
+    variant = canonical_variant(variant)
+    ref = Path(__file__).resolve().parent.parent / "runs" / "reference" / variant / "weights.json"
+    if ref.exists():
+        return load_weights(ref, variant)
+    return value_set("traditional", variant)

@@ -1,0 +1,249 @@
+"""``tdleaf xboard``: the engine behind the Chess Engine Communication Protocol v2.
+
+Supports ``protover``/features (with the ``variants`` feature), ``new``, ``variant``,
+``force``, ``go``, ``playother``, ``usermove``, ``sd``, ``st``, ``level``, ``time``,
+``otim``, ``setboard``, ``undo``/``remove``, ``ping`` and ``?``. Bad input is answered
+with ``Error (...)`` or ``Illegal move``, never by exiting.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from variants import Position, VariantError, canonical_variant
+
+from .engine import Engine, Limits, SearchResult
+from .layout import WeightsError
+from .protocol import BackgroundSearch, Output, Warmup
+
+_XB_TO_VARIANT = {"normal": "chess", "crazyhouse": "crazyhouse", "suicide": "suicide",
+                  "giveaway": "giveaway", "antichess": "antichess", "atomic": "atomic"}
+_VARIANT_TO_XB = {"chess": "normal", "crazyhouse": "crazyhouse", "suicide": "suicide",
+                  "giveaway": "giveaway", "antichess": "antichess", "atomic": "atomic"}
+_IGNORED = {"xboard", "accepted", "rejected", "random", "hard", "easy", "computer", "name",
+            "rating", "ics", "post", "nopost", "draw", "result", "white", "black", "cores",
+            "memory", "egtpath", "option", "bk", "hint", "analyze", "exit", "."}
+
+
+def _seconds(text: str) -> float:
+    """XBoard base time: minutes or minutes:seconds."""
+    if ":" in text:
+        m, s = text.split(":", 1)
+        return 60 * float(m) + float(s)
+    return 60 * float(text)
+
+
+class XBoardEngine:
+    """A CECP session reading commands from ``inp`` and answering on ``out``."""
+
+    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None,
+                 weights: str | None = None, hash_mb: int = 64) -> None:
+        self.inp = inp or sys.stdin
+        self.out = Output(out)
+        self.weights = weights
+        self.hash_mb = hash_mb
+        self.variant = "chess"
+        self._engine: Engine | None = None
+        self.position = Position.start(self.variant)
+        self.force = False
+        self.engine_white = False          # the side the engine plays
+        self.post = True
+        self.depth: int | None = None
+        self.st: float | None = None
+        self.level: tuple[int, float, float] | None = None
+        self.time_left: float | None = None
+        self.search = BackgroundSearch()
+        self._discard = False
+        self.warmup = Warmup()
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb)
+        return self._engine
+
+    def run(self) -> int:
+        for line in self.inp:
+            if not self.handle(line):
+                break
+        self.search.wait(self._engine, stop=True)
+        return 0
+
+    def handle(self, line: str) -> bool:
+        tokens = line.strip().split()
+        if not tokens:
+            return True
+        cmd, args = tokens[0], tokens[1:]
+        if cmd == "quit":
+            return False
+        try:
+            if cmd in _IGNORED:
+                if cmd == "post":
+                    self.post = True
+                elif cmd == "nopost":
+                    self.post = False
+                elif cmd == "result":
+                    self._stop()
+                    self.force = True
+                return True
+            handler = getattr(self, f"cmd_{cmd.replace('?', 'movenow')}", None)
+            if handler is not None:
+                handler(args)
+            elif self._looks_like_move(cmd) and not args:
+                self.cmd_usermove([cmd])
+            else:
+                self.out(f"Error (unknown command): {line.strip()[:80]}")
+        except (VariantError, WeightsError, ValueError) as exc:
+            self.out(f"Error ({exc}): {line.strip()[:80]}")
+        return True
+
+    @staticmethod
+    def _looks_like_move(text: str) -> bool:
+        return 4 <= len(text) <= 5 and text[0] in "abcdefghPNBRQK" and any(c.isdigit() for c in text)
+
+    def _stop(self) -> None:
+        """Abort a running search and drop its move (the game state is changing)."""
+        self._discard = True
+        self.search.wait(self._engine, stop=True)
+        self._discard = False
+
+    # -- commands -------------------------------------------------------------------
+
+    def cmd_protover(self, args: list[str]) -> None:
+        self.warmup.wait()
+        variants = ",".join(_VARIANT_TO_XB[v] for v in ("chess", "crazyhouse", "suicide",
+                                                          "giveaway", "atomic"))
+        self.out(f'feature myname="tdleaf" variants="{variants}" setboard=1 usermove=1 '
+                 'ping=1 time=1 draw=0 sigint=0 reuse=1 analyze=0 colors=0 '
+                 'san=0 nps=0 memory=0 done=1')
+
+    def cmd_new(self, args: list[str]) -> None:
+        self._stop()
+        self.variant = "chess"
+        self._engine = None
+        self.position = Position.start(self.variant)
+        self.force = False
+        self.engine_white = False
+        self.depth = None
+        self.st = None
+
+    def cmd_variant(self, args: list[str]) -> None:
+        self._stop()
+        if not args or args[0] not in _XB_TO_VARIANT:
+            raise ValueError(f"unsupported variant {' '.join(args)!r}")
+        self.variant = canonical_variant(_XB_TO_VARIANT[args[0]])
+        self._engine = None
+        self.position = Position.start(self.variant)
+
+    def cmd_setboard(self, args: list[str]) -> None:
+        self._stop()
+        self.position = Position.from_fen(" ".join(args), self.variant)
+
+    def cmd_force(self, args: list[str]) -> None:
+        self._stop()
+        self.force = True
+
+    def cmd_go(self, args: list[str]) -> None:
+        self._stop()
+        self.force = False
+        self.engine_white = self.position.turn
+        self._think()
+
+    def cmd_playother(self, args: list[str]) -> None:
+        self._stop()
+        self.force = False
+        self.engine_white = not self.position.turn
+
+    def cmd_usermove(self, args: list[str]) -> None:
+        if not args:
+            raise ValueError("usermove needs a move")
+        if self.search.running:
+            self._stop()
+        try:
+            self.position.push_uci(args[0])
+        except VariantError:
+            self.out(f"Illegal move: {args[0]}")
+            return
+        if not self.force and self.position.turn == self.engine_white:
+            self._think()
+
+    def cmd_undo(self, args: list[str]) -> None:
+        self._stop()
+        self.position.pop()
+
+    def cmd_remove(self, args: list[str]) -> None:
+        self._stop()
+        self.position.pop()
+        self.position.pop()
+
+    def cmd_sd(self, args: list[str]) -> None:
+        self.depth = max(1, int(args[0]))
+
+    def cmd_st(self, args: list[str]) -> None:
+        self.st = max(0.01, float(args[0]))
+
+    def cmd_level(self, args: list[str]) -> None:
+        if len(args) != 3:
+            raise ValueError("level needs MPS BASE INC")
+        self.level = (int(args[0]), _seconds(args[1]), float(args[2]))
+        self.st = None
+
+    def cmd_time(self, args: list[str]) -> None:
+        self.time_left = int(args[0]) / 100
+
+    def cmd_otim(self, args: list[str]) -> None:
+        int(args[0])
+
+    def cmd_ping(self, args: list[str]) -> None:
+        self.out(f"pong {args[0] if args else ''}".rstrip())
+
+    def cmd_movenow(self, args: list[str]) -> None:
+        if self._engine is not None:
+            self._engine.stop()
+
+    # -- thinking -------------------------------------------------------------------
+
+    def _limits(self) -> Limits:
+        lim = Limits(depth=self.depth)
+        if self.st is not None:
+            lim.movetime = self.st
+        elif self.time_left is not None:
+            mps, _, inc = self.level or (0, 0.0, 0.0)
+            moves_played = len(self.position.move_stack) // 2
+            togo = (mps - moves_played % mps) if mps else None
+            if self.engine_white:
+                lim.wtime, lim.winc = self.time_left, inc
+            else:
+                lim.btime, lim.binc = self.time_left, inc
+            lim.movestogo = togo
+        elif self.depth is None:
+            lim.movetime = 5.0
+        return lim
+
+    def _think(self) -> None:
+        if self.position.outcome() is not None:
+            return
+        self.search.start(self.engine, self.position.copy(), self._limits(), self._info, self._done)
+
+    def _info(self, r: SearchResult) -> None:
+        if self.post:
+            cp = int(round(r.score * 100))
+            if r.mate is not None:
+                cp = (100000 + abs(r.mate)) * (1 if r.mate > 0 else -1)
+            self.out(f"{r.depth} {cp} {int(r.time * 100)} {r.nodes} {' '.join(r.pv)}")
+
+    def _done(self, result: SearchResult | None, exc: BaseException | None) -> None:
+        if self._discard:
+            return
+        if exc is not None or result is None or result.move is None:
+            if exc is not None:
+                self.out(f"Error (search failed: {exc}): go")
+            return
+        self.position.push_uci(result.move)
+        self.out(f"move {result.move}")
+
+
+def main(inp: TextIO | None = None, out: TextIO | None = None, weights: str | None = None) -> int:
+    """Run an XBoard session on standard input/output."""
+    return XBoardEngine(inp, out, weights).run()

@@ -1,0 +1,446 @@
+"""``tdleaf bench``: reproducible measurements. ``tdleaf bench perft`` times the rules
+(leaves per second) against python-chess and Fairy-Stockfish on a fixed position set,
+checks that the three agree on the counts, and measures numba start-up."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import Any
+
+import chess
+
+from .clitools import CliError, depth_arg, print_json, ratio, si
+
+#: Per variant: (extra plies for tdleaf and Fairy-Stockfish, [(name, FEN, python-chess depth)]).
+#: python-chess takes about 1-3 s per set; tdleaf and Fairy-Stockfish search ``extra``
+#: plies deeper for a stable time. Rates are leaves per second, comparable across depths.
+POSITIONS: dict[str, tuple[int, list[tuple[str, str, int]]]] = {
+    "chess": (1, [
+        ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
+        ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3),
+        ("cpw-pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4),
+        ("cpw-pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 3),
+        ("cpw-pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3),
+    ]),
+    "crazyhouse": (1, [
+        ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1", 4),
+        ("zh-middlegame", "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1", 3),
+        ("zh-promoted", "4k3/1Q~6/8/8/4b3/8/Kpp5/8[] b - - 0 1", 4),
+        ("zh-midgame", "2rn1b1r/1pp2n1p/B1PBk1pP/5p1P/P5p1/2P2RP1/RP1QNP2/1NBK4[QPp] w - - 0 1", 3),
+        ("fried-liver-drops", "r1bq2nr/pppp1kpp/4b3/4n3/3QP3/8/PPP2PPP/RNB2RK1[BPPnp] b - - 2 8", 2),
+    ]),
+    "suicide": (1, [
+        ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
+        ("kings-out", "rn1q1b1r/p1pk1ppp/5n2/8/3P4/6K1/PPP2P1P/RNBQ3R b - - 0 9", 4),
+        ("open-middlegame", "rnb2bnr/pp1pqkpp/8/8/4P1P1/5N2/PPPP1K1P/RNBQ3R w - - 1 8", 4),
+    ]),
+    "giveaway": (1, [
+        ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
+        ("castling", "rnbqk2r/ppp1bppp/3ppn2/8/8/1P2PN2/P1PPBPPP/RNBQK2R w KQkq - 0 5", 4),
+        ("forced-capture", "rnbqk2r/pppp1ppp/5n2/4p3/2P5/P1P5/1P2PPPP/R1BQKBNR w KQkq - 1 5", 4),
+    ]),
+    "antichess": (1, [
+        ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", 4),
+        ("e3-b5-middlegame", "r2qkbnr/p1pn1ppp/8/8/3P4/5P2/PPP2P1P/RNBQK2R b - - 0 7", 4),
+        ("pawn-middlegame", "1nbqk1nr/3pp1bp/p4p2/p1p5/2P1PP2/1P4P1/P2P3P/RN1QK1NR w - - 0 9", 4),
+    ]),
+    "atomic": (1, [
+        ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3),
+        ("programfox-1", "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1", 3),
+        ("programfox-2", "rn1qkb1r/p5pp/2p5/3p4/N3P3/5P2/PPP4P/R1BQK3 w Qkq - 0 1", 3),
+        ("nxc6-middlegame", "rnb1kbnr/pp4pp/5p2/q2pp3/8/2N1P3/PPPP1PPP/R1BQK2R b KQkq - 2 6", 3),
+        ("castled", "rnb1k2r/pp3ppp/4pn2/q2p4/1b6/2N1P3/PPPP1PPP/R1BQ1RK1 b kq - 4 7", 3),
+    ]),
+}
+
+#: Fairy-Stockfish's UCI_Variant name for each of ours (used only if the binary lists it).
+#: tdleaf repeats a perft until this much time has passed and reports the mean.
+MIN_SECONDS = 0.5
+
+FSF_VARIANTS = {"chess": "chess", "crazyhouse": "crazyhouse", "suicide": "suicide",
+                "giveaway": "giveaway", "antichess": "antichess", "atomic": "atomic"}
+
+DESCRIPTION = """\
+Time perft (leaves per second, bulk-counted at the last ply) on a fixed set of 3-5
+positions per variant, for this package, for python-chess (a plain recursive perft
+with board.legal_moves.count() at depth 1) and for Fairy-Stockfish ('go perft'),
+in the same run. python-chess searches a depth that takes it about 1-3 s per set;
+tdleaf and Fairy-Stockfish search one ply deeper for a stable time (tdleaf repeats
+a perft until 0.5 s have passed and reports the mean), and tdleaf is also run at
+python-chess's depth so that every count is checked against both.
+Also measures the cold numba compile (fresh NUMBA_CACHE_DIR) and the warm start of
+'tdleaf perft --variant chess --depth 1'."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``bench`` command group and its ``perft`` subcommand."""
+    p = subparsers.add_parser("bench", help="benchmarks (perft speed against other engines)",
+                              description="Benchmarks. Run 'tdleaf bench perft --help'.")
+    sub = p.add_subparsers(title="benchmarks", metavar="BENCH")
+    p.set_defaults(run=None, parser=p)
+    b = sub.add_parser("perft", help="perft leaves/s against python-chess and Fairy-Stockfish",
+                       description=DESCRIPTION)
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
+                   help="variants to run (default: all of " + ", ".join(POSITIONS) + ")")
+    b.add_argument("--depth", type=depth_arg, metavar="D",
+                   help="one depth for every position and engine (default: per position)")
+    b.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    b.add_argument("--no-engines", action="store_true",
+                   help="do not run external engines (Fairy-Stockfish)")
+    b.add_argument("--no-startup", action="store_true",
+                   help="skip the cold-compile and warm-start measurements (the cold "
+                        "compile takes about half a minute)")
+    b.add_argument("--fairy-stockfish", metavar="PATH",
+                   help="the Fairy-Stockfish binary (default: found on PATH or /usr/games)")
+    b.add_argument("--quick", action="store_true", help=argparse.SUPPRESS)  # for the tests
+    b.set_defaults(run=run_perft)
+
+
+# -- the three perfts -----------------------------------------------------------------------
+
+def python_chess_perft(board: chess.Board, depth: int) -> int:
+    """Leaves of the legal move tree with python-chess, bulk counted at depth 1."""
+    if depth <= 1:
+        return board.legal_moves.count() if depth == 1 else 1
+    nodes = 0
+    for move in list(board.legal_moves):
+        board.push(move)
+        nodes += python_chess_perft(board, depth - 1)
+        board.pop()
+    return nodes
+
+
+class EngineError(RuntimeError):
+    """The external engine died, timed out or answered something unexpected."""
+
+
+class FairyStockfish:
+    """A Fairy-Stockfish process driven over UCI, for ``go perft``."""
+
+    def __init__(self, path: str, timeout: float = 600.0) -> None:
+        self.path, self.timeout = path, timeout
+        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.name, self.variants = path, set()
+        self._send("uci")
+        for line in self._until(lambda s: s == "uciok", 30):
+            if line.startswith("id name "):
+                self.name = line[len("id name "):]
+            if line.startswith("option name UCI_Variant "):
+                self.variants = set(re.findall(r"\bvar (\S+)", line))
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._lines.put(line.strip())
+        self._lines.put(None)
+
+    def _send(self, command: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(command + "\n")
+            self.proc.stdin.flush()
+        except OSError as exc:
+            raise EngineError(f"{self.path}: {exc}") from None
+
+    def _until(self, done: Any, timeout: float) -> list[str]:
+        lines, deadline = [], time.monotonic() + timeout
+        while True:
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise EngineError(f"{self.path}: no answer within {timeout:.0f} s") from None
+            if line is None:
+                raise EngineError(f"{self.path} exited unexpectedly")
+            lines.append(line)
+            if done(line):
+                return lines
+
+    def perft(self, variant: str, fen: str, depth: int) -> tuple[int, float]:
+        """``(leaves, seconds)`` of ``go perft depth`` in a position of ``variant``."""
+        self._send(f"setoption name UCI_Variant value {variant}")
+        self._send(f"position fen {fen}")
+        self._send("isready")
+        self._until(lambda s: s == "readyok", 30)
+        t0 = time.perf_counter()
+        self._send(f"go perft {depth}")
+        last = self._until(lambda s: s.startswith("Nodes searched:"), self.timeout)[-1]
+        seconds = time.perf_counter() - t0
+        return int(last.split(":")[1]), seconds
+
+    def close(self) -> None:
+        """Ask the engine to quit, and kill it if it does not."""
+        try:
+            self._send("quit")
+            self.proc.wait(timeout=5)
+        except (EngineError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+
+def find_fairy_stockfish() -> str | None:
+    """Path of the Fairy-Stockfish binary, or None."""
+    found = shutil.which("fairy-stockfish")
+    if found:
+        return found
+    fallback = "/usr/games/fairy-stockfish"
+    return fallback if os.access(fallback, os.X_OK) else None
+
+
+# -- start-up ---------------------------------------------------------------------------------
+
+def _timed_run(cmd: list[str], env: dict[str, str] | None = None) -> float:
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        raise EngineError(f"{' '.join(cmd)} failed ({proc.returncode}): {tail}")
+    return seconds
+
+
+def measure_startup() -> dict[str, Any]:
+    """Cold compile (a fresh ``NUMBA_CACHE_DIR``) and warm start of the CLI, in seconds."""
+    code = "import variants; variants.perft('chess', None, 1)"
+    with tempfile.TemporaryDirectory(prefix="tdleaf-numba-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        cold = _timed_run([sys.executable, "-c", code], env)
+        cold_cached = _timed_run([sys.executable, "-c", code], env)
+    beside = os.path.join(os.path.dirname(sys.executable), "tdleaf")  # this venv's script
+    exe = beside if os.access(beside, os.X_OK) else shutil.which("tdleaf")
+    cli = [exe] if exe else [sys.executable, "-m", "tdleaf"]
+    cmd = cli + ["perft", "--variant", "chess", "--depth", "1"]
+    _timed_run(cmd)  # make sure the default cache is warm
+    warm = sorted(_timed_run(cmd) for _ in range(3))[1]
+    return {"cold_compile_seconds": cold, "cached_import_seconds": cold_cached,
+            "warm_start_seconds": warm, "warm_start_command": "tdleaf " + " ".join(cmd[-5:])}
+
+
+# -- the benchmark ------------------------------------------------------------------------------
+
+def bench_perft(variant_names: list[str] | None = None, depth: int | None = None,
+                engines: bool = True, startup: bool = True, quick: bool = False,
+                fsf_path: str | None = None, progress: bool = False) -> dict[str, Any]:
+    """Run the perft benchmark and return the JSON-ready report (see ``tdleaf bench perft``).
+
+    ``depth`` forces one depth everywhere; ``quick`` runs two positions per variant at
+    depth 2 (for tests). Count disagreements are listed under ``"warnings"``.
+    """
+    import variants
+
+    names = list(dict.fromkeys(variants.canonical_variant(v) for v in variant_names or POSITIONS))
+    if quick:
+        depth = 2 if depth is None else depth
+    warnings: list[str] = []
+    fsf = None
+    if engines:
+        path = fsf_path or find_fairy_stockfish()
+        if path is None:
+            warnings.append("Fairy-Stockfish not found; its columns are empty")
+        else:
+            try:
+                fsf = FairyStockfish(path)
+            except (OSError, EngineError) as exc:
+                warnings.append(f"cannot start Fairy-Stockfish: {exc}")
+    report: dict[str, Any] = {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "machine": {"platform": platform.platform(), "processor": _cpu_model(),
+                    "cpus": os.cpu_count(), "python": platform.python_version(),
+                    "numba": _version("numba"), "chess": chess.__version__},
+        "fairy_stockfish": fsf.name if fsf else None,
+        "quick": quick, "variants": [], "warnings": warnings, "startup": None,
+    }
+    try:
+        for name in names:
+            report["variants"].append(_bench_variant(name, depth, quick, fsf, warnings, progress))
+    finally:
+        if fsf is not None:
+            fsf.close()
+    if startup and not quick:
+        if progress:
+            print("measuring cold compile and warm start ...", file=sys.stderr)
+        try:
+            report["startup"] = measure_startup()
+        except EngineError as exc:
+            warnings.append(f"start-up measurement failed: {exc}")
+    report["agree"] = all(v["agree"] for v in report["variants"])
+    return report
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def _version(dist: str) -> str | None:
+    from importlib import metadata
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _bench_variant(name: str, depth: int | None, quick: bool, fsf: FairyStockfish | None,
+                   warnings: list[str], progress: bool) -> dict[str, Any]:
+    import variants
+
+    extra, positions = POSITIONS[name]
+    if quick:
+        positions = positions[:2]
+    fsf_name = FSF_VARIANTS.get(name)
+    use_fsf = fsf is not None and fsf_name in fsf.variants
+    if fsf is not None and not use_fsf:
+        warnings.append(f"{fsf.name} does not play {name}")
+    variants.perft(name, None, 2)  # load the compiled code before timing
+    rows = []
+    for label, fen, pc_depth in positions:
+        fen = variants.board_class(name)(fen).fen()
+        pc_d = pc_depth if depth is None else depth
+        our_d = pc_d + extra if depth is None else depth
+        if progress:
+            print(f"{name} {label}: depth {pc_d}/{our_d} ...", file=sys.stderr)
+        t0 = time.perf_counter()
+        pc_nodes = python_chess_perft(variants.board_class(name)(fen), pc_d)
+        pc_s = time.perf_counter() - t0
+        ours_same = variants.perft(name, fen, pc_d)
+        ours, ours_s, runs = _timed_repeat(lambda: variants.perft(name, fen, our_d),
+                                           0.0 if quick else MIN_SECONDS)
+        row: dict[str, Any] = {
+            "name": label, "fen": fen,
+            "tdleaf": {"depth": our_d, "nodes": ours, "seconds": ours_s, "runs": runs},
+            "tdleaf_at_python_chess_depth": ours_same,
+            "python_chess": {"depth": pc_d, "nodes": pc_nodes, "seconds": pc_s},
+            "fairy_stockfish": None,
+            "agree_python_chess": ours_same == pc_nodes, "agree_fairy_stockfish": None,
+        }
+        if not row["agree_python_chess"]:
+            warnings.append(f"{name} {label} depth {pc_d}: tdleaf {ours_same} != "
+                            f"python-chess {pc_nodes} ({fen})")
+        if use_fsf:
+            try:
+                n, s = fsf.perft(fsf_name, fen, our_d)
+            except EngineError as exc:
+                warnings.append(f"Fairy-Stockfish failed on {name} {label}: {exc}")
+            else:
+                row["fairy_stockfish"] = {"depth": our_d, "nodes": n, "seconds": s}
+                row["agree_fairy_stockfish"] = n == ours
+                if n != ours:
+                    warnings.append(f"{name} {label} depth {our_d}: tdleaf {ours} != "
+                                    f"Fairy-Stockfish {n} ({fen})")
+        rows.append(row)
+    totals = {key: _rate(rows, key) for key in ("tdleaf", "python_chess", "fairy_stockfish")}
+    totals["tdleaf_over_python_chess"] = ratio(totals["tdleaf"], totals["python_chess"])
+    totals["tdleaf_over_fairy_stockfish"] = ratio(totals["tdleaf"], totals["fairy_stockfish"])
+    agree = all(r["agree_python_chess"] and r["agree_fairy_stockfish"] is not False for r in rows)
+    return {"variant": name, "positions": rows, "nodes_per_second": totals, "agree": agree}
+
+
+def _timed_repeat(fn: Any, min_seconds: float, max_runs: int = 50) -> tuple[int, float, int]:
+    """Call ``fn`` until ``min_seconds`` have passed: (its result, mean seconds, runs)."""
+    total, runs = 0.0, 0
+    while runs < max_runs and (runs == 0 or total < min_seconds):
+        t0 = time.perf_counter()
+        result = fn()
+        total += time.perf_counter() - t0
+        runs += 1
+    return result, total / runs, runs
+
+
+def _rate(rows: list[dict[str, Any]], key: str) -> float | None:
+    runs = [r[key] for r in rows if r[key] is not None]
+    if len(runs) < len(rows) or not runs:
+        return None
+    seconds = sum(r["seconds"] for r in runs)
+    return sum(r["nodes"] for r in runs) / seconds if seconds > 0 else None
+
+
+# -- output -----------------------------------------------------------------------------------
+
+def format_report(report: dict[str, Any]) -> str:
+    """The human-readable tables of a :func:`bench_perft` report."""
+    out = []
+    head = (f"{'position':<18} {'depth':>5} {'leaves':>12} {'tdleaf':>8} {'py-chess':>8} "
+            f"{'fairy-sf':>8} {'td/pc':>7} {'td/fsf':>7}  counts")
+    for v in report["variants"]:
+        out += [f"{v['variant']}  (leaves/s; depth = python-chess/tdleaf; "
+                f"leaves = tdleaf's count)", head]
+        for r in v["positions"]:
+            td, pc, fs = (_nps(r[k]) for k in ("tdleaf", "python_chess", "fairy_stockfish"))
+            agree = r["agree_python_chess"] and r["agree_fairy_stockfish"] is not False
+            checked = "pc+fsf" if r["agree_fairy_stockfish"] is not None else "pc"
+            out.append(f"{r['name']:<18} {r['python_chess']['depth']:>2}/{r['tdleaf']['depth']:<2} "
+                       f"{r['tdleaf']['nodes']:>12,} {si(td):>8} {si(pc):>8} {si(fs):>8} "
+                       f"{_x(ratio(td, pc)):>7} {_x(ratio(td, fs)):>7}  "
+                       f"{'agree (' + checked + ')' if agree else 'MISMATCH'}")
+        t = v["nodes_per_second"]
+        out.append(f"{'all':<18} {'':>5} {'':>12} {si(t['tdleaf']):>8} {si(t['python_chess']):>8} "
+                   f"{si(t['fairy_stockfish']):>8} {_x(t['tdleaf_over_python_chess']):>7} "
+                   f"{_x(t['tdleaf_over_fairy_stockfish']):>7}  "
+                   f"{'agree' if v['agree'] else 'MISMATCH'}")
+        out.append("")
+    out += ["summary (leaves/s)",
+            f"{'variant':<12} {'tdleaf':>8} {'py-chess':>8} {'fairy-sf':>8} "
+            f"{'td/pc':>7} {'td/fsf':>7}  counts"]
+    for v in report["variants"]:
+        t = v["nodes_per_second"]
+        out.append(f"{v['variant']:<12} {si(t['tdleaf']):>8} {si(t['python_chess']):>8} "
+                   f"{si(t['fairy_stockfish']):>8} {_x(t['tdleaf_over_python_chess']):>7} "
+                   f"{_x(t['tdleaf_over_fairy_stockfish']):>7}  "
+                   f"{'agree' if v['agree'] else 'MISMATCH'}")
+    m = report["machine"]
+    out.append(f"\nmachine: {m['processor'] or '?'}, {m['cpus']} cpus; Python {m['python']}, "
+               f"numba {m['numba']}, python-chess {m['chess']}")
+    out.append(f"Fairy-Stockfish: {report['fairy_stockfish'] or 'not run'}")
+    s = report["startup"]
+    if s:
+        out += [f"cold compile (fresh NUMBA_CACHE_DIR, import + perft depth 1): "
+                f"{s['cold_compile_seconds']:.1f} s",
+                f"same, second run (cache warm): {s['cached_import_seconds']:.2f} s",
+                f"warm start of '{s['warm_start_command']}': {s['warm_start_seconds']:.2f} s"]
+    for w in report["warnings"]:
+        out.append(f"warning: {w}")
+    return "\n".join(out)
+
+
+def _nps(run: dict[str, Any] | None) -> float | None:
+    return run["nodes"] / run["seconds"] if run and run["seconds"] > 0 else None
+
+
+def _x(r: float | None) -> str:
+    return "-" if r is None else f"{r:.3g}x"
+
+
+def run_perft(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench perft``; exit status 1 if any count disagrees."""
+    if args.depth == 0:
+        raise CliError("bench depth must be >= 1")
+    report = bench_perft(args.variant, args.depth, engines=not args.no_engines,
+                         startup=not args.no_startup, quick=args.quick,
+                         fsf_path=args.fairy_stockfish,
+                         progress=not args.json and sys.stderr.isatty())
+    if args.json:
+        print_json(report)
+        for w in report["warnings"]:
+            print(f"tdleaf: warning: {w}", file=sys.stderr)
+    else:
+        print(format_report(report))
+    return 0 if report["agree"] else 1

@@ -1,0 +1,195 @@
+"""``tdleaf perft``: count the leaves of the legal move tree of one position, or check a
+suite of positions in EPD perft form against the counts it lists."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .clitools import CliError, depth_arg, print_json, si
+
+DESCRIPTION = """\
+Count the leaf nodes of the legal move tree (perft) with the numba rules of the
+`variants` package, which match python-chess 1.11.2 exactly.
+
+One position:  tdleaf perft --variant V [--fen FEN] --depth D [--divide] [--json]
+A suite:       tdleaf perft --variant V --epd FILE [--depth D] [--json]
+
+An EPD suite has one position a line, in the usual perft form
+    FEN ;D1 20 ;D2 400 ;D3 8902
+(blank lines and lines starting with # are ignored). Every depth listed is checked;
+--depth D then only checks depths up to D. The exit status is 1 when a count differs
+from the one expected, 2 on bad input (a one-line 'tdleaf: error: ...' on stderr).
+"""
+
+_DEPTH_RE = re.compile(r"^[Dd](\d+)\s+(\d+)$")
+
+
+@dataclass
+class EpdEntry:
+    """One line of an EPD perft suite: a FEN and its ``(depth, expected leaves)`` pairs."""
+
+    line: int
+    fen: str
+    depths: list[tuple[int, int]] = field(default_factory=list)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``perft`` subcommand."""
+    p = subparsers.add_parser(
+        "perft", help="count leaf nodes of the move tree (one FEN or an EPD suite)",
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--variant", default="chess", metavar="V",
+                   help="chess, crazyhouse, suicide, giveaway, antichess or atomic "
+                        "(default: chess)")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--fen", metavar="FEN",
+                     help="the position (default: the variant's start position); in crazyhouse, "
+                          "X-FEN with the pockets in brackets: '.../RNBQKBNR[Qn] w ...'")
+    src.add_argument("--epd", metavar="FILE", help="check every position and depth of an EPD suite")
+    p.add_argument("--depth", type=depth_arg, metavar="D",
+                   help="search depth in plies (required without --epd); with --epd, "
+                        "check only the depths <= D")
+    p.add_argument("--divide", action="store_true",
+                   help="also print the leaf count below each root move")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf perft`` and return the exit status."""
+    import variants
+
+    variant = variants.canonical_variant(args.variant)
+    if args.epd is not None:
+        if args.divide:
+            raise CliError("--divide cannot be used with --epd")
+        entries = parse_epd(_read_text(args.epd), args.epd)
+        for e in entries:
+            try:
+                variants.Position.from_fen(e.fen, variant)
+            except variants.VariantError as exc:
+                raise CliError(f"{args.epd}:{e.line}: {exc}") from None
+        result = run_suite(variant, entries, args.depth, progress=not args.json)
+        if args.json:
+            print_json(result)
+        else:
+            n, s = result["nodes"], result["seconds"]
+            print(f"passed {result['passed']}, failed {result['failed']}; "
+                  f"{n} nodes in {s:.3f} s ({si(n / s if s else None)} nodes/s)")
+        return 1 if result["failed"] else 0
+
+    if args.depth is None:
+        raise CliError("--depth is required unless --epd is given (see 'tdleaf perft --help')")
+    if args.divide and args.depth < 1:
+        raise CliError("--divide needs --depth >= 1")
+    fen = args.fen if args.fen is not None else variants.starting_fen(variant)
+    # Validate the FEN and load the compiled code before timing.
+    if args.divide:
+        variants.divide(variant, fen, 1)
+    else:
+        variants.perft(variant, fen, 0)
+    t0 = time.perf_counter()
+    if args.divide:
+        split = dict(sorted(variants.divide(variant, fen, args.depth).items()))
+        nodes = sum(split.values())
+    else:
+        split, nodes = None, variants.perft(variant, fen, args.depth)
+    seconds = time.perf_counter() - t0
+    nps = nodes / seconds if seconds > 0 else None
+    if args.json:
+        out: dict[str, Any] = {"variant": variant, "fen": fen, "depth": args.depth,
+                               "nodes": nodes, "seconds": seconds, "nodes_per_second": nps}
+        if split is not None:
+            out["divide"] = split
+        print_json(out)
+    else:
+        if split is not None:
+            for move, count in split.items():
+                print(f"{move}: {count}")
+            print(f"\nmoves: {len(split)}")
+        print(f"nodes: {nodes}")
+        print(f"seconds: {seconds:.3f}")
+        print(f"nodes/s: {si(nps)}")
+    return 0
+
+
+def _read_text(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot read EPD file {path!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise CliError(f"cannot read EPD file {path!r}: not UTF-8 text ({exc.reason})") from None
+
+
+def parse_epd(text: str, source: str = "<epd>") -> list[EpdEntry]:
+    """Parse an EPD perft suite (``FEN ;D1 20 ;D2 400``, one position a line).
+
+    Blank lines and ``#`` comments are skipped. Raises :class:`CliError` naming
+    ``source`` and the line number on a malformed line. FENs are not checked here.
+    """
+    entries = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        fen, *fields = line.split(";")
+        entry = EpdEntry(lineno, fen.strip())
+        if not entry.fen:
+            raise CliError(f"{source}:{lineno}: malformed EPD line: no FEN before ';'")
+        for f in fields:
+            f = f.strip()
+            if not f:
+                continue
+            m = _DEPTH_RE.match(f)
+            if not m:
+                raise CliError(f"{source}:{lineno}: malformed EPD line: expected "
+                               f"';D<depth> <nodes>', got {';' + f!r}")
+            entry.depths.append((int(m.group(1)), int(m.group(2))))
+        if not entry.depths:
+            raise CliError(f"{source}:{lineno}: malformed EPD line: no ';D<depth> <nodes>' fields")
+        entries.append(entry)
+    if not entries:
+        raise CliError(f"{source}: no positions in EPD file")
+    return entries
+
+
+def run_suite(variant: str, entries: list[EpdEntry], max_depth: int | None = None,
+              progress: bool = True) -> dict[str, Any]:
+    """Run every (FEN, depth) of a suite; return the JSON-ready report.
+
+    With ``progress``, a result line is printed per check and a progress bar is drawn
+    on stderr when it is a terminal.
+    """
+    import variants
+    from tqdm import tqdm
+
+    jobs = [(e, d, n) for e in entries for d, n in e.depths
+            if max_depth is None or d <= max_depth]
+    variants.perft(variant, None, 1)  # load the compiled code before timing
+    results: list[dict[str, Any]] = []
+    bar = tqdm(jobs, unit="check", file=sys.stderr, leave=False,
+               disable=not progress or not sys.stderr.isatty())
+    for e, depth, expected in bar:
+        t0 = time.perf_counter()
+        nodes = variants.perft(variant, e.fen, depth)
+        seconds = time.perf_counter() - t0
+        ok = nodes == expected
+        results.append({"fen": e.fen, "depth": depth, "expected": expected, "nodes": nodes,
+                        "ok": ok, "seconds": seconds})
+        if progress:
+            verdict = "ok  " if ok else "FAIL"
+            detail = f"{nodes}" if ok else f"{nodes} (expected {expected})"
+            tqdm.write(f"{verdict} line {e.line} D{depth} {detail} {seconds:.3f}s  {e.fen}",
+                       file=sys.stdout)
+    bar.close()
+    failed = sum(not r["ok"] for r in results)
+    return {"variant": variant, "positions": results, "passed": len(results) - failed,
+            "failed": failed, "nodes": sum(r["nodes"] for r in results),
+            "seconds": sum(r["seconds"] for r in results)}
