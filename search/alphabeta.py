@@ -98,15 +98,6 @@ def terminal_score(bb, st, ply):
 
 
 @njit(cache=True)
-def is_tactical(st, m):
-    """Captures (en passant included) and promotions: the quiescence moves."""
-    flags = core.m_flags(m)
-    if flags & core.F_DROP:
-        return False
-    return st[core.m_to(m)] != 0 or (flags & core.F_EP) != 0 or core.m_piece(m) != 0
-
-
-@njit(cache=True)
 def _capture_gain(bb, st, m):
     """Ordering value of a capture: MVV-LVA, or the whole blast in atomic."""
     frm = core.m_from(m)
@@ -138,7 +129,7 @@ def score_moves(bb, st, moves, n, out, hash_move, killers, history):
         m = moves[i]
         if m == hash_move:
             out[i] = _HASH_BONUS
-        elif is_tactical(st, m):
+        elif core.is_tactical(st, m):
             s = _CAPTURE_BONUS
             if st[core.m_to(m)] != 0 or core.m_flags(m) & core.F_EP:
                 s += _capture_gain(bb, st, m)
@@ -212,32 +203,36 @@ def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, c
     stand = static_eval(bb, st, evals[ply], noise, ctl[C_NOISE_SEED])
     if ply >= MAXPLY - 1:
         return True, stand, 0, stand, alpha
-    n = core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
-    if n == 0:
-        return True, terminal_score(bb, st, ply), 0, stand, alpha
-    best = -INF
-    k = n
+    limit_reached = qply >= ctl[C_QLIMIT]
     if v == core.SUICIDE or v == core.GIVEAWAY:
         # Captures are compulsory: a position with a capture is not quiet and allows no
         # stand-pat; a quiet one is simply evaluated.
-        if not is_tactical(st, moves[ply, 0]) or qply >= ctl[C_QLIMIT]:
+        k = core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
+        if k == 0:
+            return True, terminal_score(bb, st, ply), 0, stand, alpha
+        if not core.is_tactical(st, moves[ply, 0]) or limit_reached:
             return True, stand, 0, stand, alpha
-    elif not (qply < ctl[C_QLIMIT] and core.checkers_mask(bb, st) != 0):
-        # Not in check: stand pat, or try captures and promotions.
-        if stand >= beta or qply >= ctl[C_QLIMIT]:
-            return True, stand, 0, stand, alpha
-        if stand > alpha:
-            alpha = stand
-        best = stand
-        k = 0
-        for i in range(n):
-            if is_tactical(st, moves[ply, i]):
-                moves[ply, k] = moves[ply, i]
-                k += 1
+        best = -INF
+    else:
+        if v == core.ATOMIC and core.is_variant_end(bb, st):
+            return True, terminal_score(bb, st, ply), 0, stand, alpha
+        if not limit_reached and core.checkers_mask(bb, st) != 0:
+            # In check: every evasion, no stand-pat (and mate is seen).
+            k = core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
+            if k == 0:
+                return True, terminal_score(bb, st, ply), 0, stand, alpha
+            best = -INF
+        else:
+            if stand >= beta or limit_reached:
+                return True, stand, 0, stand, alpha
+            if stand > alpha:
+                alpha = stand
+            best = stand
+            k = core.gen_legal_tactical(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
     mv = moves[ply]
     sc = mscores[ply]
     for i in range(k):
-        s = _CAPTURE_BONUS if is_tactical(st, mv[i]) else np.int64(0)
+        s = _CAPTURE_BONUS if core.is_tactical(st, mv[i]) else np.int64(0)
         if st[core.m_to(mv[i])] != 0 or core.m_flags(mv[i]) & core.F_EP:
             s += _capture_gain(bb, st, mv[i])
         sc[i] = s + _ORDER_VALUE[core.m_piece(mv[i])]
@@ -347,7 +342,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                 alpha = score
                 _update_pv(pv, pvlen, ply, m)
                 if score >= beta:
-                    if not is_tactical(st, m):
+                    if not core.is_tactical(st, m):
                         if killers[ply, 0] != m:
                             killers[ply, 1] = killers[ply, 0]
                             killers[ply, 0] = m

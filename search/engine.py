@@ -24,6 +24,15 @@ from .evaluate import evaluate, feature_vector
 from .layout import Weights, default_weights, load_weights
 
 TT_ENTRY_BYTES = 8 + 8 + 8 + 2 + 1
+_compiled = False
+
+
+def _ensure_compiled() -> None:
+    """Load (or compile) the search once per process, outside any time limit."""
+    global _compiled
+    if not _compiled:
+        _compiled = True
+        Engine("chess", "traditional", hash_mb=1).search(None, depth=1)
 
 
 @dataclass
@@ -120,11 +129,18 @@ class Engine:
         self.tt_depth = np.zeros(n, dtype=np.int16)
         self.tt_flag = np.zeros(n, dtype=np.int8)
 
-    def new_game(self) -> None:
-        """Forget everything learned about previous positions (TT, history, killers)."""
+    def new_game(self, seed: int | None = None) -> None:
+        """Forget everything learned about previous positions (TT, history, killers).
+
+        With ``seed``, also restart the random tie-breaks and noise from that seed, so a
+        game depends only on the weights and the seed (what makes learning resumable
+        and reproducible)."""
         self.tt_key[:] = 0
         self.history[:] = 0
         self.killers[:] = 0
+        if seed is not None:
+            self.seed = int(seed)
+            self._searches = 0
 
     def stop(self) -> None:
         """Ask a running search to stop as soon as possible (thread-safe)."""
@@ -173,6 +189,7 @@ class Engine:
         :class:`Limits` for clocks. With none of them the engine's default depth (or 5)
         is used. ``info`` is called after every completed iteration.
         """
+        _ensure_compiled()
         pos = self._position(position)
         lim = limits or Limits()
         if depth is not None:
@@ -200,8 +217,8 @@ class Engine:
         ctl[ab.C_MAX_NODES] = lim.nodes or 0
         ctl[ab.C_HIST_LEN] = len(hist)
         ctl[ab.C_QLIMIT] = self.qlimit
-        ctl[ab.C_NOISE_SEED] = self.seed * 1000003 + 17
-        ctl[ab.C_RNG] = self.seed * 7919 + self._searches
+        ctl[ab.C_NOISE_SEED] = (self.seed * 1000003 + 17) % (1 << 62)
+        ctl[ab.C_RNG] = (self.seed * 7919 + self._searches) % (1 << 62)
         self._searches += 1
 
         start = time.perf_counter()

@@ -11,13 +11,13 @@ import os
 import sys
 from importlib import metadata
 
-from . import bench, perft_cmd
+from . import bench, learn_cmd, perft_cmd, play_cmd
 from .clitools import CliError, Parser, one_line
 
 DESCRIPTION = """\
 tdleaf: chess-variant rules in numba (chess, crazyhouse, suicide, giveaway,
-antichess, atomic), exact to python-chess; a search engine and TDLeaf(lambda)
-learning of evaluation weights will build on them."""
+antichess, atomic), exact to python-chess; an alpha-beta engine with a learnable
+linear evaluation (UCI and XBoard); TDLeaf(lambda) learning builds on them."""
 
 EPILOG = "Run 'tdleaf COMMAND --help' for the options of a command."
 
@@ -31,7 +31,7 @@ def build_parser() -> Parser:
     parser = Parser(prog="tdleaf", description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"tdleaf {version}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in (perft_cmd, bench):
+    for module in (learn_cmd, perft_cmd, play_cmd, bench):
         module.register(sub)
     parser.set_defaults(run=None, parser=parser)
     return parser

@@ -554,7 +554,9 @@ def _atomic_legal(bb, st, m, sbb, sst):
 
 
 @njit(cache=True)
-def _gen_legal_standard(bb, st, moves, sbb, sst):
+def _gen_legal_standard(bb, st, moves, sbb, sst, tactical):
+    """Legal moves of chess and crazyhouse. With ``tactical`` and not in check, only
+    moves that may capture or promote are generated (no castling, no drops)."""
     us = st[TURN]
     them = 1 - us
     occ = bb[OCC] | bb[OCC + 1]
@@ -571,7 +573,8 @@ def _gen_legal_standard(bb, st, moves, sbb, sst):
     pinned = _slider_blockers(bb, king, us)
     n = 0
     if not checkers:
-        raw = gen_pseudo(bb, st, moves, 0, ~EMPTY, ~EMPTY, True, False, False)
+        to_mask = (bb[OCC + them] | BB_BACKRANKS) if tactical else ~EMPTY
+        raw = gen_pseudo(bb, st, moves, 0, ~EMPTY, to_mask, not tactical, False, False)
         for i in range(raw):
             m = moves[i]
             frm = m_from(m)
@@ -617,7 +620,7 @@ def _gen_legal_standard(bb, st, moves, sbb, sst):
             moves[k] = moves[i]
             k += 1
     n = k
-    if zh:
+    if zh and not (tactical and not checkers):
         n = gen_drops(bb, st, moves, n, drop_mask)
     return n
 
@@ -630,16 +633,31 @@ def gen_legal(bb, st, moves, sbb, sst):
     """
     v = st[VARIANT]
     if v == CHESS or v == CRAZYHOUSE:
-        return _gen_legal_standard(bb, st, moves, sbb, sst)
+        return _gen_legal_standard(bb, st, moves, sbb, sst, False)
     if is_variant_end(bb, st):
         return 0
     us = st[TURN]
     if v == ATOMIC:
         raw = gen_pseudo(bb, st, moves, 0, ~EMPTY, ~EMPTY, True, True, False)
+        # A quiet move of a piece other than the king explodes nothing and keeps the
+        # kings as they are: it is legal unless it breaks a pin (and the kings are not
+        # connected) or we are in check. Everything else is played and looked at.
+        king = king_square(bb, us)
+        occ = bb[OCC] | bb[OCC + 1]
+        connected = kings_connected(bb)
+        fast = king >= 0 and (connected or not attackers(bb, 1 - us, king, occ))
+        pinned = EMPTY if (connected or not fast) else _slider_blockers(bb, king, us)
         n = 0
         for i in range(raw):
-            if _atomic_legal(bb, st, moves[i], sbb, sst):
-                moves[n] = moves[i]
+            m = moves[i]
+            frm = m_from(m)
+            to = m_to(m)
+            if fast and frm != king and st[to] == 0 and not (m_flags(m) & (F_EP | F_CASTLE)):
+                legal = not (pinned & SQ[frm]) or (LINE[king, frm] & SQ[to]) != 0
+            else:
+                legal = _atomic_legal(bb, st, m, sbb, sst)
+            if legal:
+                moves[n] = m
                 n += 1
         return n
     # Suicide and giveaway: captures are compulsory.
@@ -649,6 +667,42 @@ def gen_legal(bb, st, moves, sbb, sst):
     if n:
         return n
     return gen_pseudo(bb, st, moves, 0, ~EMPTY, ~theirs, True, False, True)
+
+
+@njit(cache=True)
+def is_tactical(st, m):
+    """Captures (en passant included) and promotions."""
+    flags = m_flags(m)
+    if flags & F_DROP:
+        return False
+    return st[m_to(m)] != 0 or (flags & F_EP) != 0 or m_piece(m) != 0
+
+
+@njit(cache=True)
+def gen_legal_tactical(bb, st, moves, sbb, sst):
+    """The legal captures and promotions (for quiescence search), cheaper than
+    :func:`gen_legal` because quiet moves and drops are not generated. In chess and
+    crazyhouse, a side in check gets all its legal moves (evasions). Suicide and
+    giveaway get :func:`gen_legal` (captures are compulsory there anyway)."""
+    v = st[VARIANT]
+    if v == SUICIDE or v == GIVEAWAY:
+        return gen_legal(bb, st, moves, sbb, sst)
+    if v == ATOMIC:
+        if is_variant_end(bb, st):
+            return 0
+        raw = gen_pseudo(bb, st, moves, 0, ~EMPTY, bb[OCC + 1 - st[TURN]] | BB_BACKRANKS,
+                         False, True, False)
+    else:
+        raw = _gen_legal_standard(bb, st, moves, sbb, sst, True)
+        if raw and checkers_mask(bb, st):
+            return raw
+    n = 0
+    for i in range(raw):
+        m = moves[i]
+        if is_tactical(st, m) and (v != ATOMIC or _atomic_legal(bb, st, m, sbb, sst)):
+            moves[n] = m
+            n += 1
+    return n
 
 
 @njit(cache=True)

@@ -1,0 +1,240 @@
+"""``tdleaf learn``: TDLeaf(lambda) self-play learning runs (see README, "Learning")."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import queue
+import time
+from concurrent.futures import ProcessPoolExecutor
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .clitools import CliError
+
+DESCRIPTION = """\
+Learn evaluation weights by self-play with TDLeaf(lambda) and temporal-coherence
+learning rates (Droste & Fuernkranz 2008). R independent runs of N games each, all
+weights starting at 1, spread over worker processes (or a Ray cluster); the result
+folder gets config.json, one folder per run (checkpoint, history.csv, games.pgn) and
+the averaged weights.json with weights_std.json and summary.json. Interrupt at any
+time and carry on with --resume."""
+
+# Option -> (config field, default). Defaults: the report's small experiment.
+_OPTIONS = {
+    "features": ("features", "material"), "games": ("games", 2000), "runs": ("runs", 10),
+    "depth": ("depth", 5), "lam": ("lam", 0.7), "omega": ("omega", 0.5),
+    "alpha": ("alpha", 1.0), "noise": ("noise", None), "init": ("init", "ones"),
+    "seed": ("seed", 0), "max_plies": ("max_plies", 400), "hash": ("hash_mb", 16),
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("learn", help="learn weights by self-play TDLeaf(lambda)",
+                              description=DESCRIPTION,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--variant", help="chess, crazyhouse, suicide, giveaway, antichess, atomic "
+                                     "(required unless --resume)")
+    p.add_argument("--features", choices=["material", "psq"],
+                   help="material values only (default), or material + piece-square tables")
+    p.add_argument("--games", type=int, help="games per run (default 2000)")
+    p.add_argument("--runs", type=int, help="independent runs, averaged (default 10)")
+    p.add_argument("--depth", type=int, help="search depth in plies, plus quiescence (default 5)")
+    p.add_argument("--lambda", dest="lam", type=float, help="TD(lambda) decay (default 0.7)")
+    p.add_argument("--omega", type=float, help="squashing steepness per pawn (default 0.5)")
+    p.add_argument("--alpha", type=float, help="global learning rate (default 1.0)")
+    p.add_argument("--noise", type=float,
+                   help="relative evaluation noise (default 0 for material, 0.01 for psq)")
+    p.add_argument("--init", help="start weights: 'ones' (default), a value set or a weights.json")
+    p.add_argument("--seed", type=int, help="master seed (default 0)")
+    p.add_argument("--max-plies", dest="max_plies", type=int,
+                   help="adjudicate a draw after this many plies (default 400)")
+    p.add_argument("--hash", type=int, help="transposition table MB per worker (default 16)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="worker processes (default: number of CPUs, at most the runs)")
+    p.add_argument("--out", help="result folder (default runs/<variant>-<features>-<time>)")
+    p.add_argument("--resume", action="store_true",
+                   help="carry on an interrupted job in --out to its total")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local processes (default) or a Ray cluster (pip install 'tdleaf[ray]')")
+    p.add_argument("--address", help="Ray cluster address (default: start or join a local one)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def _config(args: argparse.Namespace, out: Path):
+    from .learning import LearnConfig, LearnError, versions
+
+    given = {field: getattr(args, opt) for opt, (field, _) in _OPTIONS.items()
+             if getattr(args, opt) is not None}
+    cfg_path = out / "config.json"
+    if args.resume:
+        if not cfg_path.exists():
+            raise CliError(f"--resume: no config.json in {out}")
+        try:
+            saved = json.loads(cfg_path.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise CliError(f"--resume: unreadable {cfg_path}: {exc}") from None
+        cfg = LearnConfig.from_json(saved["learn"])
+        if args.variant is not None:
+            given["variant"] = args.variant
+        for key, value in given.items():
+            current = getattr(cfg, key)
+            if key == "variant":
+                from variants import canonical_variant
+                value = canonical_variant(value)
+            if value != current:
+                raise CliError(f"--resume: {out} was made with {key}={current!r}, not {value!r}")
+        return cfg.validate(), saved
+    if args.variant is None:
+        raise CliError("--variant is required (or --resume with --out)")
+    if cfg_path.exists():
+        raise CliError(f"{out} already holds a learning job; use --resume or another --out")
+    values = {field: default for _, (field, default) in _OPTIONS.items()}
+    values.update(given)
+    if values["noise"] is None:
+        values["noise"] = 0.01 if values["features"] == "psq" else 0.0
+    try:
+        cfg = LearnConfig(variant=args.variant, **values).validate()
+    except (LearnError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    saved = {"learn": cfg.to_json(), "versions": versions(),
+             "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    return cfg, saved
+
+
+def _default_out(args: argparse.Namespace) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path("runs") / f"{args.variant}-{args.features or 'material'}-{stamp}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from .learning import LearnError, load_checkpoint, run_dir, summarise, write_json_atomic
+
+    if args.resume and not args.out:
+        raise CliError("--resume needs --out DIR")
+    if args.workers is not None and args.workers < 1:
+        raise CliError(f"--workers must be >= 1, got {args.workers}")
+    out = Path(args.out) if args.out else _default_out(args)
+    try:
+        cfg, saved = _config(args, out)
+    except LearnError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise CliError(f"cannot write to {out}: {exc.strerror or exc}") from None
+    if not args.resume:
+        write_json_atomic(out / "config.json", saved)
+
+    done = {r: int((load_checkpoint(run_dir(out, r)) or {}).get("games", 0)) for r in range(cfg.runs)}
+    todo = [r for r in range(cfg.runs) if done[r] < cfg.games]
+    workers = min(args.workers or os.cpu_count() or 1, max(1, len(todo)))
+    print(f"tdleaf learn: {cfg.variant}, {cfg.features}, {cfg.runs} runs x {cfg.games} games, "
+          f"depth {cfg.depth}; {sum(done.values())} games already played; "
+          f"{workers} worker(s), backend {args.backend}; results in {out}", flush=True)
+    bar = _Progress(cfg, done, enabled=not args.no_progress)
+    started = time.time()
+    try:
+        if args.backend == "ray":
+            _run_ray(out, cfg, todo, bar, args.address)
+        elif workers == 1:
+            for r in todo:
+                _run_local(out, cfg, r, bar)
+        else:
+            _run_pool(out, cfg, todo, workers, bar)
+    finally:
+        bar.close()
+    summary = summarise(out, cfg)
+    elapsed = time.time() - started
+    print(f"done in {elapsed:.0f} s; averaged weights in {out / 'weights.json'}")
+    key = next(iter(summary["normalised"]))
+    values = summary["normalised"][key] or summary["material"]
+    print(f"learnt values ({key}): " + ", ".join(f"{p} {v:.2f}" for p, v in values.items()))
+    return 0
+
+
+class _Progress:
+    """A tqdm bar over all games, with games/s, ETA and the latest piece values."""
+
+    def __init__(self, cfg, done: dict[int, int], enabled: bool) -> None:
+        from tqdm import tqdm
+        self.total = cfg.runs * cfg.games
+        self.done = dict(done)
+        self.bar = tqdm(total=self.total, initial=sum(done.values()), unit="game",
+                        disable=not enabled, dynamic_ncols=True, smoothing=0.05)
+
+    def update(self, run: int, games: int, material: list[float]) -> None:
+        step = games - self.done.get(run, 0)
+        self.done[run] = games
+        values = " ".join(f"{p}{v:+.2f}" for p, v in zip("PNBRQK", material))
+        self.bar.set_postfix_str(f"run {run}: {values}", refresh=False)
+        self.bar.update(step)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _material(w: np.ndarray) -> list[float]:
+    return [float(x) for x in w[:6]]
+
+
+def _run_local(out: Path, cfg, r: int, bar: _Progress) -> None:
+    from .learning import run_learning
+    run_learning(out, cfg.to_json(), r, lambda run, g, w: bar.update(run, g, _material(w)))
+
+
+def _pool_worker(out: str, cfg_json: dict[str, Any], r: int, q) -> int:
+    from .learning import run_learning
+    run_learning(out, cfg_json, r, lambda run, g, w: q.put((run, g, _material(w))))
+    return r
+
+
+def _drain(q, bar: _Progress, timeout: float) -> None:
+    try:
+        while True:
+            bar.update(*q.get(timeout=timeout))
+            timeout = 0.0
+    except queue.Empty:
+        pass
+
+
+def _run_pool(out: Path, cfg, todo: list[int], workers: int, bar: _Progress) -> None:
+    ctx = mp.get_context("spawn")     # fresh interpreters: no forked numba/threads state
+    with ctx.Manager() as manager:
+        q = manager.Queue()
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            futures = [pool.submit(_pool_worker, str(out), cfg.to_json(), r, q) for r in todo]
+            while not all(f.done() for f in futures):
+                _drain(q, bar, 0.5)
+            _drain(q, bar, 0.0)
+            for f in futures:
+                f.result()            # re-raise a worker's error
+
+
+def _run_ray(out: Path, cfg, todo: list[int], bar: _Progress, address: str | None) -> None:
+    try:
+        import ray
+        from ray.util.queue import Queue
+    except ImportError:
+        raise CliError("--backend ray needs Ray: pip install 'tdleaf[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    q = Queue()
+    remote = ray.remote(num_cpus=1)(_pool_worker)
+    pending = [remote.remote(str(out.resolve()), cfg.to_json(), r, q) for r in todo]
+    while pending:
+        finished, pending = ray.wait(pending, timeout=0.5)
+        ray.get(finished)
+        while not q.empty():
+            bar.update(*q.get())
+    while not q.empty():
+        bar.update(*q.get())

@@ -1,0 +1,309 @@
+"""Learning runs: configuration, one run of self-play TDLeaf, checkpoints, summaries.
+
+A result folder holds ``config.json`` (every setting, the seed, versions), one folder per
+run (``checkpoint.json``, ``history.csv``, ``games.pgn``, ``weights.json``) and, when all
+runs are done, the averaged ``weights.json``, ``weights_std.json`` and ``summary.json``
+(normalised views, frequency-weighted piece-square averages).
+
+Checkpoints are written atomically after every game together with the sizes of the
+append-only files, so a run killed at any moment loses at most the game in progress and
+resumes to exactly the same result.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import platform
+import tempfile
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from search import Engine
+from search.layout import HAND, HAND_PIECES, MATERIAL, N_FEATURES, PIECES, PSQ, Weights, load_weights
+from variants import canonical_variant
+
+from .selfplay import game_pgn, play_game
+from .td import TemporalCoherence, apply_update, recommended_change
+
+LOSING_VARIANTS = ("suicide", "giveaway", "antichess")
+#: The report's normalisation of each variant: (piece, value).
+REPORT_NORMALISATION = {"chess": ("B", 3.0), "crazyhouse": ("B", 3.0), "atomic": ("N", 2.5),
+                        "suicide": ("R", -5.0), "giveaway": ("R", -5.0), "antichess": ("R", -5.0)}
+
+
+class LearnError(ValueError):
+    """A learning configuration or result folder that cannot be used."""
+
+
+@dataclass
+class LearnConfig:
+    """Every setting that determines the result of a learning job."""
+
+    variant: str
+    features: str = "material"      # "material" or "psq"
+    games: int = 2000               # per run
+    runs: int = 10
+    depth: int = 5
+    lam: float = 0.7
+    omega: float = 0.5
+    alpha: float = 1.0
+    noise: float = 0.0
+    init: str = "ones"
+    seed: int = 0
+    max_plies: int = 400
+    hash_mb: int = 16
+    qlimit: int = 16
+
+    def validate(self) -> "LearnConfig":
+        self.variant = canonical_variant(self.variant)
+        if self.features not in ("material", "psq"):
+            raise LearnError(f"--features must be material or psq, got {self.features!r}")
+        for name, lo in (("games", 1), ("runs", 1), ("depth", 1), ("max_plies", 1),
+                         ("hash_mb", 1), ("qlimit", 0)):
+            if getattr(self, name) < lo:
+                raise LearnError(f"{name} must be >= {lo}, got {getattr(self, name)}")
+        if not 0.0 <= self.lam <= 1.0:
+            raise LearnError(f"lambda must be in [0, 1], got {self.lam}")
+        if not self.omega > 0 or not self.alpha > 0:
+            raise LearnError("omega and alpha must be > 0")
+        if not 0.0 <= self.noise < 1.0:
+            raise LearnError(f"noise must be in [0, 1), got {self.noise}")
+        initial_weights(self)   # the --init spec must load
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "LearnConfig":
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def learn_mask(cfg: LearnConfig) -> np.ndarray:
+    """Which weights learning may change."""
+    mask = np.zeros(N_FEATURES, dtype=bool)
+    mask[MATERIAL:MATERIAL + 5] = True
+    if cfg.variant in LOSING_VARIANTS:
+        mask[MATERIAL + 5] = True       # the king can be lost: it has a value
+    if cfg.variant == "crazyhouse":
+        mask[HAND:HAND + 5] = True
+    if cfg.features == "psq":
+        mask[PSQ:] = True
+    return mask
+
+
+def initial_weights(cfg: LearnConfig) -> np.ndarray:
+    """All learned material (and hand) weights 1, tables 0, unless ``init`` names a file
+    or value set. Tables start at 0 so that every piece starts worth 1 (material + entry)."""
+    if cfg.init == "ones":
+        w = np.zeros(N_FEATURES)
+        w[MATERIAL:MATERIAL + 6] = 1.0
+        w[HAND:HAND + 5] = 1.0 if cfg.variant == "crazyhouse" else 0.0
+        if cfg.variant not in LOSING_VARIANTS:
+            w[MATERIAL + 5] = 0.0
+        return w
+    try:
+        return load_weights(cfg.init, cfg.variant).w.copy()
+    except ValueError as exc:
+        raise LearnError(f"--init: {exc}") from None
+
+
+def versions() -> dict[str, str]:
+    from importlib import metadata
+    out = {"python": platform.python_version()}
+    for dist in ("tdleaf", "numba", "numpy", "chess"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "unknown"
+    return out
+
+
+def game_seed(seed: int, run: int, game: int) -> int:
+    return ((seed * 1_000_003 + run) * 100_003 + game) % (1 << 61)
+
+
+# -- files ------------------------------------------------------------------------------
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write JSON so that a crash leaves either the old or the new file, never half."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            json.dump(data, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _append(path: Path, text: str) -> int:
+    """Append text, flush it to disk, and return the new file size."""
+    with open(path, "a") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+        return fh.tell()
+
+
+def _truncate(path: Path, size: int) -> None:
+    if path.exists() and path.stat().st_size > size:
+        with open(path, "r+") as fh:
+            fh.truncate(size)
+
+
+HISTORY_FIELDS = (["game", "result", "plies", "termination", "nodes", "seconds"]
+                  + [f"material.{p}" for p in PIECES] + [f"hand.{p}" for p in HAND_PIECES])
+
+
+def _history_row(game: int, rec, seconds: float, w: np.ndarray) -> str:
+    buf = io.StringIO()
+    row = [game, rec.result, len(rec.moves), rec.termination, rec.nodes, f"{seconds:.3f}"]
+    row += [repr(float(x)) for x in w[MATERIAL:MATERIAL + 6]]
+    row += [repr(float(x)) for x in w[HAND:HAND + 5]]
+    csv.writer(buf, lineterminator="\n").writerow(row)
+    return buf.getvalue()
+
+
+# -- one run ----------------------------------------------------------------------------
+
+Progress = Callable[[int, int, np.ndarray], None]
+
+
+def run_dir(out: Path, run: int) -> Path:
+    return out / f"run-{run:02d}"
+
+
+def load_checkpoint(rdir: Path) -> dict[str, Any] | None:
+    path = rdir / "checkpoint.json"
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise LearnError(f"{path}: unreadable checkpoint: {exc}") from None
+
+
+def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
+                 progress: Progress | None = None) -> dict[str, Any]:
+    """Play and learn the games of run ``run`` that are not done yet; returns its final
+    checkpoint. Safe to call again after a crash: it resumes from the checkpoint."""
+    cfg = LearnConfig.from_json(cfg_json)
+    rdir = run_dir(Path(out), run)
+    rdir.mkdir(parents=True, exist_ok=True)
+    hist_path, pgn_path = rdir / "history.csv", rdir / "games.pgn"
+    ck = load_checkpoint(rdir)
+    if ck is None:
+        w = initial_weights(cfg)
+        tc = TemporalCoherence(N_FEATURES)
+        visits = np.zeros((6, 64), dtype=np.int64)
+        header = ",".join(HISTORY_FIELDS) + "\n"
+        hist_path.write_text(header)
+        pgn_path.write_text("")
+        ck = {"games": 0, "history_bytes": len(header), "pgn_bytes": 0}
+    else:
+        w = np.array(ck["w"], dtype=np.float64)
+        tc = TemporalCoherence(N_FEATURES, np.array(ck["tc_net"]), np.array(ck["tc_total"]))
+        visits = np.array(ck["visits"], dtype=np.int64)
+    # Drop whatever a killed process appended after its last checkpoint.
+    _truncate(hist_path, ck["history_bytes"])
+    _truncate(pgn_path, ck["pgn_bytes"])
+    mask = learn_mask(cfg)
+    engine = Engine(cfg.variant, Weights(cfg.variant, w.copy(), {}), hash_mb=cfg.hash_mb,
+                    qlimit=cfg.qlimit, random_ties=True, noise=cfg.noise)
+    for g in range(int(ck["games"]), cfg.games):
+        engine.w[:] = w
+        t0 = time.perf_counter()
+        rec = play_game(engine, cfg.variant, cfg.depth, game_seed(cfg.seed, run, g), cfg.max_plies)
+        change = recommended_change(rec.trajectory, cfg.lam, cfg.omega)
+        apply_update(w, change, tc, cfg.alpha, mask)
+        visits += rec.visits
+        seconds = time.perf_counter() - t0
+        ck["history_bytes"] = _append(hist_path, _history_row(g + 1, rec, seconds, w))
+        ck["pgn_bytes"] = _append(pgn_path, game_pgn(rec, cfg.variant, {
+            "Event": f"tdleaf self-play, run {run}", "Round": str(g + 1),
+            "White": "tdleaf", "Black": "tdleaf"}))
+        ck.update(games=g + 1, w=w.tolist(), tc_net=tc.net.tolist(), tc_total=tc.total.tolist(),
+                  visits=visits.tolist())
+        write_json_atomic(rdir / "checkpoint.json", ck)
+        if progress is not None:
+            progress(run, g + 1, w)
+    if "w" not in ck:   # nothing left to play and nothing played (games == 0 cannot happen)
+        ck.update(w=w.tolist(), tc_net=tc.net.tolist(), tc_total=tc.total.tolist(),
+                  visits=visits.tolist())
+    Weights(cfg.variant, w, {"run": run, "games": cfg.games}).save(rdir / "weights.json")
+    return ck
+
+
+# -- summaries --------------------------------------------------------------------------
+
+def psq_averages(w: np.ndarray, visits: np.ndarray) -> dict[str, float]:
+    """Frequency-weighted average value of each piece: material + its table entries
+    weighted by how often the piece stood on each square (report, section 5.3)."""
+    out = {}
+    for i, p in enumerate(PIECES):
+        n = visits[i].sum()
+        table = w[PSQ + 64 * i:PSQ + 64 * (i + 1)]
+        out[p] = float(w[MATERIAL + i] + (table @ visits[i] / n if n else 0.0))
+    return out
+
+
+def normalised(values: dict[str, float], piece: str, target: float) -> dict[str, float]:
+    """Scale so that ``values[piece] == target`` (empty if that value is 0)."""
+    ref = values.get(piece, 0.0)
+    if ref == 0:
+        return {}
+    return {k: v * target / ref for k, v in values.items()}
+
+
+def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
+    """Average the runs' final weights and write weights.json, weights_std.json and
+    summary.json (raw, std, normalised views, piece-square averages)."""
+    ws, vis = [], np.zeros((6, 64), dtype=np.int64)
+    for r in range(cfg.runs):
+        ck = load_checkpoint(run_dir(out, r))
+        if ck is None or ck.get("games") != cfg.games:
+            raise LearnError(f"run {r} in {out} is not finished")
+        ws.append(np.array(ck["w"]))
+        vis += np.array(ck["visits"], dtype=np.int64)
+    W = np.array(ws)
+    mean, std = W.mean(axis=0), W.std(axis=0)
+    meta = {"runs": cfg.runs, "games": cfg.games, "features": cfg.features, "depth": cfg.depth,
+            "source": "tdleaf learn", "config": cfg.to_json()}
+    Weights(cfg.variant, mean, meta).save(out / "weights.json")
+    Weights(cfg.variant, std, {"what": "standard deviation over runs", **meta}).save(
+        out / "weights_std.json")
+    material = {p: float(mean[MATERIAL + i]) for i, p in enumerate(PIECES)}
+    hand = {p: float(mean[HAND + i]) for i, p in enumerate(HAND_PIECES)} \
+        if cfg.variant == "crazyhouse" else {}
+    both = {**material, **{f"{p}@hand": v for p, v in hand.items()}}
+    piece, target = REPORT_NORMALISATION[cfg.variant]
+    pawn_target = -1.0 if cfg.variant in LOSING_VARIANTS else 1.0
+    summary = {
+        "variant": cfg.variant, "features": cfg.features, "runs": cfg.runs, "games": cfg.games,
+        "material": material, "hand": hand,
+        "material_std": {p: float(std[MATERIAL + i]) for i, p in enumerate(PIECES)},
+        "hand_std": {p: float(std[HAND + i]) for i, p in enumerate(HAND_PIECES)}
+        if cfg.variant == "crazyhouse" else {},
+        "normalised": {
+            f"{piece}={target:g}": normalised(both, piece, target),
+            f"P={pawn_target:g}": normalised(both, "P", pawn_target),
+        },
+        "psq_average": psq_averages(mean, vis) if cfg.features == "psq" else {},
+        "visits": vis.tolist(),
+    }
+    if cfg.features == "psq":
+        summary["psq_average_normalised"] = normalised(summary["psq_average"], piece, target)
+    write_json_atomic(out / "summary.json", summary)
+    return summary

@@ -1,0 +1,103 @@
+"""One self-play game, recorded for TDLeaf: the PV leaf of every search, the result,
+and how often each piece stood on each square."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import chess
+import chess.pgn
+import numpy as np
+
+from search import Engine
+from search.alphabeta import MATE_BOUND
+from variants import Position, board_class, core
+
+from .td import Trajectory
+
+
+@dataclass
+class GameRecord:
+    moves: list[str]
+    result: float                 # 1 White won, 0.5 draw, 0 Black won
+    termination: str
+    trajectory: Trajectory
+    visits: np.ndarray            # (6, 64) piece-type x square, White's view
+    nodes: int
+
+
+def count_visits(pos: Position, visits: np.ndarray) -> None:
+    """Add the pieces of ``pos`` to ``visits`` (Black's mirrored to White's view)."""
+    st, bb = pos.st, pos.bb
+    white = int(bb[core.OCC])
+    for sq in range(64):
+        t = int(st[sq])
+        if t:
+            visits[t - 1, sq if white >> sq & 1 else sq ^ 56] += 1
+
+
+def _game_over(pos: Position, keys: dict[int, int], max_plies: int) -> tuple[float, str] | None:
+    """Result of the game at ``pos`` (White's view), or None while it goes on.
+
+    Ends on python-chess's outcome, and also on what a player would claim (threefold
+    repetition, 50 moves) and on a ply cap, all as draws."""
+    outcome = pos.outcome()
+    if outcome is not None:
+        result = 0.5 if outcome.winner is None else (1.0 if outcome.winner else 0.0)
+        return result, outcome.termination.name.lower()
+    if keys.get(pos.key, 0) >= 3:
+        return 0.5, "threefold_repetition"
+    if pos.code != core.CRAZYHOUSE and pos.st[core.HALFMOVE] >= 100:
+        return 0.5, "fifty_moves"
+    if len(pos.move_stack) >= max_plies:
+        return 0.5, "ply_limit"
+    return None
+
+
+def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: int = 400,
+              start_fen: str | None = None) -> GameRecord:
+    """Play ``engine`` against itself from the start (or ``start_fen``) at fixed depth."""
+    engine.new_game(seed)
+    pos = Position.from_fen(start_fen, variant)
+    n = len(engine.w)
+    feats, scores, terminal, values = [], [], [], []
+    visits = np.zeros((6, 64), dtype=np.int64)
+    keys: dict[int, int] = {}
+    nodes = 0
+    while True:
+        count_visits(pos, visits)
+        keys[pos.key] = keys.get(pos.key, 0) + 1
+        over = _game_over(pos, keys, max_plies)
+        if over is not None:
+            result, termination = over
+            break
+        r = engine.search(pos, depth=depth)
+        nodes += r.nodes
+        feats.append(r.leaf_features)
+        if r.leaf_terminal:
+            terminal.append(True)
+            values.append(1.0 if r.leaf_score > MATE_BOUND else 0.0 if r.leaf_score < -MATE_BOUND else 0.5)
+            scores.append(0.0)
+        else:
+            terminal.append(False)
+            values.append(0.0)
+            scores.append(float(np.dot(engine.w, r.leaf_features)))
+        pos.push_uci(r.move)
+    traj = Trajectory(
+        features=np.array(feats).reshape(-1, n), scores=np.array(scores, dtype=np.float64),
+        terminal=np.array(terminal, dtype=bool), terminal_values=np.array(values),
+        result=result)
+    return GameRecord(pos.move_stack, result, termination, traj, visits, nodes)
+
+
+def game_pgn(record: GameRecord, variant: str, headers: dict[str, str]) -> str:
+    """The game as PGN text (with the python-chess Variant tag)."""
+    board = board_class(variant)()
+    for mv in record.moves:
+        board.push_uci(mv)
+    game = chess.pgn.Game.from_board(board)
+    for k, v in headers.items():
+        game.headers[k] = v
+    game.headers["Result"] = {1.0: "1-0", 0.0: "0-1"}.get(record.result, "1/2-1/2")
+    game.headers["Termination"] = record.termination
+    return str(game) + "\n\n"
