@@ -261,9 +261,12 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                                                        moves, mscores, ctl, noise)
         if done:
             return best
+        us = st[core.TURN]
         for i in range(k):
             m = pick(moves[ply], mscores[ply], i, k)
             core.copy_make(bb, st, bbs[ply + 1], sts[ply + 1], m)
+            if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(bbs[ply + 1], us):
+                continue
             evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, bbs[ply + 1], sts[ply + 1], w)
             score = -negamax(ply + 1, depth - 1, -beta, -alpha, no_pv, bbs, sts, evals, moves,
                              mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
@@ -306,7 +309,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
             if f == TT_EXACT or (f == TT_LOWER and s >= beta) or (f == TT_UPPER and s <= alpha):
                 return s
 
-    n = core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
+    n = core.gen_moves(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1], True)
     if n == 0:
         return terminal_score(bb, st, ply)
 
@@ -317,11 +320,15 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     best = -INF
     best_move = mv[0]
     us = st[core.TURN]
+    searched = 0
     for i in range(n):
         m = pick(mv, sc, i, n)
         core.copy_make(bb, st, bbs[ply + 1], sts[ply + 1], m)
+        if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(bbs[ply + 1], us):
+            continue
+        searched += 1
         evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, bbs[ply + 1], sts[ply + 1], w)
-        if i == 0:
+        if searched == 1:
             score = -negamax(ply + 1, depth - 1, -beta, -alpha, is_pv, bbs, sts, evals, moves,
                              mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
                              tt_score, tt_depth, tt_flag, ctl, w, noise)
@@ -349,6 +356,8 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                         history[us, history_index(m)] += depth * depth
                     break
 
+    if searched == 0:
+        return terminal_score(bb, st, ply)
     if best >= beta:
         flag = TT_LOWER
     elif best > alpha0:

@@ -49,6 +49,9 @@ NST = 82
 # Move encoding: from | to << 6 | piece << 12 | flags << 16. ``piece`` is the promotion
 # type, or the dropped type for drops (then from == to).
 F_DROP, F_CASTLE, F_EP = 1, 2, 4
+# Set by gen_legal(..., lazy=True) on moves whose legality is left to the caller, who
+# plays them anyway and then asks child_is_legal (atomic captures, king moves, ...).
+F_UNCHECKED = 8
 MAX_MOVES = 1024
 
 # Outcome codes (mapped onto chess.Termination by the Python layer).
@@ -539,7 +542,13 @@ def _standard_ep_legal(bb, st, m, sbb, sst):
 def _atomic_legal(bb, st, m, sbb, sst):
     """python-chess AtomicBoard.is_legal on a pseudo-legal move (push and look)."""
     copy_make(bb, st, sbb, sst, m)
-    us = st[TURN]
+    return child_is_legal(sbb, st[TURN])
+
+
+@njit(cache=True)
+def child_is_legal(sbb, us):
+    """Whether the atomic position ``sbb``, just reached by a pseudo-legal move of
+    ``us``, is legal (python-chess AtomicBoard.is_legal, after the push)."""
     kings = sbb[KING - 1]
     if not kings:
         return False
@@ -621,6 +630,14 @@ def _gen_legal_standard(bb, st, moves, sbb, sst, tactical):
             k += 1
     n = k
     if zh and not (tactical and not checkers):
+        if bb[PROMOTED] & kmask:
+            # python-chess drops against the non-promoted king only (legal_drop_squares).
+            drop_mask = ~EMPTY
+            k0 = king_square(bb, us)
+            if k0 >= 0:
+                c0 = attackers(bb, them, k0, occ)
+                if c0:
+                    drop_mask = BETWEEN[k0, lsb(c0)] if not (c0 & (c0 - np.uint64(1))) else EMPTY
         n = gen_drops(bb, st, moves, n, drop_mask)
     return n
 
@@ -631,6 +648,13 @@ def gen_legal(bb, st, moves, sbb, sst):
 
     ``sbb``/``sst`` are scratch rows (shape of ``bb``/``st``) used to try moves.
     """
+    return gen_moves(bb, st, moves, sbb, sst, False)
+
+
+@njit(cache=True)
+def gen_moves(bb, st, moves, sbb, sst, lazy):
+    """:func:`gen_legal`; with ``lazy``, atomic moves that need playing to be judged
+    are kept with the F_UNCHECKED flag instead (a search plays them anyway)."""
     v = st[VARIANT]
     if v == CHESS or v == CRAZYHOUSE:
         return _gen_legal_standard(bb, st, moves, sbb, sst, False)
@@ -654,6 +678,9 @@ def gen_legal(bb, st, moves, sbb, sst):
             to = m_to(m)
             if fast and frm != king and st[to] == 0 and not (m_flags(m) & (F_EP | F_CASTLE)):
                 legal = not (pinned & SQ[frm]) or (LINE[king, frm] & SQ[to]) != 0
+            elif lazy:
+                m |= F_UNCHECKED << 16
+                legal = True
             else:
                 legal = _atomic_legal(bb, st, m, sbb, sst)
             if legal:
@@ -680,10 +707,11 @@ def is_tactical(st, m):
 
 @njit(cache=True)
 def gen_legal_tactical(bb, st, moves, sbb, sst):
-    """The legal captures and promotions (for quiescence search), cheaper than
+    """The captures and promotions (for quiescence search), cheaper than
     :func:`gen_legal` because quiet moves and drops are not generated. In chess and
     crazyhouse, a side in check gets all its legal moves (evasions). Suicide and
-    giveaway get :func:`gen_legal` (captures are compulsory there anyway)."""
+    giveaway get :func:`gen_legal` (captures are compulsory there anyway). Atomic moves
+    come with F_UNCHECKED: the caller must test them with :func:`child_is_legal`."""
     v = st[VARIANT]
     if v == SUICIDE or v == GIVEAWAY:
         return gen_legal(bb, st, moves, sbb, sst)
@@ -699,7 +727,9 @@ def gen_legal_tactical(bb, st, moves, sbb, sst):
     n = 0
     for i in range(raw):
         m = moves[i]
-        if is_tactical(st, m) and (v != ATOMIC or _atomic_legal(bb, st, m, sbb, sst)):
+        if is_tactical(st, m):
+            if v == ATOMIC:
+                m |= F_UNCHECKED << 16   # judged by the caller after playing it
             moves[n] = m
             n += 1
     return n

@@ -122,11 +122,17 @@ class Position:
         cls_ = board_class(variant)
         if fen is None:
             return cls.start(variant)
+        if not isinstance(fen, str):
+            raise InvalidFenError(f"a FEN must be a string, got {type(fen).__name__}")
         try:
             board = cls_(fen)
         except (ValueError, IndexError, AssertionError) as exc:
             raise InvalidFenError(f"invalid {variant} FEN {fen!r}: {exc}") from None
         if validate:
+            if isinstance(board, chess.variant.CrazyhouseBoard) and any(
+                    pocket.count(chess.KING) for pocket in board.pockets):
+                raise ImpossiblePositionError(
+                    f"impossible {variant} position {fen!r}: a king in a pocket")
             status = board.status()
             if status != chess.STATUS_VALID:
                 flags = [f.name.lower() for f in chess.Status if f and f in status]

@@ -1,0 +1,34 @@
+"""Shared setup of the rules test suite (tests/test_rules_*.py).
+
+python-chess 1.11.2 is the oracle; the seeded generators live in helpers_rules.py.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import chess
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import variants  # noqa: E402
+
+
+def pytest_report_header(config):
+    return f"rules oracle: python-chess {chess.__version__}; variants: {', '.join(variants.VARIANTS)}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _oracle_version():
+    """Every expected value comes from python-chess; the rules claim to be exact to 1.11.2."""
+    assert chess.__version__ == "1.11.2", f"tests are written against python-chess 1.11.2, found {chess.__version__}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _warm_numba():
+    """Load (or compile, the first time ~30 s) the numba functions once, up front."""
+    for v in variants.VARIANTS:
+        variants.perft(v, None, 1)
+        variants.Position.start(v).outcome(claim_draw=True)
