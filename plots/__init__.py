@@ -1,1 +1,19 @@
-"""Figures from run folders (reads files only, never the engine)."""
+"""Figures from run folders (reads files only, never the engine).
+
+``plot_run(run_dir)`` draws everything for a ``tdleaf learn`` result folder: learning
+curves, final values, piece-square heatmaps (psq runs), a one-page summary and a
+``report.md``. Matplotlib only, on the Agg canvas, so it works without a display.
+
+>>> import plots
+>>> files = plots.plot_run("runs/chess-psq", compare_paper=True)   # doctest: +SKIP
+>>> geo = plots.read_board_geometry("runs/chess-psq/figures/heatmap-P.png")  # doctest: +SKIP
+>>> geo["P"].square_center("e4")                                      # doctest: +SKIP
+"""
+
+from .api import FORMATS, plot_run
+from .figures import PIECE_COLOURS, BoardGeometry, board_geometry, read_board_geometry
+from .runfolder import REPORT_NORMALISATION, PlotError, RunData, load_run
+
+
+__all__ = ["FORMATS", "plot_run", "PlotError", "RunData", "load_run", "REPORT_NORMALISATION",
+           "BoardGeometry", "read_board_geometry", "board_geometry", "PIECE_COLOURS"]

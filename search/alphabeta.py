@@ -195,36 +195,38 @@ def _is_repetition(st, keys, idx, key):
 
 @njit(cache=True)
 def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, ctl, noise):
-    """Set up a quiescence node: returns (done, value, k, best, alpha). When ``done`` the
-    node's value is ``value``; otherwise its ``k`` moves are ordered in ``moves[ply]``."""
+    """Set up a quiescence node: returns (done, value, k, standing, alpha). When ``done``
+    the node's value is ``value``; otherwise its ``k`` moves are ordered in
+    ``moves[ply]``, ``value`` is the best score so far (the stand-pat when ``standing``,
+    else -INF: in check, or a compulsory capture)."""
     bb = bbs[ply]
     st = sts[ply]
     v = st[core.VARIANT]
     stand = static_eval(bb, st, evals[ply], noise, ctl[C_NOISE_SEED])
     if ply >= MAXPLY - 1:
-        return True, stand, 0, stand, alpha
+        return True, stand, 0, False, alpha
     limit_reached = qply >= ctl[C_QLIMIT]
     if v == core.SUICIDE or v == core.GIVEAWAY:
         # Captures are compulsory: a position with a capture is not quiet and allows no
         # stand-pat; a quiet one is simply evaluated.
         k = core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
         if k == 0:
-            return True, terminal_score(bb, st, ply), 0, stand, alpha
+            return True, terminal_score(bb, st, ply), 0, False, alpha
         if not core.is_tactical(st, moves[ply, 0]) or limit_reached:
-            return True, stand, 0, stand, alpha
+            return True, stand, 0, False, alpha
         best = -INF
     else:
         if v == core.ATOMIC and core.is_variant_end(bb, st):
-            return True, terminal_score(bb, st, ply), 0, stand, alpha
+            return True, terminal_score(bb, st, ply), 0, False, alpha
         if not limit_reached and core.checkers_mask(bb, st) != 0:
             # In check: every evasion, no stand-pat (and mate is seen).
             k = core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
             if k == 0:
-                return True, terminal_score(bb, st, ply), 0, stand, alpha
+                return True, terminal_score(bb, st, ply), 0, False, alpha
             best = -INF
         else:
             if stand >= beta or limit_reached:
-                return True, stand, 0, stand, alpha
+                return True, stand, 0, False, alpha
             if stand > alpha:
                 alpha = stand
             best = stand
@@ -236,7 +238,7 @@ def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, c
         if st[core.m_to(mv[i])] != 0 or core.m_flags(mv[i]) & core.F_EP:
             s += _capture_gain(bb, st, mv[i])
         sc[i] = s + _ORDER_VALUE[core.m_piece(mv[i])]
-    return False, best, k, best, alpha
+    return False, best, k, best > -INF, alpha
 
 
 @njit(cache=True)
@@ -257,16 +259,18 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
         # cannot load from its cache a recursive function calling another recursive one.
         if ply > ctl[C_SELDEPTH]:
             ctl[C_SELDEPTH] = ply
-        done, best, k, best, alpha = _quiescence_moves(ply, alpha, beta, -depth, bbs, sts, evals,
-                                                       moves, mscores, ctl, noise)
+        done, best, k, standing, alpha = _quiescence_moves(ply, alpha, beta, -depth, bbs, sts,
+                                                           evals, moves, mscores, ctl, noise)
         if done:
             return best
         us = st[core.TURN]
+        legal = 0
         for i in range(k):
             m = pick(moves[ply], mscores[ply], i, k)
             core.copy_make(bb, st, bbs[ply + 1], sts[ply + 1], m)
             if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(bbs[ply + 1], us):
                 continue
+            legal += 1
             evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, bbs[ply + 1], sts[ply + 1], w)
             score = -negamax(ply + 1, depth - 1, -beta, -alpha, no_pv, bbs, sts, evals, moves,
                              mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
@@ -280,6 +284,10 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                     _update_pv(pv, pvlen, ply, m)
                     if score >= beta:
                         break
+        if standing and legal == 0:
+            # No capture to try: make sure the stand-pat is not a stalemate.
+            if core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1]) == 0:
+                return terminal_score(bb, st, ply)
         return best
     key = core.position_key(bb, st, bbs[ply + 1], sts[ply + 1])
     hidx = ctl[C_HIST_LEN] + ply
@@ -411,25 +419,34 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
         m = mv[i]
         core.copy_make(bb, st, bbs[1], sts[1], m)
         evals[1] = evals[0] + evaluate_delta(bb, st, bbs[1], sts[1], w)
-        a = alpha
-        if ties and best > -INF:
-            a = best - 2.0 * TIE_EPS
         if i == 0:
-            score = -negamax(one, depth - 1, -beta, -a, one, bbs, sts, evals, moves, mscores, pv,
+            score = -negamax(one, depth - 1, -beta, -alpha, one, bbs, sts, evals, moves, mscores,
+                             pv, pvlen, killers, history, keys, tt_key, tt_move, tt_score,
+                             tt_depth, tt_flag, ctl, w, noise)
+        elif ties:
+            # A narrow window around the best score: inside it the score is exact (a tie,
+            # with its PV), below it the move is worse, above it better (searched again).
+            lo = best - TIE_EPS
+            hi = best + TIE_EPS
+            score = -negamax(one, depth - 1, -hi, -lo, one, bbs, sts, evals, moves, mscores, pv,
                              pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth,
                              tt_flag, ctl, w, noise)
+            if score >= hi and not ctl[C_STOP]:
+                score = -negamax(one, depth - 1, -beta, -hi, one, bbs, sts, evals, moves,
+                                 mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
+                                 tt_score, tt_depth, tt_flag, ctl, w, noise)
         else:
-            score = -negamax(one, depth - 1, -a - NULL_EPS, -a, no_pv, bbs, sts, evals, moves,
-                             mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
+            score = -negamax(one, depth - 1, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts, evals,
+                             moves, mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
                              tt_score, tt_depth, tt_flag, ctl, w, noise)
-            if score > a and not ctl[C_STOP]:
-                score = -negamax(one, depth - 1, -beta, -a, one, bbs, sts, evals, moves,
+            if score > alpha and not ctl[C_STOP]:
+                score = -negamax(one, depth - 1, -beta, -alpha, one, bbs, sts, evals, moves,
                                  mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
                                  tt_score, tt_depth, tt_flag, ctl, w, noise)
         if ctl[C_STOP]:
             return n
         root_scores[i] = score
-        if score > best + TIE_EPS or (score > best and not ties):
+        if score > best + TIE_EPS or (score > best and not ties) or i == 0:
             best = score
             alpha = max(alpha, score)
             n_ties = 1

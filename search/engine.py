@@ -289,6 +289,8 @@ class Engine:
         if terminal:
             t = ab.terminal_score(leaf.bb, leaf.st, 0)
             leaf_score = float(t if leaf.turn else -t)
+        elif codes and self._drawn_in_search(leaf):
+            terminal, leaf_score = True, 0.0
         else:
             leaf_score = float(evaluate(leaf.bb, leaf.st, self.w))
         return SearchResult(
@@ -297,3 +299,19 @@ class Engine:
             seldepth=int(self.ctl[ab.C_SELDEPTH]), nodes=nodes, time=elapsed, mate=mate,
             leaf_fen=leaf.fen(), leaf_score=leaf_score, leaf_terminal=terminal,
             leaf_features=feature_vector(leaf.bb, leaf.st), leaf_position=leaf)
+
+    @staticmethod
+    def _drawn_in_search(leaf: Position) -> bool:
+        """Whether the search scored this PV leaf as a draw by rule (50 moves, a
+        repetition, insufficient material), exactly as :func:`alphabeta.negamax` does."""
+        st, bb = leaf.st, leaf.bb
+        zh = st[core.VARIANT] == core.CRAZYHOUSE
+        if not zh and st[core.HALFMOVE] >= 100:
+            return True
+        keys = [f.key for f in leaf._history]
+        key, idx = leaf.key, len(keys)
+        limit = 0 if zh else max(0, idx - int(st[core.HALFMOVE]))
+        if any(keys[j] == key for j in range(idx - 2, limit - 1, -2)):
+            return True
+        pieces = int(bb[core.OCC] | bb[core.OCC + 1]).bit_count()
+        return pieces <= 6 and bool(core.is_insufficient_material(bb, st))

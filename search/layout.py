@@ -143,6 +143,7 @@ class Weights:
             json.dump(self.to_json(), fh, indent=1)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)      # mkstemp makes it private; weights are for reading
         os.replace(tmp, path)
 
 

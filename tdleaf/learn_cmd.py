@@ -64,6 +64,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="local processes (default) or a Ray cluster (pip install 'tdleaf[ray]')")
     p.add_argument("--address", help="Ray cluster address (default: start or join a local one)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-plot", action="store_true",
+                   help="do not draw the figures (as 'tdleaf plot OUT') when the job ends")
+    p.add_argument("--plot-every", type=int, metavar="N",
+                   help="also redraw the figures every N games per run while learning")
     p.set_defaults(run=run)
 
 
@@ -80,7 +84,10 @@ def _config(args: argparse.Namespace, out: Path):
             saved = json.loads(cfg_path.read_text())
         except (OSError, json.JSONDecodeError) as exc:
             raise CliError(f"--resume: unreadable {cfg_path}: {exc}") from None
-        cfg = LearnConfig.from_json(saved["learn"])
+        try:
+            cfg = LearnConfig.from_json(saved["learn"])
+        except (KeyError, TypeError, AttributeError):
+            raise CliError(f"--resume: {cfg_path} is not a tdleaf learn configuration") from None
         if args.variant is not None:
             given["variant"] = args.variant
         for key, value in given.items():
@@ -120,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--resume needs --out DIR")
     if args.workers is not None and args.workers < 1:
         raise CliError(f"--workers must be >= 1, got {args.workers}")
+    if args.plot_every is not None and args.plot_every < 1:
+        raise CliError(f"--plot-every must be >= 1, got {args.plot_every}")
     out = Path(args.out) if args.out else _default_out(args)
     try:
         cfg, saved = _config(args, out)
@@ -135,13 +144,19 @@ def run(args: argparse.Namespace) -> int:
     if not args.resume:
         write_json_atomic(out / "config.json", saved)
 
-    done = {r: int((load_checkpoint(run_dir(out, r)) or {}).get("games", 0)) for r in range(cfg.runs)}
+    try:
+        done = {r: int((load_checkpoint(run_dir(out, r)) or {}).get("games", 0))
+                for r in range(cfg.runs)}
+    except LearnError as exc:
+        raise CliError(str(exc)) from None
     todo = [r for r in range(cfg.runs) if done[r] < cfg.games]
     workers = min(args.workers or os.cpu_count() or 1, max(1, len(todo)))
     print(f"tdleaf learn: {cfg.variant}, {cfg.features}, {cfg.runs} runs x {cfg.games} games, "
           f"depth {cfg.depth}; {sum(done.values())} games already played; "
           f"{workers} worker(s), backend {args.backend}; results in {out}", flush=True)
-    bar = _Progress(cfg, done, enabled=not args.no_progress)
+    from .plot_cmd import LivePlots
+    figures = LivePlots(out, cfg.runs, args.plot_every, enabled=not args.no_plot)
+    bar = _Progress(cfg, done, enabled=not args.no_progress, on_update=figures.update)
     started = time.time()
     try:
         if args.backend == "ray":
@@ -159,16 +174,20 @@ def run(args: argparse.Namespace) -> int:
     key = next(iter(summary["normalised"]))
     values = summary["normalised"][key] or summary["material"]
     print(f"learnt values ({key}): " + ", ".join(f"{p} {v:.2f}" for p, v in values.items()))
+    figures.final()
     return 0
 
 
 class _Progress:
     """A tqdm bar over all games, with games/s, ETA and the latest piece values."""
 
-    def __init__(self, cfg, done: dict[int, int], enabled: bool) -> None:
+    def __init__(self, cfg, done: dict[int, int], enabled: bool, on_update=None) -> None:
         from tqdm import tqdm
         self.total = cfg.runs * cfg.games
         self.done = dict(done)
+        self.on_update = on_update      # called with the games done per run (figures)
+        if on_update is not None:
+            on_update(self.done)
         self.bar = tqdm(total=self.total, initial=sum(done.values()), unit="game",
                         disable=not enabled, dynamic_ncols=True, smoothing=0.05)
 
@@ -178,6 +197,8 @@ class _Progress:
         values = " ".join(f"{p}{v:+.2f}" for p, v in zip("PNBRQK", material))
         self.bar.set_postfix_str(f"run {run}: {values}", refresh=False)
         self.bar.update(step)
+        if self.on_update is not None:
+            self.on_update(self.done)
 
     def close(self) -> None:
         self.bar.close()

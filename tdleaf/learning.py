@@ -2,8 +2,9 @@
 
 A result folder holds ``config.json`` (every setting, the seed, versions), one folder per
 run (``checkpoint.json``, ``history.csv``, ``games.pgn``, ``weights.json``) and, when all
-runs are done, the averaged ``weights.json``, ``weights_std.json`` and ``summary.json``
-(normalised views, frequency-weighted piece-square averages).
+runs are done, the averaged ``weights.json``, ``weights_std.json``,
+``weights_normalised.json`` (scaled as the report does for the variant) and
+``summary.json`` (normalised views, frequency-weighted piece-square averages).
 
 Checkpoints are written atomically after every game together with the sizes of the
 append-only files, so a run killed at any moment loses at most the game in progress and
@@ -141,6 +142,7 @@ def write_json_atomic(path: Path, data: Any) -> None:
             json.dump(data, fh)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)      # mkstemp makes it private; results are for reading
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -284,11 +286,17 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     Weights(cfg.variant, mean, meta).save(out / "weights.json")
     Weights(cfg.variant, std, {"what": "standard deviation over runs", **meta}).save(
         out / "weights_std.json")
+    piece, target = REPORT_NORMALISATION[cfg.variant]
+    ref = mean[MATERIAL + PIECES.index(piece)]
+    if ref != 0:
+        Weights(cfg.variant, mean * (target / ref),
+                {"what": f"weights.json scaled so that {piece} = {target:g} (the report's "
+                         f"normalisation for {cfg.variant})", **meta}).save(
+            out / "weights_normalised.json")
     material = {p: float(mean[MATERIAL + i]) for i, p in enumerate(PIECES)}
     hand = {p: float(mean[HAND + i]) for i, p in enumerate(HAND_PIECES)} \
         if cfg.variant == "crazyhouse" else {}
     both = {**material, **{f"{p}@hand": v for p, v in hand.items()}}
-    piece, target = REPORT_NORMALISATION[cfg.variant]
     pawn_target = -1.0 if cfg.variant in LOSING_VARIANTS else 1.0
     summary = {
         "variant": cfg.variant, "features": cfg.features, "runs": cfg.runs, "games": cfg.games,

@@ -1,0 +1,226 @@
+"""``plot_run``: every figure of a result folder, the one-page summary and report.md."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import uuid
+from pathlib import Path
+
+from . import figures as F
+from . import paper
+from .runfolder import (FEATURE_TITLES, HAND_PIECES, PIECE_NAMES, PIECES, VARIANT_TITLES,
+                        PlotError,
+                        RunData, load_run)
+from .values import boards, curves, finals, hand_key, outcome_counts
+
+FORMATS = ("png", "svg", "pdf")
+
+
+def plot_run(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None = None,
+             fmt: str = "png", compare_paper: bool = False, numbers: bool = False,
+             ) -> list[Path]:
+    """Draw the figures of a ``tdleaf learn`` result folder; return the files written.
+
+    ``out`` defaults to ``RUN_DIR/figures``. Written there: ``curves``, ``final-values``,
+    for piece-square runs ``heatmaps`` (six boards) and ``heatmap-P`` ... ``heatmap-K``
+    (one each; with ``numbers`` also ``heatmaps-numbers`` and ``heatmap-numbers-P`` ...),
+    the one-page ``summary`` (all in ``fmt``) and ``report.md``, which links them and
+    tables the final values. A folder still being written is plotted from what is there
+    (curves from ``history.csv``, values from the latest checkpoints).
+
+    PNG heatmaps record where each board lies (see :func:`plots.read_board_geometry`).
+    Raises :class:`PlotError` for a missing or bad file, naming it.
+    """
+    if fmt not in FORMATS:
+        raise PlotError(f"unknown figure format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    data = load_run(run_dir)
+    out_dir = Path(out) if out is not None else data.path / "figures"
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PlotError(f"cannot write figures to {out_dir}: {exc.strerror or exc}") from None
+
+    import matplotlib
+
+    written: list[Path] = []
+    with matplotlib.rc_context(F.STYLE):
+        c, f, b = curves(data), finals(data), boards(data)
+
+        def save(fig, name: str, geometry_axes=None) -> Path:
+            path = out_dir / f"{name}.{fmt}"
+            _save(fig, path, fmt, f"{data.title()}: {name}", geometry_axes)
+            written.append(path)
+            return path
+
+        save(F.curves_figure(data, c), "curves")
+        save(F.finals_figure(data, f, compare_paper), "final-values")
+        if b is not None:
+            fig, axes = F.heatmaps_figure(data, b, compare=compare_paper)
+            save(fig, "heatmaps", axes)
+            for p in PIECES:
+                fig, ax = F.heatmap_figure(data, b, p, compare=compare_paper)
+                save(fig, f"heatmap-{p}", {p: ax})
+            if numbers:
+                fig, axes = F.heatmaps_figure(data, b, numbers=True, compare=compare_paper)
+                save(fig, "heatmaps-numbers", axes)
+                for p in PIECES:
+                    fig, ax = F.heatmap_figure(data, b, p, numbers=True, compare=compare_paper)
+                    save(fig, f"heatmap-numbers-{p}", {p: ax})
+        save(F.summary_figure(data, c, f, b, compare_paper, header=_settings(data)), "summary")
+    report = out_dir / "report.md"
+    _write_text(report, report_markdown(data, f, b, written, report.parent, compare_paper))
+    written.append(report)
+    return written
+
+
+def _save(fig, path: Path, fmt: str, title: str, geometry_axes=None) -> None:
+    """Save atomically (a viewer never sees half a file while a run refreshes them).
+
+    A PNG is drawn once and written with Pillow, with the board geometry of heatmaps in
+    a text chunk (:func:`plots.read_board_geometry`)."""
+    tmp = _temp_name(path)
+    try:
+        if fmt == "png":
+            _save_png(fig, tmp, title, geometry_axes)
+        else:
+            metadata = {"Title": title, ("Date" if fmt == "svg" else "CreationDate"): None}
+            fig.savefig(tmp, format=fmt, dpi=fig.dpi, metadata=metadata)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _save_png(fig, path: str, title: str, geometry_axes=None) -> None:
+    import numpy as np
+    from PIL import Image, PngImagePlugin
+
+    fig.canvas.draw()
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Title", title)
+    info.add_text("Software", "tdleaf plots (matplotlib)")
+    if geometry_axes:
+        geo = F.board_geometry(fig, geometry_axes, draw=False)
+        info.add_text(F.GEOMETRY_KEY, json.dumps(
+            {p: [round(g.left, 2), round(g.top, 2), round(g.right, 2), round(g.bottom, 2)]
+             for p, g in geo.items()}))
+    rgba = np.asarray(fig.canvas.buffer_rgba())
+    dpi = (round(fig.dpi), round(fig.dpi))
+    Image.fromarray(rgba[..., :3]).save(path, format="png", pnginfo=info, dpi=dpi)
+
+
+def _temp_name(path: Path) -> str:
+    """A fresh name beside ``path`` (not mkstemp: its files are private, mode 0600,
+    while figures should get the usual permissions of the umask)."""
+    return str(path.with_name(f".{path.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp"))
+
+
+def _write_text(path: Path, text: str) -> None:
+    tmp = _temp_name(path)
+    try:
+        with open(tmp, "x", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _settings(data: RunData) -> str:
+    cfg = data.config
+    parts = []
+    for key, name in (("lam", "\u03bb"), ("omega", "\u03c9"), ("alpha", "\u03b1"),
+                      ("noise", "noise"), ("seed", "seed"), ("max_plies", "max plies")):
+        if key in cfg:
+            parts.append(f"{name} {cfg[key]:g}" if isinstance(cfg[key], (int, float))
+                         else f"{name} {cfg[key]}")
+    if cfg.get("init", "ones") != "ones":
+        parts.append(f"init {cfg['init']}")
+    ver = data.meta.get("versions", {}).get("tdleaf")
+    if ver:
+        parts.append(f"tdleaf {ver}")
+    if data.meta.get("created"):
+        parts.append(f"started {data.meta['created']}")
+    return ", ".join(parts)
+
+
+# -- report.md --------------------------------------------------------------------------------
+
+def _md_num(x: float | None, sd: float | None = None) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    text = f"{x:.2f}"
+    if sd is not None and not math.isnan(sd) and sd > 1e-9:
+        text += f" ± {sd:.2f}"
+    return text
+
+
+def _link(path: Path, base: Path, alt: str) -> str:
+    rel = os.path.relpath(path, base).replace(os.sep, "/")
+    if path.suffix == ".pdf":
+        return f"[{alt}]({rel})"
+    return f"![{alt}]({rel})"
+
+
+def report_markdown(data: RunData, f, b, files: list[Path], base: Path,
+                    compare: bool) -> str:
+    v = VARIANT_TITLES.get(data.variant, data.variant)
+    by_name = {p.stem: p for p in files}
+    lines = [f"# {v}, {FEATURE_TITLES[data.features]}: {data.runs} runs × {data.games} games",
+             ""]
+    src = str(data.path)
+    status = ("finished" if data.finished else
+              f"**in progress**: runs at {', '.join(str(n) for n in data.games_played)} "
+              f"of {data.games} games ({len(data.histories)} of {data.runs} runs started)")
+    lines += [f"Run folder: `{src}` ({status}).  ",
+              f"Depth {data.config.get('depth', '?')}; {_settings(data)}.", ""]
+    oc = outcome_counts(data)
+    if oc["games"]:
+        lines += [f"Games played: {oc['games']} — White won {oc['white']}, drawn {oc['draws']}, "
+                  f"Black won {oc['black']}; {oc['plies']:.0f} plies on average.", ""]
+    piece, target = data.normalisation
+    lines += ["## Summary", "", _link(by_name["summary"], base, "summary"), ""]
+    lines += ["## Final values", "",
+              f"Normalised as the report does for {data.variant}: the "
+              f"{PIECE_NAMES[piece]} = {target:g} "
+              f"(each run normalised, then mean ± standard deviation over runs). "
+              f"Raw: the weights themselves, mean ± sd over runs.", ""]
+    keys = list(data.board_pieces) + ([hand_key(p) for p in HAND_PIECES] if data.has_hand else [])
+    cols = ["piece", "raw weight"] + [s.label for s in f.series]
+    plabel, pvals = paper.values(data.variant, data.features)
+    if compare and pvals:
+        cols.append(plabel)
+    lines += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for k in keys:
+        row = [F.label(k), _md_num(f.raw_mean.get(k), f.raw_std.get(k))]
+        row += [_md_num(s.mean.get(k), s.std.get(k)) for s in f.series]
+        if compare and pvals:
+            row.append(_md_num(pvals.get(k)))
+        lines.append("| " + " | ".join(row) + " |")
+    lines.append("")
+    if data.psq:
+        lines += ["In a piece-square run the material weight is a base value: a piece is worth "
+                  "its material weight plus its table entry. The table average weighs the "
+                  "entries by how often the piece stood on each square.", ""]
+    lines += [_link(by_name["final-values"], base, "final values"), ""]
+    lines += ["## Learning curves", "", _link(by_name["curves"], base, "learning curves"), ""]
+    if b is not None:
+        lines += ["## Piece-square tables", "",
+                  f"Material + table entry per square, scaled so that the {PIECE_NAMES[piece]}'s "
+                  f"frequency-weighted average is {target:g}; white is the best square, black "
+                  "the worst, a1 bottom-left (White's view).", "",
+                  _link(by_name["heatmaps"], base, "piece-square tables"), "",
+                  "One piece alone: " + ", ".join(
+                      f"[{F.label(p).lower()}]({os.path.relpath(by_name[f'heatmap-{p}'], base)})"
+                      for p in PIECES), ""]
+        if "heatmaps-numbers" in by_name:
+            lines += ["With the values written in:", "",
+                      _link(by_name["heatmaps-numbers"], base, "piece-square tables, values"), ""]
+    if compare:
+        lines += [f"Report numbers from {paper.REPORT}.", ""]
+    lines += ["---", f"Made by `tdleaf plot {src}`.", ""]
+    return "\n".join(lines)

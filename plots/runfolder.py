@@ -1,0 +1,326 @@
+"""Reading a ``tdleaf learn`` result folder: files only, never the engine.
+
+The folder (see :mod:`tdleaf.learning`) holds ``config.json``, one ``run-NN/`` per run
+(``history.csv``, ``checkpoint.json``, ``games.pgn``, ``weights.json``) and, once every
+run is done, ``weights.json``, ``weights_std.json`` and ``summary.json``. A folder still
+being written (or interrupted) has no ``summary.json``; it can still be plotted from the
+rows of ``history.csv`` and the latest checkpoints.
+
+Weight vector layout (duplicated from ``search/layout.py`` on purpose: ``plots`` reads
+files and imports nothing of the engine): ``material`` P..K at 0..5, ``hand`` P..Q at
+6..10 (11 unused), piece-square tables at 12 + 64 * piece + square, a1 = 0 ... h8 = 63,
+White's view.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+PIECES = "PNBRQK"
+HAND_PIECES = "PNBRQ"
+MATERIAL, HAND, PSQ, N_FEATURES = 0, 6, 12, 12 + 6 * 64
+
+LOSING_VARIANTS = ("suicide", "giveaway", "antichess")
+#: The report's normalisation of each variant: (piece, value) (tdleaf/learning.py).
+REPORT_NORMALISATION = {"chess": ("B", 3.0), "crazyhouse": ("B", 3.0), "atomic": ("N", 2.5),
+                        "suicide": ("R", -5.0), "giveaway": ("R", -5.0), "antichess": ("R", -5.0)}
+PIECE_NAMES = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king"}
+VARIANT_TITLES = {"chess": "Chess", "crazyhouse": "Crazyhouse", "suicide": "Suicide",
+                  "giveaway": "Giveaway", "antichess": "Antichess", "atomic": "Atomic"}
+FEATURE_TITLES = {"material": "material values", "psq": "material + piece-square tables"}
+
+
+class PlotError(ValueError):
+    """A run folder that cannot be plotted; the message names the file at fault."""
+
+
+@dataclass
+class History:
+    """The rows of one ``run-NN/history.csv``: the weights after each game."""
+
+    run: int
+    path: Path
+    games: np.ndarray          # (n,) game numbers 1..n
+    material: np.ndarray       # (n, 6) P..K
+    hand: np.ndarray           # (n, 5) P..Q
+    results: np.ndarray        # (n,) 1 / 0.5 / 0 (White's score)
+    plies: np.ndarray          # (n,)
+
+
+@dataclass
+class Checkpoint:
+    run: int
+    games: int
+    w: np.ndarray              # (396,)
+    visits: np.ndarray         # (6, 64)
+
+
+@dataclass
+class RunData:
+    """Everything a figure needs from one result folder."""
+
+    path: Path
+    config: dict[str, Any]                 # the "learn" section of config.json
+    meta: dict[str, Any]                   # the rest of config.json (versions, created)
+    histories: list[History]
+    checkpoints: dict[int, Checkpoint]
+    summary: dict[str, Any] | None
+    weights: np.ndarray | None             # mean weights (weights.json or checkpoints)
+    visits: np.ndarray | None              # (6, 64) summed over runs
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def variant(self) -> str:
+        return self.config["variant"]
+
+    @property
+    def features(self) -> str:
+        return self.config["features"]
+
+    @property
+    def games(self) -> int:
+        return int(self.config["games"])
+
+    @property
+    def runs(self) -> int:
+        return int(self.config["runs"])
+
+    @property
+    def finished(self) -> bool:
+        return self.summary is not None
+
+    @property
+    def psq(self) -> bool:
+        return self.features == "psq"
+
+    @property
+    def normalisation(self) -> tuple[str, float]:
+        return REPORT_NORMALISATION.get(self.variant, ("P", 1.0))
+
+    @property
+    def has_hand(self) -> bool:
+        return self.variant == "crazyhouse"
+
+    @property
+    def board_pieces(self) -> str:
+        """The pieces whose material value is learnt (the king only where it can be lost)."""
+        return PIECES if self.variant in LOSING_VARIANTS else PIECES[:5]
+
+    @property
+    def games_played(self) -> list[int]:
+        return [len(h.games) for h in self.histories]
+
+    def title(self) -> str:
+        """``Chess, material + piece-square tables: 2 runs x 20 games (depth 1)``, with
+        the progress of an unfinished folder."""
+        v = VARIANT_TITLES.get(self.variant, self.variant)
+        f = FEATURE_TITLES.get(self.features, self.features)
+        text = f"{v}, {f}: {self.runs} run{'s' if self.runs != 1 else ''} \u00d7 {self.games} games"
+        text += f" (depth {self.config.get('depth', '?')})"
+        if not self.finished:
+            text += f" \u2014 {self.progress()}"
+        return text
+
+    def progress(self) -> str:
+        """``in progress: 2 of 4 runs started, at 151-296 games`` (unfinished folders)."""
+        played = self.games_played
+        lo, hi = min(played), max(played)
+        span = f"{lo}" if lo == hi else f"{lo}\u2013{hi}"
+        return (f"in progress: {len(played)} of {self.runs} runs started, "
+                f"at {span} of {self.games} games")
+
+
+# -- reading ------------------------------------------------------------------------------
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PlotError(f"missing {what}: {path}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise PlotError(f"unreadable {what} {path}: {exc}") from None
+
+
+def _read_history(path: Path, run: int, hand: bool) -> History:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PlotError(f"missing history: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PlotError(f"unreadable history {path}: {exc}") from None
+    rows = list(csv.reader(text.splitlines()))
+    if not rows:
+        raise PlotError(f"{path}: empty file, expected a header line")
+    header = rows[0]
+    need = ["game"] + [f"material.{p}" for p in PIECES]
+    if hand:
+        need += [f"hand.{p}" for p in HAND_PIECES]
+    missing = [c for c in need if c not in header]
+    if missing:
+        raise PlotError(f"{path}: missing column(s) {', '.join(missing)}")
+    col = {name: i for i, name in enumerate(header)}
+    games, mat, hnd, res, plies = [], [], [], [], []
+    body = rows[1:]
+    complete_last = text.endswith("\n")
+    for k, row in enumerate(body):
+        last = k == len(body) - 1
+        try:
+            if len(row) != len(header):
+                raise ValueError(f"{len(row)} fields, expected {len(header)}")
+            g = int(row[col["game"]])
+            m = [float(row[col[f"material.{p}"]]) for p in PIECES]
+            h = [float(row[col[f"hand.{p}"]]) if f"hand.{p}" in col else 0.0 for p in HAND_PIECES]
+            r = float(row[col["result"]]) if "result" in col else math.nan
+            n = float(row[col["plies"]]) if "plies" in col else math.nan
+        except ValueError as exc:
+            if last and not complete_last:
+                break               # a row still being appended by a running job
+            raise PlotError(f"{path}:{k + 2}: malformed row ({exc})") from None
+        if g != len(games) + 1:
+            raise PlotError(f"{path}:{k + 2}: game {g} where game {len(games) + 1} was expected")
+        games.append(g)
+        mat.append(m)
+        hnd.append(h)
+        res.append(r)
+        plies.append(n)
+    return History(run, path, np.array(games, dtype=int), np.array(mat, dtype=float).reshape(-1, 6),
+                   np.array(hnd, dtype=float).reshape(-1, 5), np.array(res, dtype=float),
+                   np.array(plies, dtype=float))
+
+
+def _read_checkpoint(path: Path, run: int) -> Checkpoint:
+    data = _read_json(path, "checkpoint")
+    try:
+        w = np.asarray(data["w"], dtype=float)
+        visits = np.asarray(data["visits"], dtype=float)
+        games = int(data["games"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise PlotError(f"{path}: not a tdleaf checkpoint ({exc!r} missing or malformed)") from None
+    if w.shape != (N_FEATURES,):
+        raise PlotError(f"{path}: 'w' has {w.size} weights, expected {N_FEATURES}")
+    if visits.shape != (6, 64):
+        raise PlotError(f"{path}: 'visits' has shape {visits.shape}, expected 6 x 64")
+    return Checkpoint(run, games, w, visits)
+
+
+def _weights_vector(path: Path) -> np.ndarray:
+    """The 396-vector of a ``weights.json`` file."""
+    data = _read_json(path, "weights file")
+    w = np.zeros(N_FEATURES)
+    try:
+        for i, p in enumerate(PIECES):
+            w[MATERIAL + i] = float(data.get("material", {}).get(p, 0.0))
+        for i, p in enumerate(HAND_PIECES):
+            w[HAND + i] = float(data.get("hand", {}).get(p, 0.0))
+        for i, p in enumerate(PIECES):
+            table = data.get("psq", {}).get(p)
+            if table is not None:
+                if len(table) != 64:
+                    raise ValueError(f"psq.{p} has {len(table)} entries, expected 64")
+                w[PSQ + 64 * i:PSQ + 64 * (i + 1)] = np.asarray(table, dtype=float)
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise PlotError(f"{path}: malformed weights file ({exc})") from None
+    return w
+
+
+def load_run(run_dir: str | Path) -> RunData:
+    """Read a result folder of ``tdleaf learn``, finished or still running.
+
+    A finished folder (with ``summary.json``) must hold every file the learner writes;
+    an unfinished one needs ``config.json`` and at least one game in a
+    ``run-NN/history.csv``. Raises :class:`PlotError` naming the missing or bad file.
+    """
+    path = Path(run_dir)
+    if not path.exists():
+        raise PlotError(f"no such run folder: {path}")
+    if not path.is_dir():
+        raise PlotError(f"not a folder: {path} (expected a tdleaf learn result folder)")
+    cfg_path = path / "config.json"
+    if not cfg_path.exists():
+        hint = ""
+        if (path / "history.csv").exists() or (path / "checkpoint.json").exists():
+            hint = f"; {path.name} looks like one run of a job, give its parent folder"
+        raise PlotError(f"missing config.json in {path} (not a tdleaf learn result folder{hint})")
+    saved = _read_json(cfg_path, "config")
+    cfg = saved.get("learn") if isinstance(saved, dict) else None
+    if not isinstance(cfg, dict):
+        raise PlotError(f"{cfg_path}: no 'learn' section")
+    for key in ("variant", "features", "games", "runs"):
+        if key not in cfg:
+            raise PlotError(f"{cfg_path}: no '{key}' in the 'learn' section")
+    if cfg["features"] not in FEATURE_TITLES:
+        raise PlotError(f"{cfg_path}: unknown features {cfg['features']!r}")
+    meta = {k: v for k, v in saved.items() if k != "learn"}
+    runs, variant = int(cfg["runs"]), cfg["variant"]
+
+    summary_path = path / "summary.json"
+    finished = summary_path.exists()
+    histories: list[History] = []
+    checkpoints: dict[int, Checkpoint] = {}
+    for r in range(runs):
+        rdir = path / f"run-{r:02d}"
+        hist, ck = rdir / "history.csv", rdir / "checkpoint.json"
+        if finished:
+            for f in (hist, ck):
+                if not f.exists():
+                    raise PlotError(f"missing {f.relative_to(path)} in {path} "
+                                    f"(summary.json says the job is finished)")
+        if hist.exists():
+            h = _read_history(hist, r, variant == "crazyhouse")
+            if len(h.games):
+                histories.append(h)
+        if ck.exists():
+            checkpoints[r] = _read_checkpoint(ck, r)
+    if not histories:
+        raise PlotError(f"missing run-00/history.csv in {path}: no games played yet"
+                        if not (path / "run-00" / "history.csv").exists()
+                        else f"no games in {path / 'run-00' / 'history.csv'} yet")
+
+    summary = _read_json(summary_path, "summary") if finished else None
+    notes: list[str] = []
+    weights = visits = None
+    if finished:
+        wpath = path / "weights.json"
+        if not wpath.exists():
+            raise PlotError(f"missing weights.json in {path} (summary.json says the job is finished)")
+        weights = _weights_vector(wpath)
+        if isinstance(summary, dict) and "visits" in summary:
+            visits = np.asarray(summary["visits"], dtype=float)
+    elif checkpoints:
+        weights = np.mean([c.w for c in checkpoints.values()], axis=0)
+    if visits is None and checkpoints:
+        visits = np.sum([c.visits for c in checkpoints.values()], axis=0)
+    if visits is not None and visits.shape != (6, 64):
+        raise PlotError(f"{summary_path}: 'visits' has shape {visits.shape}, expected 6 x 64")
+    return RunData(path, cfg, meta, histories, checkpoints, summary, weights, visits, notes)
+
+
+# -- derived numbers ----------------------------------------------------------------------
+
+def psq_average(w: np.ndarray, visits: np.ndarray) -> dict[str, float]:
+    """Frequency-weighted average value of each piece: material + table entries weighted
+    by how often the piece stood on each square (report, section 5.3)."""
+    out = {}
+    for i, p in enumerate(PIECES):
+        n = visits[i].sum()
+        table = w[PSQ + 64 * i:PSQ + 64 * (i + 1)]
+        out[p] = float(w[MATERIAL + i] + (table @ visits[i] / n if n else 0.0))
+    return out
+
+
+def scale_for(ref_value: float, target: float) -> float:
+    """The factor that maps ``ref_value`` to ``target``; NaN when it is (nearly) zero."""
+    return target / ref_value if abs(ref_value) > 1e-12 else math.nan
+
+
+def board_values(w: np.ndarray, piece: str) -> np.ndarray:
+    """Material + table entry of ``piece`` on every square (a1 = 0 ... h8 = 63), raw."""
+    i = PIECES.index(piece)
+    return w[MATERIAL + i] + w[PSQ + 64 * i:PSQ + 64 * (i + 1)]

@@ -1,0 +1,107 @@
+"""``tdleaf plot``: the figures of a ``tdleaf learn`` result folder (package ``plots``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .clitools import CliError
+
+DESCRIPTION = """\
+Draw the figures of a result folder of 'tdleaf learn', in the style of the report
+(Droste & Fuernkranz 2008, figures 5.1-8.4):
+
+  curves        every piece value against games played (normalised per game as the
+                report does: chess/crazyhouse bishop = 3, atomic knight = 2.5,
+                suicide/giveaway/antichess rook = -5), mean over runs +- one standard
+                deviation; pieces in hand as a second panel (crazyhouse)
+  final-values  the final values with their standard deviation over runs; for
+                piece-square runs the learnt material weights beside the tables'
+                frequency-weighted averages
+  heatmaps      piece-square runs: one 8x8 board per piece (all six, and each alone as
+                heatmap-P ... heatmap-K), best square white, worst black, a1 bottom-left
+  summary       all of it on one page
+  report.md     links every figure and tables the final values
+
+A job still running (or interrupted) is plotted from what it has written so far.
+Figures go to RUN_DIR/figures unless --out is given. Exit status 2 with a one-line
+'tdleaf: error: ...' when the folder or one of its files is missing or malformed.
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``plot`` subcommand."""
+    p = subparsers.add_parser(
+        "plot", help="draw the figures of a learning result folder",
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("run_dir", metavar="RUN_DIR", help="a result folder of 'tdleaf learn'")
+    p.add_argument("--out", metavar="DIR", help="where to write the figures (default RUN_DIR/figures)")
+    p.add_argument("--format", dest="fmt", choices=["png", "svg", "pdf"], default="png",
+                   help="file format of the figures (default png)")
+    p.add_argument("--compare-paper", action="store_true",
+                   help="draw the report's values beside ours (bars; Min/Max under the boards)")
+    p.add_argument("--numbers", action="store_true",
+                   help="also draw the piece-square tables with a diverging colour map and "
+                        "the values written in the squares (heatmaps-numbers, heatmap-numbers-P ...)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf plot`` and return the exit status."""
+    import plots
+
+    try:
+        files = plots.plot_run(args.run_dir, out=args.out, fmt=args.fmt,
+                               compare_paper=args.compare_paper, numbers=args.numbers)
+    except plots.PlotError as exc:
+        raise CliError(str(exc)) from None
+    out = files[0].parent
+    print(f"{len(files)} files in {out}:")
+    for f in files:
+        print(f"  {f.name}")
+    print(f"open {Path(out) / 'report.md'} for the overview")
+    return 0
+
+
+class LivePlots:
+    """Figures of a learning job, drawn by ``tdleaf learn`` from the files it has written:
+    refreshed every ``every`` games per run (on average over the runs) while it runs,
+    and once at the end. A plotting failure is reported and never stops the learning."""
+
+    def __init__(self, out: str | Path, runs: int, every: int | None, enabled: bool = True,
+                 write=None) -> None:
+        from tqdm import tqdm
+        self.out, self.runs, self.every = Path(out), max(1, runs), every
+        self.enabled = enabled
+        self.write = write or tqdm.write      # prints above a progress bar, if any
+        self.step = None                 # the last multiple of `every` drawn
+        self.warned = False
+
+    def update(self, done: dict[int, int]) -> None:
+        """Called with the games done per run after each game; redraws when due."""
+        if not self.enabled or not self.every:
+            return
+        step = int(sum(done.values()) / self.runs) // self.every
+        if self.step is None:            # the games already played on --resume
+            self.step = step
+            return
+        if step > self.step:
+            self.step = step
+            self._plot(final=False)
+
+    def final(self) -> None:
+        if self.enabled:
+            self._plot(final=True)
+
+    def _plot(self, final: bool) -> None:
+        import plots
+        try:
+            files = plots.plot_run(self.out)
+        except Exception as exc:         # a figure must never cost a learning run
+            if final or not self.warned:
+                what = str(exc) if isinstance(exc, plots.PlotError) else f"{type(exc).__name__}: {exc}"
+                self.write(f"tdleaf learn: warning: could not draw the figures: {what}")
+                self.warned = True
+            return
+        if final:
+            self.write(f"figures in {files[0].parent} (overview: {files[-1]})")

@@ -1,0 +1,344 @@
+"""Figures from run folders (package ``plots``, command ``tdleaf plot``).
+
+A synthetic result folder in the exact format of ``tdleaf learn`` (tdleaf/learning.py)
+is written in each test; one test runs a real short ``tdleaf learn`` and plots it. The
+heatmap test reads pixels back from the PNG: the best square must be the lightest and
+the worst the darkest, at the place a1-bottom-left (White's view) puts them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import plots
+from plots.runfolder import HAND, MATERIAL, PIECES, PSQ, psq_average
+from tdleaf.cli import main
+
+N = 12 + 6 * 64
+HEADER = (["game", "result", "plies", "termination", "nodes", "seconds"]
+          + [f"material.{p}" for p in "PNBRQK"] + [f"hand.{p}" for p in "PNBRQ"])
+SQ = {f"{f}{r}": "abcdefgh".index(f) + 8 * (r - 1) for f in "abcdefgh" for r in range(1, 9)}
+# Knight table of the synthetic runs: best c6, worst h1 (neither symmetric to the other
+# under a vertical or horizontal flip, so a wrong orientation cannot pass).
+BEST, WORST = "c6", "h1"
+
+
+def _weights(variant: str, psq: bool, run: int, games: int, g: int) -> np.ndarray:
+    """Weights after game g of run `run`: smooth curves towards 'sensible' values."""
+    t = g / games
+    w = np.zeros(N)
+    final = {"P": 1.0, "N": 2.9, "B": 3.0, "R": 4.6, "Q": 9.0, "K": 0.0}
+    if variant in ("suicide", "giveaway", "antichess"):
+        final = {"P": -2.0, "N": -3.0, "B": -4.0, "R": -5.0, "Q": -4.5, "K": -3.0}
+    for i, p in enumerate(PIECES):
+        w[MATERIAL + i] = (1 + (final[p] / 3 - 1) * t) * (1 + 0.03 * run)
+    if variant not in ("suicide", "giveaway", "antichess"):
+        w[MATERIAL + 5] = 0.0
+    if variant == "crazyhouse":
+        w[HAND:HAND + 5] = [1 + 0.2 * t * (k + 1) for k in range(5)]
+    if psq:
+        for i in range(6):
+            table = 0.02 * np.sin(np.arange(64) * (i + 1) + run)
+            w[PSQ + 64 * i:PSQ + 64 * (i + 1)] = table * t
+        n = PSQ + 64 * PIECES.index("N")
+        w[n + SQ[BEST]] = 0.3 * t + 0.01
+        w[n + SQ[WORST]] = -0.3 * t - 0.01
+    return w
+
+
+def make_run(root: Path, variant: str = "chess", features: str = "psq", runs: int = 2,
+             games: int = 12, finished: bool = True) -> Path:
+    """A result folder as `tdleaf learn` writes it (finished: with the averaged files)."""
+    root.mkdir(parents=True, exist_ok=True)
+    cfg = {"variant": variant, "features": features, "games": games, "runs": runs, "depth": 1,
+           "lam": 0.7, "omega": 0.5, "alpha": 1.0, "noise": 0.01 if features == "psq" else 0.0,
+           "init": "ones", "seed": 0, "max_plies": 400, "hash_mb": 16, "qlimit": 16}
+    (root / "config.json").write_text(json.dumps(
+        {"learn": cfg, "versions": {"tdleaf": "0.1.0"}, "created": "2026-01-01T00:00:00+00:00"}))
+    rng = np.random.default_rng(1)
+    ws, vis = [], np.zeros((6, 64), dtype=int)
+    for r in range(runs):
+        rdir = root / f"run-{r:02d}"
+        rdir.mkdir()
+        buf = io.StringIO()
+        out = csv.writer(buf, lineterminator="\n")
+        out.writerow(HEADER)
+        for g in range(1, games + 1):
+            w = _weights(variant, features == "psq", r, games, g)
+            out.writerow([g, [1.0, 0.5, 0.0][g % 3], 60 + g, "checkmate", 1000, "0.010"]
+                         + [repr(float(x)) for x in w[:6]] + [repr(float(x)) for x in w[6:11]])
+        (rdir / "history.csv").write_text(buf.getvalue())
+        visits = rng.integers(1, 50, size=(6, 64))
+        visits[0, :8] = visits[0, 56:] = 0          # pawns never on ranks 1 and 8
+        ws.append(w)
+        vis += visits
+        (rdir / "checkpoint.json").write_text(json.dumps(
+            {"games": games, "w": w.tolist(), "visits": visits.tolist(), "history_bytes": 0,
+             "pgn_bytes": 0}))
+        (rdir / "games.pgn").write_text("")
+        (rdir / "weights.json").write_text(json.dumps(_weights_json(variant, w)))
+    if finished:
+        mean = np.mean(ws, axis=0)
+        (root / "weights.json").write_text(json.dumps(_weights_json(variant, mean)))
+        (root / "weights_std.json").write_text(json.dumps(_weights_json(variant, np.std(ws, axis=0))))
+        summary = {"variant": variant, "features": features, "runs": runs, "games": games,
+                   "material": {p: float(mean[i]) for i, p in enumerate(PIECES)},
+                   "visits": vis.tolist()}
+        if features == "psq":
+            summary["psq_average"] = psq_average(mean, vis)
+        (root / "summary.json").write_text(json.dumps(summary))
+    return root
+
+
+def _weights_json(variant: str, w: np.ndarray) -> dict:
+    return {"variant": variant,
+            "material": {p: float(w[i]) for i, p in enumerate(PIECES)},
+            "hand": {p: float(w[6 + i]) for i, p in enumerate("PNBRQ")},
+            "psq": {p: [float(x) for x in w[12 + 64 * i:12 + 64 * (i + 1)]]
+                    for i, p in enumerate(PIECES)},
+            "meta": {}}
+
+
+def _check_images(files: list[Path]) -> None:
+    for f in files:
+        assert f.exists() and f.stat().st_size > 0, f
+        if f.suffix == ".png":
+            with Image.open(f) as im:
+                im.verify()
+            with Image.open(f) as im:
+                assert im.size[0] >= 300 and im.size[1] >= 300, (f, im.size)
+
+
+def _lightness(png: Path, geometry: plots.BoardGeometry) -> dict[int, float]:
+    """The grey level at the centre of each of the 64 squares (a 3x3 pixel mean)."""
+    img = np.asarray(Image.open(png).convert("L"), dtype=float)
+    out = {}
+    for sq in range(64):
+        x, y = geometry.square_center(sq)
+        out[sq] = float(img[y - 1:y + 2, x - 1:x + 2].mean())
+    return out
+
+
+# -- figures ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def psq_plotted(tmp_path_factory):
+    """A synthetic chess psq folder plotted once with every option (shared: it is the
+    slowest figure set)."""
+    run = make_run(tmp_path_factory.mktemp("plots") / "chess-psq")
+    return run, plots.plot_run(run, compare_paper=True, numbers=True)
+
+
+def test_psq_run_all_figures_and_report(psq_plotted):
+    run, files = psq_plotted
+    names = {f.name for f in files}
+    expected = {"curves.png", "final-values.png", "heatmaps.png", "summary.png", "report.md",
+                "heatmaps-numbers.png"}
+    expected |= {f"heatmap-{p}.png" for p in PIECES} | {f"heatmap-numbers-{p}.png" for p in PIECES}
+    assert names == expected
+    assert all(f.parent == run / "figures" for f in files)
+    _check_images(files)
+    report = (run / "figures" / "report.md").read_text()
+    for f in files:
+        if f.suffix == ".png" and not f.name.startswith("heatmap-numbers"):
+            assert f"({f.name})" in report, f.name
+    assert "| Knight |" in report and "report: table average" in report
+    assert "finished" in report
+
+
+def test_heatmap_orientation_best_white_worst_black(psq_plotted):
+    """Read the pixels back: the knight's best square (c6) is the lightest of the 64 and
+    its worst (h1) the darkest, exactly where a1-bottom-left puts them; in the six-board
+    figure as in the single one."""
+    run, _ = psq_plotted
+    for png in (run / "figures" / "heatmap-N.png", run / "figures" / "heatmaps.png"):
+        geo = plots.read_board_geometry(png)
+        assert set(geo) == ({"N"} if png.name == "heatmap-N.png" else set(PIECES))
+        g = geo["N"]
+        assert g.left < g.right and g.top < g.bottom        # a1 at the bottom-left corner
+        assert g.square_center("a1")[0] < g.square_center("h1")[0]
+        assert g.square_center("a1")[1] > g.square_center("a8")[1]
+        light = _lightness(png, g)
+        assert max(light, key=light.get) == SQ[BEST], png
+        assert min(light, key=light.get) == SQ[WORST], png
+        assert light[SQ[BEST]] > 250 and light[SQ[WORST]] < 5      # white and black
+
+
+def test_crazyhouse_material_run_has_hand_panels_and_paper(tmp_path):
+    run = make_run(tmp_path / "zh", variant="crazyhouse", features="material")
+    out = tmp_path / "figs"
+    files = plots.plot_run(run, out=out, compare_paper=True)
+    assert {f.name for f in files} == {"curves.png", "final-values.png", "summary.png", "report.md"}
+    _check_images(files)
+    report = (out / "report.md").read_text()
+    assert "| Pawn in hand |" in report and "report: learnt" in report
+    assert "1.49" in report          # the report's pawn in hand (Table 6.1)
+
+
+@pytest.mark.parametrize("variant", ["suicide", "atomic"])
+def test_normalisation_of_other_variants(tmp_path, variant):
+    """Suicide: rook = -5 (the king is learnt and shown); atomic: knight = 2.5."""
+    run = make_run(tmp_path / variant, variant=variant, features="material", games=5)
+    data = plots.load_run(run)
+    from plots.values import curves, finals
+    c, f = curves(data), finals(data)
+    piece, target = plots.REPORT_NORMALISATION[variant]
+    assert np.allclose(c.mean[piece], target)
+    assert math.isclose(f.series[0].mean[piece], target)
+    assert ("K" in c.mean) == (variant == "suicide")
+
+
+@pytest.mark.parametrize("fmt", ["svg", "pdf"])
+def test_other_formats(tmp_path, fmt):
+    run = make_run(tmp_path / "r", features="material", games=4)
+    files = plots.plot_run(run, fmt=fmt)
+    assert {f.suffix for f in files} == {f".{fmt}", ".md"}
+    head = files[0].read_bytes()[:5]
+    assert head == (b"%PDF-" if fmt == "pdf" else b"<?xml")
+
+
+def test_partial_run_folder_plots_curves(tmp_path):
+    """A job still running: no summary.json or weights.json, runs at different games, a
+    history row half written. Curves and values come from what is there."""
+    run = make_run(tmp_path / "partial", runs=3, finished=False)
+    hist = run / "run-01" / "history.csv"
+    lines = hist.read_text().splitlines(keepends=True)
+    hist.write_text("".join(lines[:6]) + lines[6][:20])       # 5 games + half a row
+    ck = json.loads((run / "run-01" / "checkpoint.json").read_text())
+    ck["games"] = 5
+    (run / "run-01" / "checkpoint.json").write_text(json.dumps(ck))
+    (run / "run-02" / "history.csv").write_text(",".join(HEADER) + "\n")   # not started
+    (run / "run-02" / "checkpoint.json").unlink()
+    data = plots.load_run(run)
+    assert not data.finished and data.games_played == [12, 5]
+    files = plots.plot_run(run)
+    _check_images(files)
+    report = (run / "figures" / "report.md").read_text()
+    assert "in progress" in report and "2 of 3 runs started" in report
+
+
+# -- errors -------------------------------------------------------------------------------
+
+def _error(capsys, path) -> str:
+    assert main(["plot", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tdleaf: error: ") and err.count("\n") == 1, err
+    return err
+
+
+def test_missing_folder_and_config(tmp_path, capsys):
+    assert "no such run folder" in _error(capsys, tmp_path / "nope")
+    (tmp_path / "empty").mkdir()
+    assert "config.json" in _error(capsys, tmp_path / "empty")
+    run = make_run(tmp_path / "r", features="material", games=3)
+    err = _error(capsys, run / "run-00")
+    assert "config.json" in err and "parent folder" in err
+    with pytest.raises(plots.PlotError, match="config.json"):
+        plots.plot_run(tmp_path / "empty")
+
+
+def test_finished_folder_missing_files_are_named(tmp_path, capsys):
+    run = make_run(tmp_path / "r", features="material", games=3)
+    (run / "run-01" / "checkpoint.json").unlink()
+    assert "run-01/checkpoint.json" in _error(capsys, run)
+    run = make_run(tmp_path / "s", features="material", games=3)
+    (run / "weights.json").unlink()
+    assert "weights.json" in _error(capsys, run)
+
+
+def test_bad_files_are_named(tmp_path, capsys):
+    run = make_run(tmp_path / "a", features="material", games=3, finished=False)
+    for r in range(2):
+        (run / f"run-{r:02d}" / "history.csv").unlink()
+    assert "run-00/history.csv" in _error(capsys, run)
+    run = make_run(tmp_path / "b", features="material", games=3)
+    (run / "summary.json").write_text("{not json")
+    assert "summary.json" in _error(capsys, run)
+    run = make_run(tmp_path / "c", features="material", games=3)
+    hist = run / "run-00" / "history.csv"
+    hist.write_text(hist.read_text().replace("material.Q", "material.X"))
+    err = _error(capsys, run)
+    assert "run-00/history.csv" in err and "material.Q" in err
+    run = make_run(tmp_path / "d", features="material", games=3)
+    hist = run / "run-00" / "history.csv"
+    lines = hist.read_text().splitlines(keepends=True)
+    hist.write_text(lines[0] + "1,0.5,zz\n" + "".join(lines[2:]))
+    err = _error(capsys, run)
+    assert "run-00/history.csv:2" in err and "malformed" in err
+    run = make_run(tmp_path / "e", features="material", games=3)
+    (run / "config.json").write_text(json.dumps({"versions": {}}))
+    assert "config.json" in _error(capsys, run)
+
+
+# -- tdleaf learn draws them ----------------------------------------------------------------
+
+def test_real_short_run(tmp_path, capsys):
+    """tdleaf learn (3 games x 2 runs, depth 1, psq) writes the figures at the end;
+    tdleaf plot redraws them with the report's values beside, in SVG."""
+    out = tmp_path / "learn"
+    assert main(["learn", "--variant", "chess", "--features", "psq", "--games", "3",
+                 "--runs", "2", "--depth", "1", "--workers", "1", "--out", str(out),
+                 "--no-progress"]) == 0
+    assert "figures in" in capsys.readouterr().out
+    figs = out / "figures"
+    assert {"curves.png", "final-values.png", "heatmaps.png", "heatmap-K.png", "summary.png",
+            "report.md"} <= {p.name for p in figs.iterdir()}
+    _check_images(sorted(figs.glob("*.png")))
+    assert main(["plot", str(out), "--out", str(tmp_path / "svg"), "--format", "svg",
+                 "--compare-paper"]) == 0
+    assert (tmp_path / "svg" / "heatmap-P.svg").exists()
+    data = plots.load_run(out)
+    assert data.finished and data.games_played == [3, 3]
+
+
+def test_learn_no_plot_and_plot_every(tmp_path, monkeypatch, capsys):
+    from tdleaf.plot_cmd import LivePlots
+
+    calls = []
+    monkeypatch.setattr(plots, "plot_run", lambda out: calls.append(out) or [Path(out) / "x"])
+    live = LivePlots(tmp_path, runs=2, every=3)
+    live.update({0: 0, 1: 0})
+    for done in ({0: 1, 1: 0}, {0: 2, 1: 1}, {0: 3, 1: 2}, {0: 3, 1: 3}, {0: 4, 1: 3},
+                 {0: 5, 1: 4}, {0: 6, 1: 6}):
+        live.update(done)
+    assert len(calls) == 2                 # at 3 and at 6 games per run
+    live.final()
+    assert len(calls) == 3
+
+    def broken(out):
+        raise plots.PlotError("missing config.json in x")
+    monkeypatch.setattr(plots, "plot_run", broken)
+    lines = []
+    live = LivePlots(tmp_path, runs=1, every=1, write=lines.append)
+    live.update({0: 0})
+    live.update({0: 1})
+    live.update({0: 2})
+    live.final()                            # warns, never raises
+    assert len(lines) == 2 and all("warning" in x and "config.json" in x for x in lines)
+
+    monkeypatch.undo()
+    out = tmp_path / "np"
+    assert main(["learn", "--variant", "chess", "--games", "1", "--runs", "1", "--depth", "1",
+                 "--workers", "1", "--out", str(out), "--no-progress", "--no-plot"]) == 0
+    assert not (out / "figures").exists()
+    assert main(["learn", "--variant", "chess", "--plot-every", "0", "--out",
+                 str(tmp_path / "z")]) == 2
+    assert "--plot-every" in capsys.readouterr().err
+
+
+def test_plots_imports_nothing_of_the_engine():
+    """The house rule: plots reads files and imports neither variants, search nor tdleaf."""
+    import subprocess
+    import sys
+    code = ("import sys, plots; plots.load_run; "
+            "bad = [m for m in ('variants', 'search', 'tdleaf', 'numba') if m in sys.modules]; "
+            "assert not bad, bad")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
