@@ -91,6 +91,8 @@ class Engine:
         self.noise = float(noise)
         self.seed = int(seed)
         self._searches = 0
+        self._armed = False
+        self._stop_requested = False
         m = ab.MAXPLY + 4
         self.bbs = np.zeros((m, core.NBB), dtype=np.uint64)
         self.sts = np.zeros((m, core.NST), dtype=np.int64)
@@ -143,8 +145,11 @@ class Engine:
             self._searches = 0
 
     def stop(self) -> None:
-        """Ask a running search to stop as soon as possible (thread-safe)."""
-        self.ctl[ab.C_STOP] = 1
+        """Ask a running search to stop as soon as possible (thread-safe). The first
+        iteration always completes, so that there is a move and a consistent PV."""
+        self._stop_requested = True
+        if self._armed:
+            self.ctl[ab.C_STOP] = 1
 
     # -- searching ------------------------------------------------------------------
 
@@ -221,6 +226,8 @@ class Engine:
         ctl[ab.C_RNG] = (self.seed * 7919 + self._searches) % (1 << 62)
         self._searches += 1
 
+        self._armed = False
+        self._stop_requested = False
         start = time.perf_counter()
         timer = None
         if budget is not None:
@@ -231,18 +238,23 @@ class Engine:
         prev_best = -1
         try:
             for d in range(1, max_depth + 1):
+                ctl[ab.C_MAX_NODES] = (lim.nodes or 0) if d > 1 else 0
                 n = ab.search_root(d, self.random_ties, prev_best, self.bbs, self.sts, self.evals,
                                    self.moves, self.mscores, self.root_scores, self.pv,
                                    self.pvlen, self.killers, self.history, self.keys,
                                    self.tt_key, self.tt_move, self.tt_score, self.tt_depth,
                                    self.tt_flag, ctl, self.w, self.noise)
                 elapsed = time.perf_counter() - start
+                if d == 1:
+                    self._armed = True
+                    if self._stop_requested or (lim.nodes and ctl[ab.C_NODES] >= lim.nodes):
+                        ctl[ab.C_STOP] = 1
                 if n == 0:
                     result = self._no_moves(pos, elapsed)
                     break
-                if ctl[ab.C_STOP] and result is not None:
+                if ctl[ab.C_STOP] and d > 1:
                     break
-                # Depth 1 always completes (it is tiny), so there is always a move.
+                # Depth 1 always completes, so there is always a move and a PV.
                 result = self._result(pos, d, n, int(ctl[ab.C_NODES]), elapsed)
                 prev_best = int(self.pv[0, 0])
                 if info is not None:
@@ -272,8 +284,6 @@ class Engine:
     def _result(self, pos: Position, depth: int, n: int, nodes: int, elapsed: float) -> SearchResult:
         k = int(self.pvlen[0])
         codes = [int(m) for m in self.pv[0, :k]]
-        if not codes:   # stopped before the first root move finished
-            codes = [int(self.moves[0, 0])]
         scores = {int(self.moves[0, i]): float(self.root_scores[i]) for i in range(n)}
         score = scores.get(codes[0], max(scores.values()))
         leaf = pos.copy()
