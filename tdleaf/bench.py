@@ -85,8 +85,10 @@ Also measures the cold numba compile (fresh NUMBA_CACHE_DIR) and the warm start 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``bench`` command group and its ``perft`` subcommand."""
-    p = subparsers.add_parser("bench", help="benchmarks (perft speed against other engines)",
-                              description="Benchmarks. Run 'tdleaf bench perft --help'.")
+    p = subparsers.add_parser("bench",
+                              help="benchmarks (perft and search speed against other engines)",
+                              description="Benchmarks. Run 'tdleaf bench perft --help' or "
+                                          "'tdleaf bench search --help'.")
     sub = p.add_subparsers(title="benchmarks", metavar="BENCH")
     p.set_defaults(run=None, parser=p)
     b = sub.add_parser("perft", help="perft leaves/s against python-chess and Fairy-Stockfish",
@@ -105,6 +107,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the Fairy-Stockfish binary (default: found on PATH or /usr/games)")
     b.add_argument("--quick", action="store_true", help=argparse.SUPPRESS)  # for the tests
     b.set_defaults(run=run_perft)
+    from . import bench_search  # imported here: it imports this module
+    bench_search.register(sub)
 
 
 # -- the three perfts -----------------------------------------------------------------------
