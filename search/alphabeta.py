@@ -259,6 +259,20 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
         # cannot load from its cache a recursive function calling another recursive one.
         if ply > ctl[C_SELDEPTH]:
             ctl[C_SELDEPTH] = ply
+        # Transposition table: capture sequences transpose a lot (above all the forced
+        # chains of suicide). Only bounds that cut are taken, so no PV is cut short.
+        qkey = core.position_key(bb, st, bbs[ply + 1], sts[ply + 1])
+        qslot = np.int64(qkey % np.uint64(tt_key.shape[0]))
+        if tt_key[qslot] == qkey and tt_depth[qslot] >= depth:
+            s = tt_score[qslot]
+            if s > MATE_BOUND:
+                s -= ply
+            elif s < -MATE_BOUND:
+                s += ply
+            f = tt_flag[qslot]
+            if (f != TT_UPPER and s >= beta) or (f != TT_LOWER and s <= alpha):
+                return s
+        qalpha0 = alpha
         done, best, k, standing, alpha = _quiescence_moves(ply, alpha, beta, -depth, bbs, sts,
                                                            evals, moves, mscores, ctl, noise)
         if done:
@@ -288,6 +302,17 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
             # No capture to try: make sure the stand-pat is not a stalemate.
             if core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1]) == 0:
                 return terminal_score(bb, st, ply)
+        if k > 0 and (tt_key[qslot] != qkey or depth >= tt_depth[qslot]):
+            s = best
+            if s > MATE_BOUND:
+                s += ply
+            elif s < -MATE_BOUND:
+                s -= ply
+            tt_key[qslot] = qkey
+            tt_move[qslot] = -1
+            tt_score[qslot] = s
+            tt_depth[qslot] = depth
+            tt_flag[qslot] = TT_LOWER if best >= beta else (TT_EXACT if best > qalpha0 else TT_UPPER)
         return best
     key = core.position_key(bb, st, bbs[ply + 1], sts[ply + 1])
     hidx = ctl[C_HIST_LEN] + ply

@@ -254,8 +254,9 @@ class Engine:
                     break
                 if ctl[ab.C_STOP] and d > 1:
                     break
-                # Depth 1 always completes, so there is always a move and a PV.
-                result = self._result(pos, d, n, int(ctl[ab.C_NODES]), elapsed)
+                # Depth 1 always completes, so there is always a move and a PV. The leaf
+                # is worked out once, for the last completed iteration.
+                result = self._snapshot(d, n, int(ctl[ab.C_NODES]), elapsed)
                 prev_best = int(self.pv[0, 0])
                 if info is not None:
                     info(result)
@@ -269,6 +270,8 @@ class Engine:
             if timer is not None:
                 timer.cancel()
         assert result is not None
+        if result.leaf_position is None:
+            self._add_leaf(pos, result)
         result.nodes = int(ctl[ab.C_NODES])
         result.time = time.perf_counter() - start
         return result
@@ -281,18 +284,29 @@ class Engine:
                             leaf_terminal=True, leaf_features=feature_vector(pos.bb, pos.st),
                             leaf_position=pos.copy())
 
-    def _result(self, pos: Position, depth: int, n: int, nodes: int, elapsed: float) -> SearchResult:
+    def _snapshot(self, depth: int, n: int, nodes: int, elapsed: float) -> SearchResult:
+        """The result of the iteration just completed, without its leaf."""
         k = int(self.pvlen[0])
         codes = [int(m) for m in self.pv[0, :k]]
         scores = {int(self.moves[0, i]): float(self.root_scores[i]) for i in range(n)}
         score = scores.get(codes[0], max(scores.values()))
-        leaf = pos.copy()
-        for m in codes:
-            leaf.push(m)
         mate = None
         if abs(score) > ab.MATE_BOUND:
             plies = int(round(ab.MATE - abs(score)))
             mate = (plies + 1) // 2 if score > 0 else -((plies + 1) // 2)
+        result = SearchResult(
+            move=move_to_uci(codes[0]), score=score, pv=[move_to_uci(m) for m in codes],
+            depth=depth, seldepth=int(self.ctl[ab.C_SELDEPTH]), nodes=nodes, time=elapsed,
+            mate=mate)
+        result._codes = codes  # type: ignore[attr-defined]
+        return result
+
+    def _add_leaf(self, pos: Position, result: SearchResult) -> None:
+        """Play the PV and describe where it ends (for TDLeaf and the tests)."""
+        leaf = pos.copy()
+        codes = result._codes  # type: ignore[attr-defined]
+        for m in codes:
+            leaf.push(m)
         n_leaf = core.gen_legal(leaf.bb, leaf.st, np.zeros(core.MAX_MOVES, np.int64),
                                 np.zeros(core.NBB, np.uint64), np.zeros(core.NST, np.int64))
         terminal = n_leaf == 0
@@ -303,12 +317,11 @@ class Engine:
             terminal, leaf_score = True, 0.0
         else:
             leaf_score = float(evaluate(leaf.bb, leaf.st, self.w))
-        return SearchResult(
-            move=move_to_uci(codes[0]) if codes else None, score=score,
-            pv=[move_to_uci(m) for m in codes], depth=depth,
-            seldepth=int(self.ctl[ab.C_SELDEPTH]), nodes=nodes, time=elapsed, mate=mate,
-            leaf_fen=leaf.fen(), leaf_score=leaf_score, leaf_terminal=terminal,
-            leaf_features=feature_vector(leaf.bb, leaf.st), leaf_position=leaf)
+        result.leaf_fen = leaf.fen()
+        result.leaf_score = leaf_score
+        result.leaf_terminal = bool(terminal)
+        result.leaf_features = feature_vector(leaf.bb, leaf.st)
+        result.leaf_position = leaf
 
     @staticmethod
     def _drawn_in_search(leaf: Position) -> bool:

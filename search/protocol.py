@@ -70,5 +70,9 @@ class Warmup:
     def _run() -> None:
         Engine("chess", "traditional", hash_mb=1).search(None, depth=2)
 
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
     def wait(self) -> None:
         self._thread.join()

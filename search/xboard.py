@@ -111,7 +111,9 @@ class XBoardEngine:
     # -- commands -------------------------------------------------------------------
 
     def cmd_protover(self, args: list[str]) -> None:
-        self.warmup.wait()
+        if self.warmup.running:
+            self.out("feature done=0")      # ask the GUI to wait while numba loads
+            self.warmup.wait()
         variants = ",".join(_VARIANT_TO_XB[v] for v in ("chess", "crazyhouse", "suicide",
                                                           "giveaway", "atomic"))
         self.out(f'feature myname="tdleaf" variants="{variants}" setboard=1 usermove=1 '
