@@ -144,6 +144,10 @@ class Engine:
             self.seed = int(seed)
             self._searches = 0
 
+    def clear_stop(self) -> None:
+        """Forget a pending stop request (call before starting a search in a thread)."""
+        self._stop_requested = False
+
     def stop(self) -> None:
         """Ask a running search to stop as soon as possible (thread-safe). The first
         iteration always completes, so that there is a move and a consistent PV."""
@@ -226,8 +230,6 @@ class Engine:
         ctl[ab.C_RNG] = (self.seed * 7919 + self._searches) % (1 << 62)
         self._searches += 1
 
-        self._armed = False
-        self._stop_requested = False
         start = time.perf_counter()
         timer = None
         if budget is not None:
@@ -269,6 +271,10 @@ class Engine:
         finally:
             if timer is not None:
                 timer.cancel()
+            # A stop() that arrives before the next search starts must not be lost:
+            # only the end of a search clears it (front ends call clear_stop()).
+            self._armed = False
+            self._stop_requested = False
         assert result is not None
         if result.leaf_position is None:
             self._add_leaf(pos, result)

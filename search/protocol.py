@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 import threading
 from typing import Callable, TextIO
@@ -36,6 +37,7 @@ class BackgroundSearch:
               info: Callable[[SearchResult], None],
               done: Callable[[SearchResult | None, BaseException | None], None]) -> None:
         self.wait(engine, stop=True)
+        engine.clear_stop()
 
         def run() -> None:
             try:
@@ -76,3 +78,9 @@ class Warmup:
 
     def wait(self) -> None:
         self._thread.join()
+
+
+def stdin_lines() -> TextIO:
+    """Standard input decoded leniently: bytes that are not UTF-8 become U+FFFD, so
+    binary junk on the pipe is an unknown command, not a crash (whatever the locale)."""
+    return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")

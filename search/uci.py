@@ -14,7 +14,7 @@ from variants import VARIANTS, Position, VariantError, canonical_variant
 
 from .engine import Engine, Limits, SearchResult
 from .layout import VALUE_SETS, WeightsError
-from .protocol import BackgroundSearch, Output, Warmup
+from .protocol import BackgroundSearch, Output, Warmup, stdin_lines
 
 NAME = "tdleaf"
 AUTHOR = "the tdleaf developers"
@@ -30,7 +30,7 @@ class UciEngine:
     """A UCI session reading commands from ``inp`` and answering on ``out``."""
 
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None) -> None:
-        self.inp = inp or sys.stdin
+        self.inp = inp or stdin_lines()
         self.out = Output(out)
         self.variant = "chess"
         self.hash_mb = 64
@@ -77,6 +77,8 @@ class UciEngine:
                 handler(args)
         except (VariantError, WeightsError, ValueError) as exc:
             self.info(f"error: {exc}")
+        except Exception as exc:  # malformed input must never kill the engine
+            self.info(f"error: cannot handle {line.strip()[:80]!r}: {type(exc).__name__}: {exc}")
         return True
 
     def cmd_uci(self, args: list[str]) -> None:
@@ -138,6 +140,8 @@ class UciEngine:
             setup, moves = args[:i], args[i + 1:]
         else:
             setup, moves = args, []
+        if not setup:
+            raise ValueError("position needs startpos or fen before moves")
         if setup[0] == "startpos":
             pos = Position.start(self.variant)
         elif setup[0] == "fen" and len(setup) > 1:

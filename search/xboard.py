@@ -15,7 +15,7 @@ from variants import Position, VariantError, canonical_variant
 
 from .engine import Engine, Limits, SearchResult
 from .layout import WeightsError
-from .protocol import BackgroundSearch, Output, Warmup
+from .protocol import BackgroundSearch, Output, Warmup, stdin_lines
 
 _XB_TO_VARIANT = {"normal": "chess", "crazyhouse": "crazyhouse", "suicide": "suicide",
                   "giveaway": "giveaway", "antichess": "antichess", "atomic": "atomic"}
@@ -39,7 +39,7 @@ class XBoardEngine:
 
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None,
                  weights: str | None = None, hash_mb: int = 64) -> None:
-        self.inp = inp or sys.stdin
+        self.inp = inp or stdin_lines()
         self.out = Output(out)
         self.weights = weights
         self.hash_mb = hash_mb
@@ -96,6 +96,8 @@ class XBoardEngine:
                 self.out(f"Error (unknown command): {line.strip()[:80]}")
         except (VariantError, WeightsError, ValueError) as exc:
             self.out(f"Error ({exc}): {line.strip()[:80]}")
+        except Exception as exc:  # malformed input must never kill the engine
+            self.out(f"Error ({type(exc).__name__}: {exc}): {line.strip()[:80]}")
         return True
 
     @staticmethod

@@ -107,8 +107,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the Fairy-Stockfish binary (default: found on PATH or /usr/games)")
     b.add_argument("--quick", action="store_true", help=argparse.SUPPRESS)  # for the tests
     b.set_defaults(run=run_perft)
-    from . import bench_search  # imported here: it imports this module
+    from . import bench_search, bench_selfplay  # imported here: bench_search imports this module
     bench_search.register(sub)
+    bench_selfplay.register(sub)
 
 
 # -- the three perfts -----------------------------------------------------------------------

@@ -1,0 +1,108 @@
+"""``tdleaf bench selfplay``: self-play games per hour per core, as learning plays them.
+
+Each game is what ``tdleaf learn`` plays: fixed depth (default 5 + quiescence), random
+tie-breaks, all material weights 1; "psq" adds seeded random piece-square tables and
+the 1% evaluation noise. Time is the CPU time of this one process, so the figure is per
+core and not disturbed by other work on the machine as much as wall time would be.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from typing import Any
+
+import numpy as np
+
+from .clitools import CliError, print_json
+
+VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "atomic")
+#: The issue's target: 2,000 material-only atomic games in 2 hours on one core.
+TARGET_SECONDS = {("atomic", "material"): 3.6}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    b = sub.add_parser("selfplay", help="self-play games per hour per core (learning speed)",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
+                   help="variants (default: " + ", ".join(VARIANTS) + ")")
+    b.add_argument("--features", choices=["material", "psq", "both"], default="both",
+                   help="material only, with piece-square tables, or both (default)")
+    b.add_argument("--games", type=int, default=4, help="games per variant and feature set (default 4)")
+    b.add_argument("--depth", type=int, default=5, help="search depth (default 5, plus quiescence)")
+    b.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run)
+
+
+def _weights(variant: str, features: str, seed: int):
+    from tdleaf.learning import LearnConfig, initial_weights
+    from search.layout import PSQ, Weights
+    w = initial_weights(LearnConfig(variant=variant))
+    if features == "psq":
+        w[PSQ:] = np.random.default_rng(seed).normal(0.0, 0.1, size=len(w) - PSQ)
+    return Weights(variant, w, {})
+
+
+def bench_selfplay(variants: list[str], features: list[str], games: int, depth: int,
+                   seed: int, progress: bool = True) -> dict[str, Any]:
+    from search import Engine
+    from tdleaf.selfplay import play_game
+
+    rows = []
+    for v in variants:
+        for f in features:
+            engine = Engine(v, _weights(v, f, seed), hash_mb=16, random_ties=True,
+                            noise=0.01 if f == "psq" else 0.0)
+            cpu = wall = 0.0
+            plies = nodes = 0
+            for g in range(games):
+                c0, t0 = time.process_time(), time.perf_counter()
+                rec = play_game(engine, v, depth, seed * 1000 + g)
+                cpu += time.process_time() - c0
+                wall += time.perf_counter() - t0
+                plies += len(rec.moves)
+                nodes += rec.nodes
+                if progress:
+                    print(f"  {v} {f} game {g + 1}/{games}: {len(rec.moves)} plies, "
+                          f"{rec.termination}", flush=True)
+            per_game = cpu / games
+            rows.append({"variant": v, "features": f, "games": games, "depth": depth,
+                         "plies_per_game": plies / games, "cpu_seconds_per_game": per_game,
+                         "wall_seconds_per_game": wall / games,
+                         "games_per_hour_per_core": 3600.0 / per_game if per_game else None,
+                         "nodes_per_game": nodes / games, "nps_cpu": nodes / cpu if cpu else None,
+                         "target_seconds_per_game": TARGET_SECONDS.get((v, f))})
+    return {"benchmark": "selfplay", "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "machine": platform.machine(), "python": platform.python_version(), "rows": rows}
+
+
+def format_report(report: dict[str, Any]) -> str:
+    lines = [f"tdleaf bench selfplay ({report['date']}); CPU time of one process",
+             f"{'variant':11s} {'features':8s} {'games':>5s} {'plies':>6s} {'s/game':>7s} "
+             f"{'games/h/core':>12s} {'nodes/game':>10s} {'nps':>8s}  target"]
+    for r in report["rows"]:
+        target = r["target_seconds_per_game"]
+        verdict = "" if target is None else (
+            f"<= {target} s/game: {'met' if r['cpu_seconds_per_game'] <= target else 'NOT met'}")
+        lines.append(f"{r['variant']:11s} {r['features']:8s} {r['games']:5d} "
+                     f"{r['plies_per_game']:6.0f} {r['cpu_seconds_per_game']:7.2f} "
+                     f"{r['games_per_hour_per_core']:12.0f} {r['nodes_per_game']:10.0f} "
+                     f"{r['nps_cpu']:8.0f}  {verdict}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from variants import canonical_variant
+    if args.games < 1 or args.depth < 1:
+        raise CliError("--games and --depth must be >= 1")
+    variants = [canonical_variant(v) for v in (args.variant or VARIANTS)]
+    features = ["material", "psq"] if args.features == "both" else [args.features]
+    report = bench_selfplay(variants, features, args.games, args.depth, args.seed,
+                            progress=not args.json)
+    if args.json:
+        print_json(report)
+    else:
+        print(format_report(report))
+    return 0
