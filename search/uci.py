@@ -7,7 +7,6 @@ something to report with ``info string``, never as a reason to exit.
 
 from __future__ import annotations
 
-import sys
 from typing import TextIO
 
 from variants import VARIANTS, Position, VariantError, canonical_variant
@@ -87,7 +86,7 @@ class UciEngine:
         variants = " ".join(f"var {v}" for v in VARIANTS)
         self.out(f"option name UCI_Variant type combo default chess {variants}")
         self.out("option name Hash type spin default 64 min 1 max 65536")
-        self.out(f"option name Weights type string default default")
+        self.out("option name Weights type string default default")
         self.out("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:

@@ -8,7 +8,6 @@ with ``Error (...)`` or ``Illegal move``, never by exiting.
 
 from __future__ import annotations
 
-import sys
 from typing import TextIO
 
 from variants import Position, VariantError, canonical_variant
