@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import io
+import itertools
+import sys
 
 from .clitools import CliError
 
@@ -34,5 +37,16 @@ def run_uci(args: argparse.Namespace) -> int:
 def run_xboard(args: argparse.Namespace) -> int:
     if args.hash < 1:
         raise CliError(f"--hash must be >= 1, got {args.hash}")
+    # GUIs give an engine about two seconds to answer "protover": answer before the
+    # heavy imports (numpy, numba), asking for time with "feature done=0".
+    inp = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    early: list[str] = []
+    for line in inp:
+        early.append(line)
+        if line.split()[:1] == ["protover"]:
+            print("feature done=0", flush=True)
+            break
+        if line.strip() == "quit":
+            return 0
     from search.xboard import XBoardEngine
-    return XBoardEngine(weights=args.weights, hash_mb=args.hash).run()
+    return XBoardEngine(itertools.chain(early, inp), weights=args.weights, hash_mb=args.hash).run()

@@ -1,0 +1,599 @@
+"""The UCI and XBoard front ends (``tdleaf uci`` / ``tdleaf xboard``).
+
+* Complete games through python-chess's ``chess.engine`` (which raises on any illegal
+  move) in every variant, engine against itself, with depth and time limits.
+* Short real games against Debian's ``sjeng`` (XBoard, crazyhouse) and ``fairy-stockfish``
+  (UCI, crazyhouse); skipped only when the binary is missing.
+* Hostile input: every malformed, truncated or out-of-order command, one per test, fed
+  to an in-process front end (granular, fast); then whole sessions of garbage, binary
+  junk and races sent to the real ``tdleaf uci`` / ``tdleaf xboard`` processes, which
+  must keep answering isready/ping, play legal moves and exit cleanly on quit. Every
+  wait has a timeout, so a hang fails instead of blocking CI.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shlex
+import shutil
+import sys
+import threading
+import time
+
+import chess
+import chess.engine
+import chess.variant
+import pytest
+
+from helpers_search import REPLY_TIMEOUT, VARIANTS, LineEngine, new_board
+from search.uci import UciEngine
+from search.xboard import XBoardEngine
+
+MAX_PLIES = 80
+XBOARD_VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "antichess", "atomic")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def tdleaf(*args: str) -> list[str]:
+    """The installed console script, as a GUI would start it (else ``python -m tdleaf``).
+    TDLEAF_TEST_COMMAND (e.g. "python -m tdleaf") overrides it, to test a checkout."""
+    override = os.environ.get("TDLEAF_TEST_COMMAND")
+    if override:
+        return [*shlex.split(override), *args]
+    exe = shutil.which("tdleaf")
+    if exe:
+        return [exe, *args]
+    return [sys.executable, "-m", "tdleaf", *args]
+
+
+def find_binary(name: str) -> str:
+    path = shutil.which(name) or shutil.which(f"/usr/games/{name}")
+    if path is None:
+        pytest.skip(f"{name} is not installed")
+    return path
+
+
+# --------------------------------------------------------------------------------------
+# Complete games through python-chess
+# --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def uci_engine():
+    engine = chess.engine.SimpleEngine.popen_uci(tdleaf("uci"), timeout=REPLY_TIMEOUT, cwd=ROOT)
+    yield engine
+    engine.quit()
+
+
+@pytest.fixture(scope="module")
+def xboard_engine():
+    engine = chess.engine.SimpleEngine.popen_xboard(tdleaf("xboard"), timeout=REPLY_TIMEOUT, cwd=ROOT)
+    yield engine
+    engine.quit()
+
+
+def replayed(variant: str, board: chess.Board) -> chess.Board:
+    """A fresh board with the same moves. python-chess 1.11.2's crazyhouse root() shares
+    the pocket objects of the first stack entry, and its XBoard driver pushes moves on
+    that root, so reusing one board corrupts its root pockets (the next 'setboard' then
+    carries pieces in hand that were never captured)."""
+    fresh = new_board(variant)
+    for move in board.move_stack:
+        fresh.push(move)
+    return fresh
+
+
+def play_game(white, black, variant: str, limits, max_plies: int = MAX_PLIES,
+              opponent=None) -> chess.Board:
+    """Play until the game ends or max_plies; python-chess checks every move. Only the
+    ``opponent`` (another program) may stop early, by resigning or claiming a draw."""
+    board = new_board(variant)
+    while board.outcome() is None and len(board.move_stack) < max_plies:
+        engine = white if board.turn == chess.WHITE else black
+        limit = limits[len(board.move_stack) % len(limits)]
+        result = engine.play(replayed(variant, board), limit)
+        if result.move is None and engine is opponent and (
+                result.resigned or board.can_claim_draw()):
+            break
+        assert result.move is not None, f"no move in {board.fen()}"
+        assert result.move in board.legal_moves, f"illegal {result.move} in {board.fen()}"
+        board.push(result.move)
+    return board
+
+
+LIMITS = [chess.engine.Limit(depth=2), chess.engine.Limit(time=0.02), chess.engine.Limit(depth=1)]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_uci_self_play_game(uci_engine, variant):
+    assert "UCI_Variant" in uci_engine.options
+    assert variant in uci_engine.options["UCI_Variant"].var
+    board = play_game(uci_engine, uci_engine, variant, LIMITS)
+    assert board.outcome() is not None or len(board.move_stack) == MAX_PLIES
+    uci_engine.ping()
+
+
+@pytest.mark.parametrize("variant", XBOARD_VARIANTS)
+def test_xboard_self_play_game(xboard_engine, variant):
+    assert type(new_board(variant)).xboard_variant in xboard_engine.protocol.features["variants"].split(",")
+    board = play_game(xboard_engine, xboard_engine, variant, LIMITS)
+    assert board.outcome() is not None or len(board.move_stack) == MAX_PLIES
+    xboard_engine.ping()
+
+
+def test_uci_options_and_analysis(uci_engine):
+    """Weights and Hash options are accepted; analysis reports a legal PV and a score."""
+    uci_engine.configure({"Weights": "sunsetter", "Hash": 8})
+    board = chess.variant.CrazyhouseBoard("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[] w KQkq - 2 3")
+    info = uci_engine.analyse(board, chess.engine.Limit(depth=3))
+    assert info["pv"] and info["pv"][0] in board.legal_moves
+    assert info["score"] is not None and info["depth"] >= 1
+    uci_engine.configure({"Weights": "default", "Hash": 16})
+
+
+def test_uci_mate_is_reported_as_mate(uci_engine):
+    board = chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    info = uci_engine.analyse(board, chess.engine.Limit(depth=3))
+    assert info["pv"][0] == chess.Move.from_uci("a1a8")
+    assert info["score"].relative == chess.engine.Mate(1)
+
+
+# --------------------------------------------------------------------------------------
+# Against other engines
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tdleaf_white", [True, False], ids=["tdleaf-white", "tdleaf-black"])
+def test_game_against_sjeng_crazyhouse(tdleaf_white):
+    sjeng_path = find_binary("sjeng")
+    ours = chess.engine.SimpleEngine.popen_xboard(tdleaf("xboard"), timeout=REPLY_TIMEOUT, cwd=ROOT)
+    sjeng = chess.engine.SimpleEngine.popen_xboard(sjeng_path, timeout=60)
+    try:
+        white, black = (ours, sjeng) if tdleaf_white else (sjeng, ours)
+        board = play_game(white, black, "crazyhouse", [chess.engine.Limit(depth=2)], max_plies=60,
+                          opponent=sjeng)
+        assert len(board.move_stack) >= 20 or board.outcome() is not None
+    finally:
+        ours.quit()
+        sjeng.quit()
+
+
+@pytest.mark.parametrize("tdleaf_white", [True, False], ids=["tdleaf-white", "tdleaf-black"])
+def test_game_against_fairy_stockfish_crazyhouse(tdleaf_white):
+    fsf_path = find_binary("fairy-stockfish")
+    ours = chess.engine.SimpleEngine.popen_uci(tdleaf("uci"), timeout=REPLY_TIMEOUT, cwd=ROOT)
+    fsf = chess.engine.SimpleEngine.popen_uci(fsf_path, timeout=60)
+    try:
+        white, black = (ours, fsf) if tdleaf_white else (fsf, ours)
+        limits = [chess.engine.Limit(depth=2), chess.engine.Limit(time=0.02)]
+        board = play_game(white, black, "crazyhouse", limits, max_plies=60, opponent=fsf)
+        assert len(board.move_stack) >= 20 or board.outcome() is not None
+    finally:
+        ours.quit()
+        fsf.quit()
+
+
+# --------------------------------------------------------------------------------------
+# Hostile input, one command at a time (in-process front ends)
+# --------------------------------------------------------------------------------------
+
+
+class Collector(io.TextIOBase):
+    """A thread-safe output stream whose lines can be waited for."""
+
+    def __init__(self) -> None:
+        self._buf = ""
+        self._cond = threading.Condition()
+
+    def write(self, s: str) -> int:
+        with self._cond:
+            self._buf += s
+            self._cond.notify_all()
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    @property
+    def lines(self) -> list[str]:
+        with self._cond:
+            return self._buf.splitlines()
+
+    def wait_for(self, predicate, what: str, start: int = 0, timeout: float = REPLY_TIMEOUT) -> str:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for line in self._buf.splitlines()[start:]:
+                    if predicate(line):
+                        return line
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"timed out waiting for {what}; output: {self._buf[-2000:]}")
+                self._cond.wait(left)
+
+
+class Guarded:
+    """A front end whose every ``handle`` call must return within REPLY_TIMEOUT (run in
+    a helper thread), so that a deadlock fails the test instead of blocking CI."""
+
+    def __init__(self, eng) -> None:
+        self.eng = eng
+
+    def handle(self, line: str, timeout: float = REPLY_TIMEOUT):
+        box: dict = {}
+
+        def run() -> None:
+            try:
+                box["result"] = self.eng.handle(line)
+            except BaseException as exc:      # re-raised in the test's thread
+                box["error"] = exc
+
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        worker.join(timeout)
+        if worker.is_alive():
+            if self.eng._engine is not None:
+                self.eng._engine.stop()
+            raise AssertionError(f"handling {line[:60]!r} did not return within {timeout} s")
+        if "error" in box:
+            raise box["error"]
+        return box["result"]
+
+
+UCI_HOSTILE = [
+    "hello", "xyzzy 1 2 3", "   ", "\t", "UCI", "isready now", "quit_not",
+    "position", "position fen", "position moves e2e4", "position startpos moves",
+    "position startpos e2e4", "position fen 8/8/8 w", "position fen not a fen at all",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+    "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+    "position startpos moves e2e4 e7e5 g1g1", "position startpos moves e2e5",
+    "position startpos moves e2e4 e2e4 e7e5", "position startpos moves e7e5",
+    "position startpos moves e1g1", "position startpos moves P@e4", "position startpos moves 0000",
+    "position startpos moves e2e4 " + "x" * 5000,
+    "go depth", "go depth x", "go depth -3", "go depth 0", "go nodes", "go nodes 0",
+    "go movetime", "go movetime -5", "go wtime", "go wtime 0 btime 0", "go foo bar",
+    "go searchmoves", "go searchmoves zzzz", "go mate 1", "go ponder", "go infinite",
+    "stop", "ponderhit", "ucinewgame",
+    "setoption", "setoption name", "setoption name ", "setoption value 5",
+    "setoption name Hash", "setoption name Hash value", "setoption name Hash value abc",
+    "setoption name Hash value 0", "setoption name Hash value -1",
+    "setoption name UCI_Variant", "setoption name UCI_Variant value nosuch",
+    "setoption name UCI_Variant value", "setoption name Nope value 1",
+    "setoption name Weights value /nonexistent/weights.json",
+    "setoption name Weights value nosuch", "setoption name Weights value",
+    "debug", "debug on", "register later", "d", "x" * 100_000,
+    "\x00\x01\x02", "\udcff\udcfe junk", "é ☃ 🐉", "\x1b[31mred\x1b[0m",
+]
+
+
+def _uci_session() -> tuple[Guarded, Collector]:
+    out = Collector()
+    eng = Guarded(UciEngine(io.StringIO(""), out))
+    eng.handle("uci")
+    out.wait_for(lambda l: l == "uciok", "uciok")
+    return eng, out
+
+
+def _uci_bestmove(eng: Guarded, out: Collector, board: chess.Board, position: str,
+                  go: str = "go depth 1") -> str:
+    start = len(out.lines)
+    eng.handle(position)
+    eng.handle(go)
+    line = out.wait_for(lambda l: l.startswith("bestmove"), f"bestmove after {go!r}", start)
+    move = line.split()[1]
+    assert chess.Move.from_uci(move) in board.legal_moves, f"{line!r} illegal in {board.fen()}"
+    return move
+
+
+@pytest.mark.parametrize("line", UCI_HOSTILE, ids=[repr(x[:30]) for x in UCI_HOSTILE])
+def test_uci_survives_hostile_line(line):
+    eng, out = _uci_session()
+    try:
+        assert eng.handle(line) is True, "only 'quit' ends the session"
+        start = len(out.lines)
+        eng.handle("isready")
+        out.wait_for(lambda l: l == "readyok", "readyok", start)
+        eng.handle("setoption name UCI_Variant value chess")
+        board = chess.Board()
+        board.push_uci("e2e4")
+        _uci_bestmove(eng, out, board, "position startpos moves e2e4")
+    finally:
+        eng.handle("stop")
+    assert eng.handle("quit") is False
+
+
+def test_uci_go_before_position_and_out_of_order():
+    eng, out = _uci_session()
+    # go before any position: the start position.
+    start = len(out.lines)
+    eng.handle("go depth 2")
+    move = out.wait_for(lambda l: l.startswith("bestmove"), "bestmove", start).split()[1]
+    assert chess.Move.from_uci(move) in chess.Board().legal_moves
+    # stop without go, twice; isready during an infinite search; stop ends it.
+    eng.handle("stop")
+    eng.handle("stop")
+    start = len(out.lines)
+    eng.handle("position startpos moves d2d4")
+    eng.handle("go infinite")
+    eng.handle("isready")
+    out.wait_for(lambda l: l == "readyok", "readyok while searching", start)
+    eng.handle("stop")
+    board = chess.Board()
+    board.push_uci("d2d4")
+    move = out.wait_for(lambda l: l.startswith("bestmove"), "bestmove after stop", start).split()[1]
+    assert chess.Move.from_uci(move) in board.legal_moves
+    # A new position while searching: the old search ends (with its own legal move).
+    start = len(out.lines)
+    eng.handle("go infinite")
+    eng.handle("position startpos moves e2e4 e7e5")
+    first = out.wait_for(lambda l: l.startswith("bestmove"), "bestmove of the interrupted search", start)
+    assert chess.Move.from_uci(first.split()[1]) in board.legal_moves
+    board = chess.Board()
+    for m in ("e2e4", "e7e5"):
+        board.push_uci(m)
+    _uci_bestmove(eng, out, board, "position startpos moves e2e4 e7e5", "go depth 2")
+    # A rejected position (illegal move in the list) leaves a usable position behind.
+    start = len(out.lines)
+    eng.handle("position startpos moves g1f3 g1f3 b8c6")
+    eng.handle("go depth 1")
+    move = chess.Move.from_uci(out.wait_for(lambda l: l.startswith("bestmove"), "bestmove", start).split()[1])
+    after_prefix = chess.Board()
+    after_prefix.push_uci("g1f3")
+    assert move in board.legal_moves or move in after_prefix.legal_moves
+    # No legal moves: the engine still answers.
+    start = len(out.lines)
+    eng.handle("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+    eng.handle("go depth 2")
+    line = out.wait_for(lambda l: l.startswith("bestmove"), "bestmove in a mated position", start)
+    assert line.split()[1] in ("(none)", "0000")
+    assert eng.handle("quit") is False
+
+
+XBOARD_HOSTILE = [
+    "hello", "xyzzy 1 2 3", "   ", "\t", "protover", "protover x", "accepted", "rejected foo",
+    "new extra args", "variant", "variant nosuch", "variant bughouse", "variant 3check",
+    "setboard", "setboard garbage", "setboard 8/8/8 w", "setboard 8/8/8/8/8/8/8/8 w - - 0 1",
+    "usermove", "usermove e2e5", "usermove zzzz", "usermove e2e4 e7e5", "e2e5", "e9e4", "a1a1",
+    "P@e4", "usermove 0000", "undo", "remove", "sd", "sd x", "sd -1", "st", "st x", "st -1",
+    "level", "level 40", "level 40 5", "level x y z", "level 40 5:xx 0", "time", "time x",
+    "otim", "otim x", "ping", "ping", "force", "go", "playother", "?", "result", "result 1-0",
+    "white", "black", "post", "nopost", "easy", "hard", "computer", "name", "rating", "ics",
+    "draw", "option Foo=1", "memory 64", "cores 2", "bk", "hint", "analyze", "exit", ".",
+    "x" * 100_000, "\x00\x01\x02", "\udcff\udcfe junk", "é ☃ 🐉", "\x1b[31mred\x1b[0m",
+]
+
+
+def _xboard_session() -> tuple[Guarded, Collector]:
+    out = Collector()
+    eng = Guarded(XBoardEngine(io.StringIO(""), out))
+    eng.handle("xboard")
+    eng.handle("protover 2")
+    out.wait_for(lambda l: "done=1" in l, "feature done=1")
+    return eng, out
+
+
+def _xboard_ping(eng: Guarded, out: Collector, n: int) -> None:
+    start = len(out.lines)
+    eng.handle(f"ping {n}")
+    out.wait_for(lambda l: l == f"pong {n}", f"pong {n}", start)
+
+
+def _xboard_move(eng: Guarded, out: Collector, board: chess.Board, *setup: str) -> str:
+    start = len(out.lines)
+    for cmd in setup:
+        eng.handle(cmd)
+    line = out.wait_for(lambda l: l.startswith("move "), "move", start)
+    move = line.split()[1]
+    assert board.parse_xboard(move) in board.legal_moves, f"{line!r} illegal in {board.fen()}"
+    return move
+
+
+@pytest.mark.parametrize("line", XBOARD_HOSTILE, ids=[repr(x[:30]) for x in XBOARD_HOSTILE])
+def test_xboard_survives_hostile_line(line):
+    eng, out = _xboard_session()
+    try:
+        eng.handle("sd 1")
+        assert eng.handle(line) is True, "only 'quit' ends the session"
+        _xboard_ping(eng, out, 7)
+        board = chess.Board()
+        board.push_uci("e2e4")
+        _xboard_move(eng, out, board, "new", "force", "usermove e2e4", "sd 1", "go")
+    finally:
+        eng.handle("force")
+    assert eng.handle("quit") is False
+
+
+def test_xboard_out_of_order():
+    eng, out = _xboard_session()
+    eng.handle("sd 1")
+    # go before anything: the engine plays White's first move.
+    _xboard_move(eng, out, chess.Board(), "go")
+    # moves after an illegal move: the illegal one is refused, the rest still apply.
+    eng.handle("new")
+    eng.handle("force")
+    start = len(out.lines)
+    for cmd in ("usermove e2e4", "usermove e2e4", "usermove e7e5"):
+        eng.handle(cmd)
+    out.wait_for(lambda l: l.startswith("Illegal move"), "Illegal move", start)
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    eng.handle("sd 1")
+    _xboard_move(eng, out, board, "go")
+    # "?" and "force" while thinking, then undo/remove beyond the start.
+    eng.handle("new")
+    eng.handle("st 5")
+    _xboard_move(eng, out, chess.Board(), "go", "?")
+    for cmd in ("remove", "remove", "undo", "undo"):
+        eng.handle(cmd)
+    _xboard_ping(eng, out, 11)
+    eng.handle("new")
+    eng.handle("variant crazyhouse")
+    eng.handle("setboard 6rk/6pp/8/8/8/8/8/6K1[N] w - - 0 1")
+    eng.handle("sd 3")
+    start = len(out.lines)
+    eng.handle("go")
+    assert out.wait_for(lambda l: l.startswith("move "), "drop mate", start) == "move N@f7"
+    assert eng.handle("quit") is False
+
+
+def test_uci_stop_right_after_go_is_not_lost():
+    """'go infinite' then 'stop' at once (a GUI's quick click): the stop must end the
+    search even if it arrives before the search thread has started. A tiny thread
+    switch interval makes that interleaving likely; a lost stop hangs the search."""
+    guarded, out = _uci_session()
+    guarded.handle("isready")
+    out.wait_for(lambda l: l == "readyok", "readyok")
+    eng = guarded.eng
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for i in range(40):
+            done = threading.Event()
+
+            def go_stop():
+                eng.handle("go infinite")
+                eng.handle("stop")
+                done.set()
+
+            threading.Thread(target=go_stop, daemon=True).start()
+            if not done.wait(10):
+                eng._engine.stop()           # release the hung search before failing
+                done.wait(10)
+                pytest.fail(f"'stop' sent right after 'go infinite' was lost (attempt {i}): "
+                            "the search ran on until stopped again")
+    finally:
+        sys.setswitchinterval(old)
+    assert sum(l.startswith("bestmove") for l in out.lines) == 40
+    assert eng.handle("quit") is False
+
+
+# --------------------------------------------------------------------------------------
+# Whole hostile sessions through the real processes
+# --------------------------------------------------------------------------------------
+
+JUNK = [b"\x00\x01\x02\x03\n", b"\xff\xfe\xfd binary junk\n", b"\x89PNG\r\n\x1a\n",
+        b"caf\xc3\xa9 \xe2\x98\x83\n", b"\x1b[31mred\x1b[0m\n", b"isready\r\n",
+        b"half a li", b"ne\n", bytes(range(256)) + b"\n"]
+
+
+def _uci_process(env=None) -> LineEngine:
+    eng = LineEngine(tdleaf("uci"), env)
+    eng.send("uci")
+    eng.expect(lambda l: l == "uciok", "uciok")
+    return eng
+
+
+def _isready(eng: LineEngine) -> None:
+    eng.send("isready")
+    eng.expect(lambda l: l == "readyok", "readyok")
+
+
+def _bestmove(eng: LineEngine, board: chess.Board) -> None:
+    line = eng.expect(lambda l: l.startswith("bestmove"), "bestmove")
+    move = chess.Move.from_uci(line.split()[1])
+    assert move in board.legal_moves, eng.describe(f"{line!r} illegal in {board.fen()}")
+
+
+def test_uci_process_survives_garbage_session():
+    with _uci_process() as eng:
+        eng.send("go depth 2")                          # go before position
+        _bestmove(eng, chess.Board())
+        for chunk in (UCI_HOSTILE[:25], UCI_HOSTILE[25:50], UCI_HOSTILE[50:]):
+            for line in chunk:
+                if line.startswith("go"):
+                    continue                            # searches are checked below
+                eng.send(line.encode("utf-8", "surrogateescape") + b"\n")
+            for junk in JUNK:
+                eng.send(junk)
+            _isready(eng)
+        eng.send("setoption name UCI_Variant value atomic")
+        eng.send("ucinewgame")
+        eng.send("position startpos moves g1f3 f7f6")
+        eng.send("go depth 2")
+        board = chess.variant.AtomicBoard()
+        board.push_uci("g1f3")
+        board.push_uci("f7f6")
+        _bestmove(eng, board)
+        eng.send("go infinite")
+        _isready(eng)
+        eng.send("stop")
+        _bestmove(eng, board)
+        eng.send("stop")
+        _isready(eng)
+        assert eng.quit() == 0, eng.describe("bad exit code")
+
+
+def test_uci_process_survives_binary_junk_under_strict_utf8():
+    """As under a desktop locale (en_US.UTF-8: stdin decodes strictly, unlike C.UTF-8)."""
+    with _uci_process({"PYTHONIOENCODING": "utf-8:strict"}) as eng:
+        for junk in JUNK:
+            eng.send(junk)
+        _isready(eng)
+        eng.send("position startpos")
+        eng.send("go depth 1")
+        _bestmove(eng, chess.Board())
+        assert eng.quit() == 0
+
+
+def _xboard_process(env=None) -> LineEngine:
+    eng = LineEngine(tdleaf("xboard"), env)
+    eng.send("xboard")
+    eng.send("protover 2")
+    eng.expect(lambda l: "done=1" in l, "feature done=1")
+    return eng
+
+
+def _pong(eng: LineEngine, n: int) -> None:
+    eng.send(f"ping {n}")
+    eng.expect(lambda l: l == f"pong {n}", f"pong {n}")
+
+
+def _xmove(eng: LineEngine, board: chess.Board) -> None:
+    line = eng.expect(lambda l: l.startswith("move "), "move")
+    move = board.parse_xboard(line.split()[1])
+    assert move in board.legal_moves, eng.describe(f"{line!r} illegal in {board.fen()}")
+
+
+def test_xboard_process_survives_garbage_session():
+    with _xboard_process() as eng:
+        eng.send("sd 1")
+        eng.send("go")                                  # go straight away: White's move
+        _xmove(eng, chess.Board())
+        n = 1
+        for chunk in (XBOARD_HOSTILE[:30], XBOARD_HOSTILE[30:60], XBOARD_HOSTILE[60:]):
+            eng.send("force")
+            for line in chunk:
+                if line in ("go", "playother"):
+                    continue                            # moves are checked below
+                eng.send(line.encode("utf-8", "surrogateescape") + b"\n")
+            for junk in JUNK:
+                eng.send(junk)
+            _pong(eng, n)
+            n += 1
+        eng.send("new")
+        eng.send("variant suicide")
+        eng.send("force")
+        eng.send("usermove e2e3")
+        eng.send("usermove e7e5")
+        eng.send("usermove e3e4")
+        eng.send("sd 2")
+        eng.send("go")
+        board = chess.variant.SuicideBoard()
+        for m in ("e2e3", "e7e5", "e3e4"):
+            board.push_uci(m)
+        _xmove(eng, board)
+        _pong(eng, 99)
+        assert eng.quit() == 0, eng.describe("bad exit code")
+
+
+def test_xboard_process_survives_binary_junk_under_strict_utf8():
+    with _xboard_process({"PYTHONIOENCODING": "utf-8:strict"}) as eng:
+        for junk in JUNK:
+            eng.send(junk)
+        _pong(eng, 7)
+        eng.send("sd 1")
+        eng.send("go")
+        _xmove(eng, chess.Board())
+        assert eng.quit() == 0

@@ -1,0 +1,392 @@
+"""The alpha-beta engine (search.Engine): forced wins, score/PV/leaf consistency.
+
+Oracle: python-chess 1.11.2. Every forced win below was found and is re-verified here by
+brute force over python-chess boards (helpers_search.shortest_win / winning_moves), so
+the expected answers are certain; the engine must find a winning move, report the exact
+mate distance, and agree with itself from the loser's side and on the colour-flipped
+position. On seeded random positions the PV must be legal, its leaf must be the position
+the PV reaches, and the score must be that leaf's evaluation (or its terminal value).
+"""
+
+from __future__ import annotations
+
+import chess
+import numpy as np
+import pytest
+
+from helpers_search import (MATE, VARIANTS, mate_moves, new_board, oracle_eval,
+                            oracle_features, random_positions, random_weight_vector,
+                            shortest_win, winning_moves)
+from search import Engine, Weights, value_set
+
+MATE_BOUND = MATE - 1000
+TOL = 1e-6
+
+# (variant, FEN, plies to the win, every winning first move) -- hand-checked with the
+# brute-force solver in helpers_search (which the tests below run again).
+FORCED_WINS = [
+    # chess: mate in 1
+    ("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, {"a1a8"}),
+    ("chess", "r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", 1, {"a8a1"}),
+    ("chess", "6rk/6pp/7N/8/8/8/8/6K1 w - - 0 1", 1, {"h6f7"}),
+    ("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1, {"f3f7"}),
+    # chess: mate in 2 (a sacrifice; a quiet queen move) and mate in 3 (K+R v K)
+    ("chess", "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1", 3, {"d5d8"}),
+    ("chess", "kr6/p7/8/8/8/8/8/1R2Q1K1 w - - 0 1", 3, {"e1e4"}),
+    ("chess", "7k/8/5K2/8/8/8/8/R7 w - - 0 1", 3, {"f6f7", "f6g6"}),
+    ("chess", "8/k7/8/3K4/7R/8/8/8 w - - 0 1", 5, {"d5c6"}),
+    ("chess", "8/6R1/8/8/1K6/8/k7/8 w - - 0 1", 5, {"b4c3"}),
+    # crazyhouse: drop mates
+    ("crazyhouse", "6rk/6pp/8/8/8/8/8/6K1[N] w - - 0 1", 1, {"N@f7"}),
+    ("crazyhouse", "6k1/5ppp/8/8/8/8/8/6K1[R] w - - 0 1", 1,
+     {"R@a8", "R@b8", "R@c8", "R@d8", "R@e8"}),
+    ("crazyhouse", "6k1/5p1p/6p1/8/8/8/8/6K1[QB] w - - 0 1", 3, {"B@f6", "B@h6"}),
+    # atomic: exploding the king
+    ("atomic", "4k3/3p4/8/8/8/8/8/3QK3 w - - 0 1", 1, {"d1d7"}),
+    ("atomic", "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2", 3, {"f3e5", "f3g5"}),
+    ("atomic", "2KB4/8/6p1/7k/8/5Np1/8/8 w - - 0 1", 3, {"f3e5"}),
+    ("atomic", "8/8/7K/N7/8/4p3/2pB4/3k4 w - - 0 1", 3, {"a5c4"}),
+    # suicide / giveaway / antichess: giving everything away wins
+    ("suicide", "8/8/8/8/8/1p6/8/R7 w - - 0 1", 2, {"a1a2"}),
+    ("suicide", "7R/1p6/8/5p2/8/8/5N2/8 w - - 0 1", 4, {"f2g4"}),
+    ("suicide", "8/7p/8/8/6R1/4N3/5p2/8 w - - 0 1", 4, {"g4g6"}),
+    ("giveaway", "8/8/8/8/8/1p6/8/R7 w - - 0 1", 2, {"a1a2"}),
+    ("giveaway", "8/p7/8/8/8/8/8/1nBK4 w - - 0 1", 4, {"c1a3"}),
+    ("antichess", "8/8/8/8/8/1p6/8/R7 w - - 0 1", 2, {"a1a2"}),
+]
+WIN_IDS = [f"{v}-{p}plies-{i}" for i, (v, _, p, _) in enumerate(FORCED_WINS)]
+
+
+def mirror_uci(uci: str) -> str:
+    """A UCI move on the colour-flipped (vertically mirrored) board."""
+    m = chess.Move.from_uci(uci)
+    to = chess.square_mirror(m.to_square)
+    if m.drop:
+        return chess.Move(to, to, drop=m.drop).uci()
+    return chess.Move(chess.square_mirror(m.from_square), to, promotion=m.promotion).uci()
+
+
+def play_pv(variant: str, fen: str, pv: list[str]) -> chess.Board:
+    """Replay a PV on a python-chess board, asserting every move is legal."""
+    board = new_board(variant, fen)
+    for i, uci in enumerate(pv):
+        move = chess.Move.from_uci(uci)
+        assert move in board.legal_moves, f"PV move {i} {uci} illegal in {board.fen()} (PV {pv})"
+        board.push(move)
+    return board
+
+
+def search(variant, fen, depth, weights="traditional", nodes=None, **kw):
+    return Engine(variant, weights, hash_mb=2, **kw).search(fen, depth=depth, nodes=nodes)
+
+
+def expected_win_score(plies: int) -> float:
+    return MATE - plies
+
+
+# --------------------------------------------------------------------------------------
+# Forced wins with known answers
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant,fen,plies,moves", FORCED_WINS, ids=WIN_IDS)
+def test_known_answer_is_right(variant, fen, plies, moves):
+    """The expected answers themselves, re-derived by brute force with python-chess."""
+    assert shortest_win(fen, variant, plies) == plies
+    assert winning_moves(fen, variant, plies) == moves
+
+
+@pytest.mark.parametrize("extra", [0, 2], ids=["depth=plies", "depth=plies+2"])
+@pytest.mark.parametrize("variant,fen,plies,moves", FORCED_WINS, ids=WIN_IDS)
+def test_search_finds_forced_win(variant, fen, plies, moves, extra):
+    """A full-width search as deep as the win (quiescence sees the final position) finds
+    a winning move and the exact distance; the PV plays the win out."""
+    r = search(variant, fen, plies + extra)
+    assert r.move in moves, f"{r.move} does not win in {plies} plies (winning: {sorted(moves)}; PV {r.pv})"
+    assert r.score == expected_win_score(plies), (r.score, r.pv)
+    assert r.mate == mate_moves(plies)
+    assert r.pv[0] == r.move and len(r.pv) == plies, r.pv
+    board = play_pv(variant, fen, r.pv)
+    root_turn = new_board(variant, fen).turn
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner == root_turn, (r.pv, outcome)
+    assert r.leaf_terminal and r.leaf_fen == board.fen()
+    assert r.leaf_score == (MATE if root_turn == chess.WHITE else -MATE)
+
+
+@pytest.mark.parametrize("variant,fen,plies,moves", FORCED_WINS, ids=WIN_IDS)
+def test_loser_side_sees_mirrored_mate(variant, fen, plies, moves):
+    """After the winning move the side to move is lost in plies-1: the same mate, negated."""
+    board = new_board(variant, fen)
+    board.push_uci(sorted(moves)[0])
+    r = search(variant, board.fen(), max(1, plies - 1))
+    assert r.score == -expected_win_score(plies - 1), (r.score, r.pv)
+    assert r.mate == -(plies // 2)
+    if plies == 1:
+        assert r.move is None and r.pv == [] and r.leaf_terminal
+    else:
+        assert r.move in {m.uci() for m in board.legal_moves}
+        assert len(r.pv) == plies - 1
+        leaf = play_pv(variant, board.fen(), r.pv)
+        assert leaf.outcome() is not None and leaf.outcome().winner == (not board.turn)
+
+
+@pytest.mark.parametrize("variant,fen,plies,moves", FORCED_WINS, ids=WIN_IDS)
+def test_colour_flipped_win(variant, fen, plies, moves):
+    """The vertically mirrored, colour-swapped position is the same win for the other colour."""
+    flipped = new_board(variant, fen).mirror()
+    r = search(variant, flipped.fen(), plies + 1)
+    assert r.score == expected_win_score(plies)
+    assert r.mate == mate_moves(plies)
+    assert r.move in {mirror_uci(m) for m in moves}
+    assert r.leaf_score == (MATE if flipped.turn == chess.WHITE else -MATE)
+
+
+# --------------------------------------------------------------------------------------
+# Positions without legal moves
+# --------------------------------------------------------------------------------------
+
+TERMINAL = [
+    ("chess", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", -MATE),
+    ("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0.0),
+    ("crazyhouse", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR[] w KQkq - 1 3", -MATE),
+    ("atomic", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1", -MATE),
+    ("suicide", "8/8/8/8/8/8/8/k7 w - - 0 1", MATE),
+    ("suicide", "8/8/8/8/p7/P7/8/8 w - - 0 1", 0.0),
+    ("suicide", "8/8/8/8/p7/P7/8/k7 w - - 0 1", MATE),        # stalemated with fewer pieces
+    ("giveaway", "8/8/8/8/p7/P7/8/k7 w - - 0 1", MATE),       # stalemated: wins
+    ("antichess", "8/8/8/8/8/8/8/K7 b - - 0 1", MATE),
+]
+
+
+@pytest.mark.parametrize("variant,fen,score", TERMINAL)
+def test_terminal_root(variant, fen, score):
+    board = new_board(variant, fen)
+    assert not any(board.legal_moves)
+    outcome = board.outcome()
+    assert outcome is not None
+    oracle = 0.0 if outcome.winner is None else (MATE if outcome.winner == board.turn else -MATE)
+    assert oracle == score, "table disagrees with python-chess"
+    r = search(variant, fen, 3)
+    assert r.move is None and r.pv == []
+    assert r.score == score
+    assert r.mate == (None if score == 0 else 0)
+    assert r.leaf_terminal and r.leaf_fen == board.fen()
+    assert r.leaf_score == (score if board.turn == chess.WHITE else -score)
+
+
+# --------------------------------------------------------------------------------------
+# Seeded random positions: PV legal, leaf = PV end, score = leaf value
+# --------------------------------------------------------------------------------------
+
+N_RANDOM = 30
+#: Quiescence can explode on random positions (hundreds of thousands of nodes at depth 1);
+#: a node cap keeps the run short. A capped search reports its last complete iteration,
+#: which must be just as consistent.
+NODE_CAP = 100_000
+
+
+def _weights(variant: str, kind: str, seed: int) -> Weights:
+    if kind == "traditional":
+        return value_set("traditional", variant)
+    rng = np.random.default_rng(seed)
+    return Weights(variant, random_weight_vector(rng), {"test": "random"})
+
+
+def leaf_value(variant: str, leaf: chess.Board, plies: int, w: np.ndarray) -> tuple[bool, float]:
+    """(terminal, value from White's view at ply distance ``plies``) of a PV leaf, by the
+    oracle: a position without legal moves is worth its result, else the evaluation."""
+    if any(leaf.legal_moves):
+        return False, oracle_eval(leaf, w)
+    outcome = leaf.outcome()
+    assert outcome is not None
+    if outcome.winner is None:
+        return True, 0.0
+    return True, (MATE - plies) * (1 if outcome.winner == chess.WHITE else -1)
+
+
+def check_consistent(variant: str, fen: str, r, w: np.ndarray, depth: int) -> None:
+    """PV legal, leaf = where the PV ends, score = that leaf's value (see leaf_value).
+
+    A leaf that python-chess calls insufficient material may be scored either way (as a
+    draw, leaf_terminal with leaf_score 0, or by its evaluation), but score and
+    leaf_score must agree."""
+    root = new_board(variant, fen)
+    legal = {m.uci() for m in root.legal_moves}
+    assert r.move in legal, f"{r.move} illegal in {fen}"
+    assert r.pv and r.pv[0] == r.move
+    assert r.depth == depth or (r.mate is not None and abs(r.mate) <= r.depth) or (
+        1 <= r.depth < depth and r.nodes >= NODE_CAP)
+    leaf = play_pv(variant, fen, r.pv)
+    assert r.leaf_fen == leaf.fen(), f"leaf_fen differs from the PV's end in {fen} (PV {r.pv})"
+    assert r.leaf_position is not None and r.leaf_position.fen() == leaf.fen()
+    np.testing.assert_array_equal(r.leaf_features, oracle_features(leaf))
+    terminal, value = leaf_value(variant, leaf, len(r.pv), w)
+    sign = 1 if root.turn == chess.WHITE else -1
+    ctx = f"{variant} {fen} depth {depth}: PV {r.pv} leaf {leaf.fen()}"
+    if not terminal and leaf.is_insufficient_material() and r.leaf_terminal:
+        terminal, value = True, 0.0                 # scored as the draw it is
+    assert r.leaf_terminal == terminal, ctx
+    if terminal:
+        white_view = 0.0 if value == 0 else np.sign(value) * MATE
+        assert r.leaf_score == white_view, ctx
+    else:
+        assert r.leaf_score == pytest.approx(value, abs=TOL), ctx
+    assert r.score == pytest.approx(sign * value, abs=TOL), \
+        f"score {r.score} is not the PV leaf's value {sign * value}: {ctx}"
+    if r.mate is not None:
+        assert terminal and abs(r.score) > MATE_BOUND
+
+
+@pytest.mark.parametrize("weights", ["traditional", "random"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pv_leaf_and_score_consistent(variant, weights):
+    """N_RANDOM positions per variant and weight kind, depths 1-3 (no repetition or
+    50-move draw can occur inside such shallow searches of history-free positions)."""
+    fens = random_positions(variant, "pv-leaf", N_RANDOM)
+    for i, fen in enumerate(fens):
+        wts = _weights(variant, weights, i)
+        depth = 1 + i % 3
+        r = search(variant, fen, depth, wts, nodes=NODE_CAP)
+        check_consistent(variant, fen, r, wts.w, depth)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_score_agrees_with_child_search(variant):
+    """Searching the position after the best move, one ply shallower, from the other side
+    gives the negated score (one ply further from a mate)."""
+    fens = random_positions(variant, "child", 15)
+    checked = 0
+    for i, fen in enumerate(fens):
+        depth = 2 + i % 2
+        r = search(variant, fen, depth, nodes=NODE_CAP)
+        board = new_board(variant, fen)
+        board.push_uci(r.move)
+        if board.is_insufficient_material() or r.depth < depth:
+            continue   # the child search's root does not apply the draw rule; capped
+        child = search(variant, board.fen(), depth - 1, nodes=NODE_CAP)
+        if child.depth < depth - 1:
+            continue
+        if abs(r.score) > MATE_BOUND:
+            assert child.score == -np.sign(r.score) * (abs(r.score) + 1), (fen, r.pv, child.pv)
+        else:
+            assert child.score == pytest.approx(-r.score, abs=TOL), (fen, r.pv, child.pv)
+        checked += 1
+    assert checked >= 8, checked
+
+
+@pytest.mark.parametrize("weights", ["traditional", "random"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_colour_flip_gives_same_score(variant, weights):
+    """The evaluation is colour-symmetric for any weights (Black's squares are mirrored),
+    so the mirrored position is worth the same to its side to move: the score agrees and
+    the leaf score (White's view) is negated."""
+    fens = random_positions(variant, "mirror", 15)
+    checked = 0
+    for i, fen in enumerate(fens):
+        wts = _weights(variant, weights, 100 + i)
+        depth = 1 + i % 3
+        r = search(variant, fen, depth, wts, nodes=NODE_CAP)
+        flipped = new_board(variant, fen).mirror()
+        m = search(variant, flipped.fen(), depth, wts, nodes=NODE_CAP)
+        if r.depth < depth or m.depth < depth:
+            continue
+        checked += 1
+        assert m.score == pytest.approx(r.score, abs=TOL), (fen, r.pv, m.pv)
+        assert m.leaf_score == pytest.approx(-r.leaf_score, abs=TOL), (fen, r.pv, m.pv)
+    assert checked >= 8, checked
+
+
+LEAF_RULES = [
+    # Qxc7 stalemates Black: the PV leaf has no legal moves and is worth 0.
+    ("stalemate", "chess", "k7/p1r5/P7/8/8/8/8/2Q4K w - - 0 1", 1),
+    # Kxd2 leaves K+B v K: a draw by insufficient material.
+    ("insufficient", "chess", "8/8/8/4k3/8/8/3n4/3BK3 w - - 0 1", 2),
+    ("insufficient-deeper", "chess", "8/8/8/4k3/8/8/3n4/3BK3 w - - 0 1", 3),
+]
+
+
+@pytest.mark.parametrize("label,variant,fen,depth", LEAF_RULES, ids=[x[0] for x in LEAF_RULES])
+def test_quiescence_leaf_rules(label, variant, fen, depth):
+    """Shallow searches whose best line ends in a stalemate or a dead draw: the score
+    must still be the value of the PV's leaf."""
+    for weights in ("traditional", "random"):
+        wts = _weights(variant, weights, 5)
+        r = search(variant, fen, depth, wts)
+        check_consistent(variant, fen, r, wts.w, depth)
+
+
+def test_interrupted_first_iteration_is_consistent():
+    """A node limit smaller than depth 1 needs (quiescence of compulsory captures in this
+    antichess position takes ~470k nodes at depth 1): whatever the engine returns must
+    still be a legal PV whose leaf value is the score."""
+    fen = "rnbqkbn1/pppp1pp1/8/4P3/8/8/PPP1PP1R/RNBQKBN1 b - - 0 5"
+    engine = Engine("antichess", "traditional", hash_mb=2)
+    engine.search(None, depth=3)            # leaves scores of another position behind
+    for nodes in (1024, 3000):
+        r = engine.search(fen, depth=3, nodes=nodes)
+        root = new_board("antichess", fen)
+        assert r.move in {m.uci() for m in root.legal_moves}
+        leaf = play_pv("antichess", fen, r.pv)
+        terminal, value = leaf_value("antichess", leaf, len(r.pv), engine.w)
+        assert r.score == pytest.approx(-value, abs=TOL), \
+            f"nodes={nodes}: score {r.score} but the PV {r.pv} leads to {-value} (depth {r.depth})"
+
+
+# --------------------------------------------------------------------------------------
+# Learning options, limits, inputs
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_noise_and_random_ties(variant):
+    """Noise changes the score but never the rules: the PV stays legal, its leaf is where
+    the PV ends, leaf_score is the noise-free evaluation; results repeat for one seed.
+    Random ties (without noise) keep the score equal to the leaf's value."""
+    w = value_set("traditional", variant).w
+    for i, fen in enumerate(random_positions(variant, "noise", 8)):
+        a = Engine(variant, "traditional", hash_mb=2, noise=0.05, seed=i).search(fen, depth=2, nodes=NODE_CAP)
+        b = Engine(variant, "traditional", hash_mb=2, noise=0.05, seed=i).search(fen, depth=2, nodes=NODE_CAP)
+        assert (a.move, a.score, a.pv) == (b.move, b.score, b.pv)
+        leaf = play_pv(variant, fen, a.pv)
+        assert a.leaf_fen == leaf.fen()
+        if any(leaf.legal_moves):
+            assert a.leaf_score == pytest.approx(oracle_eval(leaf, w), abs=TOL)
+        t = Engine(variant, "traditional", hash_mb=2, random_ties=True, seed=i).search(
+            fen, depth=2, nodes=NODE_CAP)
+        check_consistent(variant, fen, t, w, 2)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_node_and_time_limits_return_legal_moves(variant):
+    for i, fen in enumerate(random_positions(variant, "limits", 4)):
+        legal = {m.uci() for m in new_board(variant, fen).legal_moves}
+        engine = Engine(variant, hash_mb=2)
+        r = engine.search(fen, nodes=500 + 1000 * i)
+        assert r.move in legal and r.pv[0] == r.move
+        play_pv(variant, fen, r.pv)
+        r = engine.search(fen, movetime=0.02)
+        assert r.move in legal
+        play_pv(variant, fen, r.pv)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_board_position_and_fen_inputs_agree(variant):
+    """A python-chess board (history replayed) and its FEN give the same search when no
+    repetition is reachable; the default depth applies when no limit is given."""
+    fen = random_positions(variant, "inputs", 1)[0]
+    board = new_board(variant, fen)
+    a = Engine(variant, hash_mb=2, depth=2).search(board)
+    b = Engine(variant, hash_mb=2, depth=2).search(fen)
+    assert (a.move, a.score, a.pv, a.depth) == (b.move, b.score, b.pv, 2)
+    start = Engine(variant, hash_mb=2, depth=1).search(None)
+    assert start.move in {m.uci() for m in new_board(variant).legal_moves}
+
+
+def test_engine_rejects_mismatched_inputs():
+    with pytest.raises(ValueError):
+        Engine("chess", value_set("traditional", "suicide"))
+    with pytest.raises(ValueError):
+        Engine("chess", hash_mb=1).search(new_board("atomic"))
+    # giveaway and antichess share rules and weights
+    Engine("antichess", value_set("traditional", "giveaway"), hash_mb=1)
