@@ -27,7 +27,6 @@ MATE = 100000.0
 MATE_BOUND = MATE - 1000.0
 INF = 1.0e9
 NULL_EPS = 1.0e-7   # width of a null window
-TIE_EPS = 1.0e-9    # scores this close are ties at the root
 
 # ctl indices
 C_NODES, C_MAX_NODES, C_STOP, C_HIST_LEN, C_QLIMIT, C_SELDEPTH, C_NOISE_SEED, C_RNG = 0, 1, 2, 3, 4, 5, 6, 7
@@ -415,10 +414,10 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
 def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_scores, pv,
                 pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag,
                 ctl, w, noise):
-    """One iteration at ``depth``. Returns the number of root moves; ``root_scores[i]``
-    is exact for every move within TIE_EPS of the best when ``ties`` is set, in which
-    case the PV starts with one of the tied best moves drawn at random (seeded by
-    ``ctl[C_RNG]``); ``moves[0, :n]`` holds the root moves in searched order."""
+    """One iteration at ``depth``. Returns the number of root moves; ``moves[0, :n]``
+    holds them in searched order and ``root_scores`` their scores (exact for the best,
+    bounds for the others). With ``ties``, the best move is drawn at random among the
+    equally scored best ones (seeded by ``ctl[C_RNG]``)."""
     pvlen[0] = 0
     # Non-literal arguments for negamax (see there).
     one = depth - depth + 1
@@ -436,10 +435,19 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
     # Keep the moves in their searched order so the caller can read them back.
     for i in range(n):
         pick(mv, sc, i, n)
+    if ties:
+        # Random tie-breaks: search the root moves in a random order (Fisher-Yates,
+        # seeded) and keep the first best one. Equal scores fail low on the null window,
+        # so among equally scored best moves each is chosen with the same chance, at
+        # the cost of a null-window search per move, as any PVS root pays anyway.
+        for i in range(n - 1, 0, -1):
+            r = _mix(np.uint64(ctl[C_RNG]))
+            ctl[C_RNG] += 1
+            j = np.int64(r % np.uint64(i + 1))
+            mv[i], mv[j] = mv[j], mv[i]
     alpha = -INF
     beta = INF
     best = -INF
-    n_ties = 0
     for i in range(n):
         m = mv[i]
         core.copy_make(bb, st, bbs[1], sts[1], m)
@@ -448,18 +456,6 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
             score = -negamax(one, depth - 1, -beta, -alpha, one, bbs, sts, evals, moves, mscores,
                              pv, pvlen, killers, history, keys, tt_key, tt_move, tt_score,
                              tt_depth, tt_flag, ctl, w, noise)
-        elif ties:
-            # A narrow window around the best score: inside it the score is exact (a tie,
-            # with its PV), below it the move is worse, above it better (searched again).
-            lo = best - TIE_EPS
-            hi = best + TIE_EPS
-            score = -negamax(one, depth - 1, -hi, -lo, one, bbs, sts, evals, moves, mscores, pv,
-                             pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth,
-                             tt_flag, ctl, w, noise)
-            if score >= hi and not ctl[C_STOP]:
-                score = -negamax(one, depth - 1, -beta, -hi, one, bbs, sts, evals, moves,
-                                 mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                                 tt_score, tt_depth, tt_flag, ctl, w, noise)
         else:
             score = -negamax(one, depth - 1, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts, evals,
                              moves, mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
@@ -471,18 +467,10 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
         if ctl[C_STOP]:
             return n
         root_scores[i] = score
-        if score > best + TIE_EPS or (score > best and not ties) or i == 0:
+        if score > best:
             best = score
             alpha = max(alpha, score)
-            n_ties = 1
             _update_pv(pv, pvlen, 0, m)
-        elif ties and score >= best - TIE_EPS:
-            # Reservoir sampling: each of the k tied moves ends up chosen with chance 1/k.
-            n_ties += 1
-            r = _mix(np.uint64(ctl[C_RNG]))
-            ctl[C_RNG] += 1
-            if r % np.uint64(n_ties) == 0:
-                _update_pv(pv, pvlen, 0, m)
     slot = np.int64(key % np.uint64(tt_key.shape[0]))
     tt_key[slot] = key
     tt_move[slot] = pv[0, 0]

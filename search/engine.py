@@ -241,7 +241,10 @@ class Engine:
         try:
             for d in range(1, max_depth + 1):
                 ctl[ab.C_MAX_NODES] = (lim.nodes or 0) if d > 1 else 0
-                n = ab.search_root(d, self.random_ties, prev_best, self.bbs, self.sts, self.evals,
+                # Ties are broken at random in the last iteration (the one whose move is
+                # played); earlier ones keep the best ordering.
+                ties = self.random_ties and d == max_depth
+                n = ab.search_root(d, ties, prev_best, self.bbs, self.sts, self.evals,
                                    self.moves, self.mscores, self.root_scores, self.pv,
                                    self.pvlen, self.killers, self.history, self.keys,
                                    self.tt_key, self.tt_move, self.tt_score, self.tt_depth,
