@@ -258,11 +258,13 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
         # cannot load from its cache a recursive function calling another recursive one.
         if ply > ctl[C_SELDEPTH]:
             ctl[C_SELDEPTH] = ply
-        # Transposition table: capture sequences transpose a lot (above all the forced
-        # chains of suicide). Only bounds that cut are taken, so no PV is cut short.
-        qkey = core.position_key(bb, st, bbs[ply + 1], sts[ply + 1])
+        # Transposition table for the forced capture chains of suicide and giveaway,
+        # which transpose a lot. Only bounds that cut are taken, so no PV is cut short.
+        # (Only where it pays: elsewhere probing costs more time than it saves nodes.)
+        use_tt = v == core.SUICIDE or v == core.GIVEAWAY
+        qkey = core.position_key(bb, st, bbs[ply + 1], sts[ply + 1]) if use_tt else np.uint64(0)
         qslot = np.int64(qkey % np.uint64(tt_key.shape[0]))
-        if tt_key[qslot] == qkey and tt_depth[qslot] >= depth:
+        if use_tt and tt_key[qslot] == qkey and tt_depth[qslot] >= depth:
             s = tt_score[qslot]
             if s > MATE_BOUND:
                 s -= ply
@@ -299,9 +301,9 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                         break
         if standing and legal == 0:
             # No capture to try: make sure the stand-pat is not a stalemate.
-            if core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1]) == 0:
+            if not core.has_legal_move(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1]):
                 return terminal_score(bb, st, ply)
-        if k > 0 and (tt_key[qslot] != qkey or depth >= tt_depth[qslot]):
+        if use_tt and k > 0 and (tt_key[qslot] != qkey or depth >= tt_depth[qslot]):
             s = best
             if s > MATE_BOUND:
                 s += ply

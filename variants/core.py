@@ -697,6 +697,46 @@ def gen_moves(bb, st, moves, sbb, sst, lazy):
 
 
 @njit(cache=True)
+def has_legal_move(bb, st, moves, sbb, sst):
+    """Whether the side to move has a legal move; in chess and crazyhouse out of check
+    this usually answers without generating the moves (quick exits on the king, a
+    drop, or any unpinned piece that can move)."""
+    v = st[VARIANT]
+    us = st[TURN]
+    them = 1 - us
+    kmask = bb[KING - 1] & bb[OCC + us]
+    if (v == CHESS or v == CRAZYHOUSE) and kmask:
+        occ = bb[OCC] | bb[OCC + 1]
+        king = msb(kmask)
+        if not attackers(bb, them, king, occ):
+            ours = bb[OCC + us]
+            if v == CRAZYHOUSE:
+                for t in range(KNIGHT, KING):
+                    if st[POCKET + 6 * us + t] and ~occ:
+                        return True
+                if st[POCKET + 6 * us + PAWN] and ~occ & _NOT_BACKRANKS:
+                    return True
+            kb = SQ[king]
+            targets = KING_ATTACKS[king] & ~ours
+            while targets:
+                if not attackers(bb, them, lsb(targets), occ ^ kb):
+                    return True
+                targets &= targets - np.uint64(1)
+            free = ours & ~kmask & ~_slider_blockers(bb, king, us)
+            pieces = free & ~bb[PAWN - 1]
+            while pieces:
+                frm = lsb(pieces)
+                if piece_attacks(st[frm], frm, occ) & ~ours:
+                    return True
+                pieces &= pieces - np.uint64(1)
+            pawns = free & bb[PAWN - 1]
+            push = ((pawns << np.uint64(8)) if us == WHITE else (pawns >> np.uint64(8))) & ~occ
+            if push:
+                return True
+    return gen_legal(bb, st, moves, sbb, sst) > 0
+
+
+@njit(cache=True)
 def is_tactical(st, m):
     """Captures (en passant included) and promotions."""
     flags = m_flags(m)
