@@ -163,6 +163,25 @@ def pick(moves, scores, i, n):
 
 
 @njit(cache=True)
+def tt_to_score(s, ply):
+    """A stored score as seen at ``ply`` (mates are stored as distance from the node)."""
+    if s > MATE_BOUND:
+        return s - ply
+    if s < -MATE_BOUND:
+        return s + ply
+    return s
+
+
+@njit(cache=True)
+def score_to_tt(s, ply):
+    if s > MATE_BOUND:
+        return s + ply
+    if s < -MATE_BOUND:
+        return s - ply
+    return s
+
+
+@njit(cache=True)
 def _poll(ctl):
     ctl[C_NODES] += 1
     if (ctl[C_NODES] & 1023) == 0 and ctl[C_MAX_NODES] > 0 and ctl[C_NODES] >= ctl[C_MAX_NODES]:
@@ -265,11 +284,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
         qkey = core.position_key(bb, st, bbs[ply + 1], sts[ply + 1]) if use_tt else np.uint64(0)
         qslot = np.int64(qkey % np.uint64(tt_key.shape[0]))
         if use_tt and tt_key[qslot] == qkey and tt_depth[qslot] >= depth:
-            s = tt_score[qslot]
-            if s > MATE_BOUND:
-                s -= ply
-            elif s < -MATE_BOUND:
-                s += ply
+            s = tt_to_score(tt_score[qslot], ply)
             f = tt_flag[qslot]
             if (f != TT_UPPER and s >= beta) or (f != TT_LOWER and s <= alpha):
                 return s
@@ -304,11 +319,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
             if not core.has_legal_move(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1]):
                 return terminal_score(bb, st, ply)
         if use_tt and k > 0 and (tt_key[qslot] != qkey or depth >= tt_depth[qslot]):
-            s = best
-            if s > MATE_BOUND:
-                s += ply
-            elif s < -MATE_BOUND:
-                s -= ply
+            s = score_to_tt(best, ply)
             tt_key[qslot] = qkey
             tt_move[qslot] = -1
             tt_score[qslot] = s
@@ -334,11 +345,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     if tt_key[slot] == key:
         hash_move = tt_move[slot]
         if not is_pv and tt_depth[slot] >= depth:
-            s = tt_score[slot]
-            if s > MATE_BOUND:
-                s -= ply
-            elif s < -MATE_BOUND:
-                s += ply
+            s = tt_to_score(tt_score[slot], ply)
             f = tt_flag[slot]
             if f == TT_EXACT or (f == TT_LOWER and s >= beta) or (f == TT_UPPER and s <= alpha):
                 return s
@@ -399,11 +406,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     else:
         flag = TT_UPPER
     if tt_key[slot] != key or depth >= tt_depth[slot] or flag == TT_EXACT:
-        s = best
-        if s > MATE_BOUND:
-            s += ply
-        elif s < -MATE_BOUND:
-            s -= ply
+        s = score_to_tt(best, ply)
         tt_key[slot] = key
         tt_move[slot] = best_move
         tt_score[slot] = s
