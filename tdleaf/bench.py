@@ -20,7 +20,7 @@ from typing import Any
 
 import chess
 
-from .clitools import CliError, depth_arg, print_json, ratio, si
+from .clitools import CliError, depth_arg, emit_report, ratio, si
 
 #: Per variant: (extra plies for tdleaf and Fairy-Stockfish, [(name, FEN, python-chess depth)]).
 #: python-chess takes about 1-3 s per set; tdleaf and Fairy-Stockfish search ``extra``
@@ -442,10 +442,5 @@ def run_perft(args: argparse.Namespace) -> int:
                          startup=not args.no_startup, quick=args.quick,
                          fsf_path=args.fairy_stockfish,
                          progress=not args.json and sys.stderr.isatty())
-    if args.json:
-        print_json(report)
-        for w in report["warnings"]:
-            print(f"tdleaf: warning: {w}", file=sys.stderr)
-    else:
-        print(format_report(report))
+    emit_report(report, args.json, format_report)
     return 0 if report["agree"] else 1

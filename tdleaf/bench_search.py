@@ -25,7 +25,7 @@ import chess.engine
 
 from .bench import find_fairy_stockfish
 from .bench_positions import SEARCH_VARIANTS, BenchPosition, positions
-from .clitools import CliError, print_json, ratio, si
+from .clitools import CliError, emit_report, ratio, si
 
 DEFAULT_DEPTH = 5
 DEFAULT_MOVETIME = 1.0
@@ -784,28 +784,23 @@ def format_report(report: dict[str, Any]) -> str:
             out.append(f"tdleaf's {t:g} s search stopped early, a mate proved, on: "
                        f"{', '.join(early)}; left out of the ratios")
         out.append("")
-    out += [f"summary, wall clock (nodes per second; the ratios are tdleaf's {t:g} s rate over "
-            f"the other engine's, on the positions both searched)",
-            f"{'variant':<11} {'td d' + str(s['depth']):>7} {'td ' + f'{t:g}s':>7} {'Sjeng':>7} "
-            f"{'Fairy-SF':>8} {'py-chess':>8} {'td/Sjeng':>8} {'td/FSF':>7} {'td/pc':>7}"]
-    for v in report["variants"]:
-        sm = v["summary"]
-        nps = [si(sm[k]["nps"]) if sm[k] else "-"
-               for k in ("tdleaf_depth", "tdleaf_time") + ENGINES]
-        rt = [_x(sm["ratios"]["tdleaf_over_" + k]) for k in ENGINES]
-        out.append(f"{v['variant']:<11} {nps[0]:>7} {nps[1]:>7} {nps[2]:>7} {nps[3]:>8} "
-                   f"{nps[4]:>8} {rt[0]:>8} {rt[1]:>7} {rt[2]:>7}")
-    out += ["", "summary, CPU time (nodes per CPU second of each process, from /proc and "
-            "time.process_time(); less sensitive to a busy machine)",
-            f"{'variant':<11} {'td d' + str(s['depth']):>7} {'td ' + f'{t:g}s':>7} {'Sjeng':>7} "
-            f"{'Fairy-SF':>8} {'py-chess':>8} {'td/Sjeng':>8} {'td/FSF':>7} {'td/pc':>7}"]
-    for v in report["variants"]:
-        sm = v["summary"]
-        nps = [si(sm[k]["cpu_nps"]) if sm[k] else "-"
-               for k in ("tdleaf_depth", "tdleaf_time") + ENGINES]
-        rt = [_x(sm["cpu_ratios"]["tdleaf_over_" + k]) for k in ENGINES]
-        out.append(f"{v['variant']:<11} {nps[0]:>7} {nps[1]:>7} {nps[2]:>7} {nps[3]:>8} "
-                   f"{nps[4]:>8} {rt[0]:>8} {rt[1]:>7} {rt[2]:>7}")
+    titles = (f"summary, wall clock (nodes per second; the ratios are tdleaf's {t:g} s rate "
+              f"over the other engine's, on the positions both searched)",
+              "summary, CPU time (nodes per CPU second of each process, from /proc and "
+              "time.process_time(); less sensitive to a busy machine)")
+    for title, nps_key, ratio_key in zip(titles, ("nps", "cpu_nps"), ("ratios", "cpu_ratios")):
+        if nps_key == "cpu_nps":
+            out.append("")
+        out += [title,
+                f"{'variant':<11} {'td d' + str(s['depth']):>7} {'td ' + f'{t:g}s':>7} {'Sjeng':>7} "
+                f"{'Fairy-SF':>8} {'py-chess':>8} {'td/Sjeng':>8} {'td/FSF':>7} {'td/pc':>7}"]
+        for v in report["variants"]:
+            sm = v["summary"]
+            nps = [si(sm[k][nps_key]) if sm[k] else "-"
+                   for k in ("tdleaf_depth", "tdleaf_time") + ENGINES]
+            rt = [_x(sm[ratio_key]["tdleaf_over_" + k]) for k in ENGINES]
+            out.append(f"{v['variant']:<11} {nps[0]:>7} {nps[1]:>7} {nps[2]:>7} {nps[3]:>8} "
+                       f"{nps[4]:>8} {rt[0]:>8} {rt[1]:>7} {rt[2]:>7}")
     m = report["machine"]
     out.append(f"\nmachine: {m['processor'] or '?'}, {m['cpus']} cpus; Python {m['python']}, "
                f"numba {m['numba']}, python-chess {m['chess']}; load average before "
@@ -848,10 +843,5 @@ def run_search(args: argparse.Namespace) -> int:
                           engines=not args.no_engines, memory=not args.no_memory,
                           quick=args.quick, sjeng_path=args.sjeng, fsf_path=args.fairy_stockfish,
                           progress=not args.json and sys.stderr.isatty())
-    if args.json:
-        print_json(report)
-        for w in report["warnings"]:
-            print(f"tdleaf: warning: {w}", file=sys.stderr)
-    else:
-        print(format_report(report))
+    emit_report(report, args.json, format_report)
     return 0

@@ -56,3 +56,13 @@ def print_json(obj: Any) -> None:
     """Print one JSON object on stdout."""
     json.dump(obj, sys.stdout, indent=2)
     sys.stdout.write("\n")
+
+
+def emit_report(report: dict[str, Any], as_json: bool, fmt: Any) -> None:
+    """Print a benchmark report: one JSON object (warnings to stderr), or ``fmt(report)``."""
+    if as_json:
+        print_json(report)
+        for w in report.get("warnings", []):
+            print(f"tdleaf: warning: {w}", file=sys.stderr)
+    else:
+        print(fmt(report))

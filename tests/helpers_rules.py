@@ -17,7 +17,8 @@ from typing import Callable, Iterable
 import chess
 import chess.variant
 
-from variants import VARIANTS, board_class
+from tdleaf.bench import python_chess_perft
+from variants import board_class
 
 ANTI = ("suicide", "giveaway", "antichess")
 
@@ -26,18 +27,8 @@ ANTI = ("suicide", "giveaway", "antichess")
 # --------------------------------------------------------------------------------------
 
 
-def pc_perft(board: chess.Board, depth: int) -> int:
-    """Plain recursive perft on a python-chess board (bulk count at the last ply)."""
-    if depth == 0:
-        return 1
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        total += pc_perft(board, depth - 1)
-        board.pop()
-    return total
+#: Plain recursive perft on a python-chess board (bulk count at the last ply).
+pc_perft = python_chess_perft
 
 
 def pc_divide(board: chess.Board, depth: int) -> dict[str, int]:

@@ -8,6 +8,8 @@ from pathlib import Path
 import chess
 import chess.variant
 
+from tdleaf.bench import python_chess_perft as perft
+
 BOARDS = {"chess": chess.Board, "crazyhouse": chess.variant.CrazyhouseBoard,
           "suicide": chess.variant.SuicideBoard, "giveaway": chess.variant.GiveawayBoard,
           "antichess": chess.variant.AntichessBoard, "atomic": chess.variant.AtomicBoard}
@@ -65,17 +67,6 @@ SUITES = {
         "8/8/8/3k4/4K3/8/8/R6r w - - 0 1",  # connected kings
     ],
 }
-
-
-def perft(board: chess.Board, depth: int) -> int:
-    if depth <= 1:
-        return board.legal_moves.count() if depth == 1 else 1
-    n = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        n += perft(board, depth - 1)
-        board.pop()
-    return n
 
 
 def main() -> None:
