@@ -19,6 +19,7 @@ from numba import njit
 
 from variants import core
 from variants.bits import KING_ATTACKS, lsb, popcount
+from variants.nrt import unmanaged
 
 from .evaluate import evaluate_delta
 
@@ -423,6 +424,11 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
     holds them in searched order and ``root_scores`` their scores (exact for the best,
     bounds for the others). With ``ties``, the best move is drawn at random among the
     equally scored best ones (seeded by ``ctl[C_RNG]``)."""
+    # Views of these arrays are made at every node: drop their reference counting.
+    bbs, sts, evals, moves, mscores = unmanaged(bbs), unmanaged(sts), unmanaged(evals), unmanaged(moves), unmanaged(mscores)
+    root_scores, pv, pvlen, killers, history = unmanaged(root_scores), unmanaged(pv), unmanaged(pvlen), unmanaged(killers), unmanaged(history)
+    keys, tt_key, tt_move, tt_score = unmanaged(keys), unmanaged(tt_key), unmanaged(tt_move), unmanaged(tt_score)
+    tt_depth, tt_flag, ctl, w = unmanaged(tt_depth), unmanaged(tt_flag), unmanaged(ctl), unmanaged(w)
     pvlen[0] = 0
     # Non-literal arguments for negamax (see there).
     one = depth - depth + 1

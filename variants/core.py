@@ -23,6 +23,7 @@ from numba import njit
 from .bits import (BB_BACKRANKS, BB_DARK, BB_LIGHT, BB_RANK_1, BB_RANK_8, BETWEEN, EMPTY,
                    KING_ATTACKS, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS, bishop_attacks, lsb, msb,
                    popcount, rook_attacks)
+from .nrt import unmanaged
 
 # Variant codes. Antichess plays by the giveaway rules (it differs only in its start).
 CHESS, CRAZYHOUSE, SUICIDE, GIVEAWAY, ATOMIC = 0, 1, 2, 3, 4
@@ -949,6 +950,7 @@ def outcome_code(bb, st, moves, sbb, sst):
 @njit(cache=True)
 def _perft(bbs, sts, moves, depth):
     """Leaves below row 0, depth >= 1. Iterative: numba's cache cannot load recursion."""
+    bbs, sts, moves = unmanaged(bbs), unmanaged(sts), unmanaged(moves)
     n0 = gen_legal(bbs[0], sts[0], moves[0], bbs[1], sts[1])
     if depth == 1:
         return np.int64(n0)
