@@ -779,16 +779,20 @@ def gen_legal_tactical(bb, st, moves, sbb, sst):
 @njit(cache=True)
 def has_legal_ep(bb, st, sbb, sst):
     """python-chess ``has_legal_en_passant`` (decides the FEN's ep field and the key)."""
-    if st[EP] <= 0 or is_variant_end(bb, st):
+    ep = st[EP]
+    if ep <= 0 or SQ[ep] & (bb[OCC] | bb[OCC + 1]) or is_variant_end(bb, st):
         return False
-    buf = np.empty(4, dtype=np.int64)
-    n = gen_ep(bb, st, buf, 0, ~EMPTY)
     v = st[VARIANT]
     us = st[TURN]
-    for i in range(n):
+    # The captures gen_ep would list, tried one by one (no move buffer to allocate).
+    rank = BB_RANK_1 << np.uint64(32 if us == WHITE else 24)
+    caps = bb[PAWN - 1] & bb[OCC + us] & PAWN_ATTACKS[1 - us, ep] & rank
+    while caps:
+        frm = lsb(caps)
+        caps &= caps - np.uint64(1)
         if v == SUICIDE or v == GIVEAWAY:
             return True
-        copy_make(bb, st, sbb, sst, buf[i])
+        copy_make(bb, st, sbb, sst, encode(frm, ep, 0, F_EP))
         if v == ATOMIC and kings_connected(sbb):
             return True
         k = king_square(sbb, us)
