@@ -427,6 +427,7 @@ def _assert_error(code: int, out: str, err: str, *words: str) -> None:
     (["--variant", "chess", "--depth", "0"], ["depth"]),
     (["--variant", "chess", "--lambda", "1.5"], ["lambda"]),
     (["--variant", "chess", "--workers", "0"], ["workers"]),
+    (["--variant", "chess", "--qlimit", "-1"], ["qlimit"]),
     (["--variant", "chess", "--init", "no-such-values"], ["init"]),
     (["--variant", "shogi"], ["shogi"]),
     (["--games", "3"], ["--variant"]),
@@ -464,6 +465,7 @@ def small_job(tmp_path_factory):
     (["--depth", "2"], ["depth"]),
     (["--seed", "1"], ["seed"]),
     (["--lambda", "0.5"], ["lam"]),
+    (["--qlimit", "8"], ["qlimit=16", "8"]),
 ])
 def test_resume_with_another_configuration_is_refused(capsys, small_job, argv, words):
     before = _snapshot(small_job)
