@@ -425,10 +425,13 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
     bounds for the others). With ``ties``, the best move is drawn at random among the
     equally scored best ones (seeded by ``ctl[C_RNG]``)."""
     # Views of these arrays are made at every node: drop their reference counting.
-    bbs, sts, evals, moves, mscores = unmanaged(bbs), unmanaged(sts), unmanaged(evals), unmanaged(moves), unmanaged(mscores)
-    root_scores, pv, pvlen, killers, history = unmanaged(root_scores), unmanaged(pv), unmanaged(pvlen), unmanaged(killers), unmanaged(history)
-    keys, tt_key, tt_move, tt_score = unmanaged(keys), unmanaged(tt_key), unmanaged(tt_move), unmanaged(tt_score)
-    tt_depth, tt_flag, ctl, w = unmanaged(tt_depth), unmanaged(tt_flag), unmanaged(ctl), unmanaged(w)
+    bbs, sts, evals, moves, mscores = (unmanaged(bbs), unmanaged(sts), unmanaged(evals),
+                                       unmanaged(moves), unmanaged(mscores))
+    root_scores, pv, pvlen = unmanaged(root_scores), unmanaged(pv), unmanaged(pvlen)
+    killers, history, keys = unmanaged(killers), unmanaged(history), unmanaged(keys)
+    tt_key, tt_move, tt_score = unmanaged(tt_key), unmanaged(tt_move), unmanaged(tt_score)
+    tt_depth, tt_flag = unmanaged(tt_depth), unmanaged(tt_flag)
+    ctl, w = unmanaged(ctl), unmanaged(w)
     pvlen[0] = 0
     # Non-literal arguments for negamax (see there).
     one = depth - depth + 1

@@ -321,13 +321,20 @@ def gen_castling(bb, st, moves, n, to_mask):
 
 
 @njit(cache=True)
-def gen_ep(bb, st, moves, n, from_mask):
+def _ep_capturers(bb, st):
+    """Our pawns that can capture en passant (pseudo-legally)."""
     ep = st[EP]
     if ep <= 0 or SQ[ep] & (bb[OCC] | bb[OCC + 1]):
-        return n
+        return EMPTY
     us = st[TURN]
     rank = BB_RANK_1 << np.uint64(32 if us == WHITE else 24)
-    caps = bb[PAWN - 1] & bb[OCC + us] & from_mask & PAWN_ATTACKS[1 - us, ep] & rank
+    return bb[PAWN - 1] & bb[OCC + us] & PAWN_ATTACKS[1 - us, ep] & rank
+
+
+@njit(cache=True)
+def gen_ep(bb, st, moves, n, from_mask):
+    ep = st[EP]
+    caps = _ep_capturers(bb, st) & from_mask
     while caps:
         moves[n] = encode(lsb(caps), ep, 0, F_EP)
         n += 1
@@ -779,15 +786,13 @@ def gen_legal_tactical(bb, st, moves, sbb, sst):
 @njit(cache=True)
 def has_legal_ep(bb, st, sbb, sst):
     """python-chess ``has_legal_en_passant`` (decides the FEN's ep field and the key)."""
-    ep = st[EP]
-    if ep <= 0 or SQ[ep] & (bb[OCC] | bb[OCC + 1]) or is_variant_end(bb, st):
+    caps = _ep_capturers(bb, st)
+    if not caps or is_variant_end(bb, st):
         return False
+    ep = st[EP]
     v = st[VARIANT]
     us = st[TURN]
-    # The captures gen_ep would list, tried one by one (no move buffer to allocate).
-    rank = BB_RANK_1 << np.uint64(32 if us == WHITE else 24)
-    caps = bb[PAWN - 1] & bb[OCC + us] & PAWN_ATTACKS[1 - us, ep] & rank
-    while caps:
+    while caps:   # tried one by one: no move buffer to allocate
         frm = lsb(caps)
         caps &= caps - np.uint64(1)
         if v == SUICIDE or v == GIVEAWAY:
