@@ -1,4 +1,4 @@
-"""What the UCI and XBoard front ends share: line output and a background search."""
+"""What the UCI and XBoard front ends share: line output, the read loop and a background search."""
 
 from __future__ import annotations
 
@@ -84,3 +84,22 @@ def stdin_lines() -> TextIO:
     """Standard input decoded leniently: bytes that are not UTF-8 become U+FFFD, so
     binary junk on the pipe is an unknown command, not a crash (whatever the locale)."""
     return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+
+
+class Session:
+    """The read loop both front ends run: one line at a time to ``handle`` until it
+    returns False (``quit``) or the input ends, then stop any search still running."""
+
+    inp: TextIO
+    search: BackgroundSearch
+    _engine: Engine | None
+
+    def handle(self, line: str) -> bool:
+        raise NotImplementedError
+
+    def run(self) -> int:
+        for line in self.inp:
+            if not self.handle(line):
+                break
+        self.search.wait(self._engine, stop=True)
+        return 0

@@ -13,7 +13,7 @@ from variants import VARIANTS, Position, VariantError, canonical_variant
 
 from .engine import Engine, Limits, SearchResult
 from .layout import VALUE_SETS, WeightsError
-from .protocol import BackgroundSearch, Output, Warmup, stdin_lines
+from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
 
 NAME = "tdleaf"
 AUTHOR = "the tdleaf developers"
@@ -25,7 +25,7 @@ def format_score(result: SearchResult) -> str:
     return f"cp {int(round(result.score * 100))}"
 
 
-class UciEngine:
+class UciEngine(Session):
     """A UCI session reading commands from ``inp`` and answering on ``out``."""
 
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None) -> None:
@@ -52,13 +52,6 @@ class UciEngine:
         self.out(f"info string {text}")
 
     # -- commands -------------------------------------------------------------------
-
-    def run(self) -> int:
-        for line in self.inp:
-            if not self.handle(line):
-                break
-        self.search.wait(self._engine, stop=True)
-        return 0
 
     def handle(self, line: str) -> bool:
         """Process one line; returns False on ``quit``."""

@@ -14,7 +14,7 @@ from variants import Position, VariantError, canonical_variant
 
 from .engine import Engine, Limits, SearchResult
 from .layout import WeightsError
-from .protocol import BackgroundSearch, Output, Warmup, stdin_lines
+from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
 
 _XB_TO_VARIANT = {"normal": "chess", "crazyhouse": "crazyhouse", "suicide": "suicide",
                   "giveaway": "giveaway", "antichess": "antichess", "atomic": "atomic"}
@@ -33,7 +33,7 @@ def _seconds(text: str) -> float:
     return 60 * float(text)
 
 
-class XBoardEngine:
+class XBoardEngine(Session):
     """A CECP session reading commands from ``inp`` and answering on ``out``."""
 
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None,
@@ -61,13 +61,6 @@ class XBoardEngine:
         if self._engine is None:
             self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb)
         return self._engine
-
-    def run(self) -> int:
-        for line in self.inp:
-            if not self.handle(line):
-                break
-        self.search.wait(self._engine, stop=True)
-        return 0
 
     def handle(self, line: str) -> bool:
         tokens = line.strip().split()
