@@ -1,6 +1,6 @@
 """Reading a ``tdleaf learn`` result folder: files only, never the engine.
 
-The folder (see :mod:`tdleaf.learning`) holds ``config.json``, one ``run-NN/`` per run
+The folder (see :mod:`tdleaf.learn.runs`) holds ``config.json``, one ``run-NN/`` per run
 (``history.csv``, ``checkpoint.json``, ``games.pgn``, ``weights.json``) and, once every
 run is done, ``weights.json``, ``weights_std.json`` and ``summary.json``. A folder still
 being written (or interrupted) has no ``summary.json``; it can still be plotted from the
@@ -28,7 +28,7 @@ HAND_PIECES = "PNBRQ"
 MATERIAL, HAND, PSQ, N_FEATURES = 0, 6, 12, 12 + 6 * 64
 
 LOSING_VARIANTS = ("suicide", "giveaway", "antichess")
-#: The report's normalisation of each variant: (piece, value) (tdleaf/learning.py).
+#: The report's normalisation of each variant: (piece, value) (tdleaf/learn/runs.py).
 REPORT_NORMALISATION = {"chess": ("B", 3.0), "crazyhouse": ("B", 3.0), "atomic": ("N", 2.5),
                         "suicide": ("R", -5.0), "giveaway": ("R", -5.0), "antichess": ("R", -5.0)}
 PIECE_NAMES = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king"}

@@ -17,7 +17,7 @@ from typing import Callable, Iterable
 import chess
 import chess.variant
 
-from tdleaf.bench import python_chess_perft
+from tdleaf.bench.perft import python_chess_perft
 from variants import board_class
 
 ANTI = ("suicide", "giveaway", "antichess")

@@ -9,8 +9,8 @@ import chess
 import pytest
 
 import variants
-from tdleaf.bench_positions import KINDS, POSITIONS, SEARCH_VARIANTS, positions
-from tdleaf.bench_search import PythonChessSearch
+from tdleaf.bench.positions import KINDS, POSITIONS, SEARCH_VARIANTS, positions
+from tdleaf.bench.search import PythonChessSearch
 from tdleaf.cli import main
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 import variants
-from tdleaf.bench import find_fairy_stockfish, python_chess_perft
+from tdleaf.bench.common import find_fairy_stockfish
+from tdleaf.bench.perft import python_chess_perft
 from tdleaf.cli import main
 
 DATA = Path(__file__).parent / "data"

@@ -1,7 +1,7 @@
 """TDLeaf(lambda) learning: the update rule, temporal coherence, short learning runs, and
 the `tdleaf learn` command (result folders, resume after a kill, errors, workers).
 
-The formulas (tdleaf/td.py; report sections 3-4): ``P_t = 1 / (1 + exp(-omega w.x_t))``,
+The formulas (tdleaf/learn/td.py; report sections 3-4): ``P_t = 1 / (1 + exp(-omega w.x_t))``,
 ``d_t = P_{t+1} - P_t`` (the last against the result), and
 ``dw = sum_t grad P_t * sum_{j >= t} lambda^(j - t) d_j``; a leaf that ends the game
 counts with its true value and no gradient. Temporal coherence gives weight f the rate
@@ -31,7 +31,7 @@ import pytest
 
 from search.layout import MATERIAL, PIECES
 from tdleaf.cli import main
-from tdleaf.td import (TemporalCoherence, Trajectory, apply_update, gradients, probabilities,
+from tdleaf.learn.td import (TemporalCoherence, Trajectory, apply_update, gradients, probabilities,
                        recommended_change, squash)
 
 REPO = Path(__file__).resolve().parent.parent

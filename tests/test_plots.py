@@ -1,6 +1,6 @@
 """Figures from run folders (package ``plots``, command ``tdleaf plot``).
 
-A synthetic result folder in the exact format of ``tdleaf learn`` (tdleaf/learning.py)
+A synthetic result folder in the exact format of ``tdleaf learn`` (tdleaf/learn/runs.py)
 is written in each test; one test runs a real short ``tdleaf learn`` and plots it. The
 heatmap test reads pixels back from the PNG: the best square must be the lightest and
 the worst the darkest, at the place a1-bottom-left (White's view) puts them.
@@ -300,7 +300,7 @@ def test_real_short_run(tmp_path, capsys):
 
 
 def test_learn_no_plot_and_plot_every(tmp_path, monkeypatch, capsys):
-    from tdleaf.plot_cmd import LivePlots
+    from tdleaf.cli.plot import LivePlots
 
     calls = []
     monkeypatch.setattr(plots, "plot_run", lambda out: calls.append(out) or [Path(out) / "x"])

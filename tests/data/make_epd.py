@@ -8,7 +8,7 @@ from pathlib import Path
 import chess
 import chess.variant
 
-from tdleaf.bench import python_chess_perft as perft
+from tdleaf.bench.perft import python_chess_perft as perft
 
 BOARDS = {"chess": chess.Board, "crazyhouse": chess.variant.CrazyhouseBoard,
           "suicide": chess.variant.SuicideBoard, "giveaway": chess.variant.GiveawayBoard,

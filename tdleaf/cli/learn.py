@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
 import os
-import queue
 import time
-from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
-import numpy as np
 
-from .clitools import CliError
+from .tools import CliError
 
 DESCRIPTION = """\
 Learn evaluation weights by self-play with TDLeaf(lambda) and temporal-coherence
@@ -76,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _config(args: argparse.Namespace, out: Path):
-    from .learning import LearnConfig, LearnError, versions
+    from tdleaf.learn.runs import LearnConfig, LearnError, versions
 
     given = {field: getattr(args, opt) for opt, (field, _) in _OPTIONS.items()
              if getattr(args, opt) is not None}
@@ -125,7 +120,8 @@ def _default_out(args: argparse.Namespace) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .learning import LearnError, load_checkpoint, run_dir, summarise, write_json_atomic
+    from tdleaf.learn.jobs import BackendError, run_jobs
+    from tdleaf.learn.runs import LearnError, load_checkpoint, run_dir, summarise, write_json_atomic
 
     if args.resume and not args.out:
         raise CliError("--resume needs --out DIR")
@@ -158,18 +154,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"tdleaf learn: {cfg.variant}, {cfg.features}, {cfg.runs} runs x {cfg.games} games, "
           f"depth {cfg.depth}; {sum(done.values())} games already played; "
           f"{workers} worker(s), backend {args.backend}; results in {out}", flush=True)
-    from .plot_cmd import LivePlots
+    from .plot import LivePlots
     figures = LivePlots(out, cfg.runs, args.plot_every, enabled=not args.no_plot)
     bar = _Progress(cfg, done, enabled=not args.no_progress, on_update=figures.update)
     started = time.time()
     try:
-        if args.backend == "ray":
-            _run_ray(out, cfg, todo, bar, args.address)
-        elif workers == 1:
-            for r in todo:
-                _run_local(out, cfg, r, bar)
-        else:
-            _run_pool(out, cfg, todo, workers, bar)
+        run_jobs(out, cfg, todo, bar.update, workers=workers, backend=args.backend,
+                 address=args.address)
+    except BackendError as exc:
+        raise CliError(str(exc)) from None
     finally:
         bar.close()
     summary = summarise(out, cfg)
@@ -206,60 +199,3 @@ class _Progress:
 
     def close(self) -> None:
         self.bar.close()
-
-
-def _material(w: np.ndarray) -> list[float]:
-    return [float(x) for x in w[:6]]
-
-
-def _run_local(out: Path, cfg, r: int, bar: _Progress) -> None:
-    from .learning import run_learning
-    run_learning(out, cfg.to_json(), r, lambda run, g, w: bar.update(run, g, _material(w)))
-
-
-def _pool_worker(out: str, cfg_json: dict[str, Any], r: int, q) -> int:
-    from .learning import run_learning
-    run_learning(out, cfg_json, r, lambda run, g, w: q.put((run, g, _material(w))))
-    return r
-
-
-def _drain(q, bar: _Progress, timeout: float) -> None:
-    try:
-        while True:
-            bar.update(*q.get(timeout=timeout))
-            timeout = 0.0
-    except queue.Empty:
-        pass
-
-
-def _run_pool(out: Path, cfg, todo: list[int], workers: int, bar: _Progress) -> None:
-    ctx = mp.get_context("spawn")     # fresh interpreters: no forked numba/threads state
-    with ctx.Manager() as manager:
-        q = manager.Queue()
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = [pool.submit(_pool_worker, str(out), cfg.to_json(), r, q) for r in todo]
-            while not all(f.done() for f in futures):
-                _drain(q, bar, 0.5)
-            _drain(q, bar, 0.0)
-            for f in futures:
-                f.result()            # re-raise a worker's error
-
-
-def _run_ray(out: Path, cfg, todo: list[int], bar: _Progress, address: str | None) -> None:
-    try:
-        import ray
-        from ray.util.queue import Queue
-    except ImportError:
-        raise CliError("--backend ray needs Ray: pip install 'tdleaf[ray]'") from None
-    if not ray.is_initialized():
-        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
-    q = Queue()
-    remote = ray.remote(num_cpus=1)(_pool_worker)
-    pending = [remote.remote(str(out.resolve()), cfg.to_json(), r, q) for r in todo]
-    while pending:
-        finished, pending = ray.wait(pending, timeout=0.5)
-        ray.get(finished)
-        while not q.empty():
-            bar.update(*q.get())
-    while not q.empty():
-        bar.update(*q.get())

@@ -1,16 +1,13 @@
-"""``tdleaf bench``: reproducible measurements. ``tdleaf bench perft`` times the rules
-(leaves per second) against python-chess and Fairy-Stockfish on a fixed position set,
-checks that the three agree on the counts, and measures numba start-up."""
+"""``tdleaf bench perft``: times the rules (leaves per second) against python-chess and
+Fairy-Stockfish on a fixed position set, checks that the three agree on the counts, and
+measures numba start-up."""
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import os
-import platform
 import queue
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,7 +17,7 @@ from typing import Any
 
 import chess
 
-from .clitools import CliError, depth_arg, emit_report, ratio, si
+from .common import EngineError, find_fairy_stockfish, machine, ratio, si, tdleaf_command, times
 
 #: Per variant: (extra plies for tdleaf and Fairy-Stockfish, [(name, FEN, python-chess depth)]).
 #: python-chess takes about 1-3 s per set; tdleaf and Fairy-Stockfish search ``extra``
@@ -64,53 +61,12 @@ POSITIONS: dict[str, tuple[int, list[tuple[str, str, int]]]] = {
     ]),
 }
 
-#: Fairy-Stockfish's UCI_Variant name for each of ours (used only if the binary lists it).
 #: tdleaf repeats a perft until this much time has passed and reports the mean.
 MIN_SECONDS = 0.5
+#: Fairy-Stockfish's UCI_Variant name for each of ours (used only if the binary lists it).
 
 FSF_VARIANTS = {"chess": "chess", "crazyhouse": "crazyhouse", "suicide": "suicide",
                 "giveaway": "giveaway", "antichess": "antichess", "atomic": "atomic"}
-
-DESCRIPTION = """\
-Time perft (leaves per second, bulk-counted at the last ply) on a fixed set of 3-5
-positions per variant, for this package, for python-chess (a plain recursive perft
-with board.legal_moves.count() at depth 1) and for Fairy-Stockfish ('go perft'),
-in the same run. python-chess searches a depth that takes it about 1-3 s per set;
-tdleaf and Fairy-Stockfish search one ply deeper for a stable time (tdleaf repeats
-a perft until 0.5 s have passed and reports the mean), and tdleaf is also run at
-python-chess's depth so that every count is checked against both.
-Also measures the cold numba compile (fresh NUMBA_CACHE_DIR) and the warm start of
-'tdleaf perft --variant chess --depth 1'."""
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``bench`` command group and its ``perft`` subcommand."""
-    p = subparsers.add_parser("bench",
-                              help="benchmarks (perft and search speed against other engines)",
-                              description="Benchmarks. Run 'tdleaf bench perft --help' or "
-                                          "'tdleaf bench search --help'.")
-    sub = p.add_subparsers(title="benchmarks", metavar="BENCH")
-    p.set_defaults(run=None, parser=p)
-    b = sub.add_parser("perft", help="perft leaves/s against python-chess and Fairy-Stockfish",
-                       description=DESCRIPTION)
-    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
-                   help="variants to run (default: all of " + ", ".join(POSITIONS) + ")")
-    b.add_argument("--depth", type=depth_arg, metavar="D",
-                   help="one depth for every position and engine (default: per position)")
-    b.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
-    b.add_argument("--no-engines", action="store_true",
-                   help="do not run external engines (Fairy-Stockfish)")
-    b.add_argument("--no-startup", action="store_true",
-                   help="skip the cold-compile and warm-start measurements (the cold "
-                        "compile takes about half a minute)")
-    b.add_argument("--fairy-stockfish", metavar="PATH",
-                   help="the Fairy-Stockfish binary (default: found on PATH or /usr/games)")
-    b.add_argument("--quick", action="store_true", help=argparse.SUPPRESS)  # for the tests
-    b.set_defaults(run=run_perft)
-    from . import bench_search, bench_selfplay  # imported here: bench_search imports this module
-    bench_search.register(sub)
-    bench_selfplay.register(sub)
-
 
 # -- the three perfts -----------------------------------------------------------------------
 
@@ -124,10 +80,6 @@ def python_chess_perft(board: chess.Board, depth: int) -> int:
         nodes += python_chess_perft(board, depth - 1)
         board.pop()
     return nodes
-
-
-class EngineError(RuntimeError):
-    """The external engine died, timed out or answered something unexpected."""
 
 
 class FairyStockfish:
@@ -196,15 +148,6 @@ class FairyStockfish:
             self.proc.wait()
 
 
-def find_fairy_stockfish() -> str | None:
-    """Path of the Fairy-Stockfish binary, or None."""
-    found = shutil.which("fairy-stockfish")
-    if found:
-        return found
-    fallback = "/usr/games/fairy-stockfish"
-    return fallback if os.access(fallback, os.X_OK) else None
-
-
 # -- start-up ---------------------------------------------------------------------------------
 
 def _timed_run(cmd: list[str], env: dict[str, str] | None = None) -> float:
@@ -224,10 +167,7 @@ def measure_startup() -> dict[str, Any]:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         cold = _timed_run([sys.executable, "-c", code], env)
         cold_cached = _timed_run([sys.executable, "-c", code], env)
-    beside = os.path.join(os.path.dirname(sys.executable), "tdleaf")  # this venv's script
-    exe = beside if os.access(beside, os.X_OK) else shutil.which("tdleaf")
-    cli = [exe] if exe else [sys.executable, "-m", "tdleaf"]
-    cmd = cli + ["perft", "--variant", "chess", "--depth", "1"]
+    cmd = tdleaf_command() + ["perft", "--variant", "chess", "--depth", "1"]
     _timed_run(cmd)  # make sure the default cache is warm
     warm = sorted(_timed_run(cmd) for _ in range(3))[1]
     return {"cold_compile_seconds": cold, "cached_import_seconds": cold_cached,
@@ -262,9 +202,7 @@ def bench_perft(variant_names: list[str] | None = None, depth: int | None = None
                 warnings.append(f"cannot start Fairy-Stockfish: {exc}")
     report: dict[str, Any] = {
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "machine": {"platform": platform.platform(), "processor": _cpu_model(),
-                    "cpus": os.cpu_count(), "python": platform.python_version(),
-                    "numba": _version("numba"), "chess": chess.__version__},
+        "machine": machine(),
         "fairy_stockfish": fsf.name if fsf else None,
         "quick": quick, "variants": [], "warnings": warnings, "startup": None,
     }
@@ -283,25 +221,6 @@ def bench_perft(variant_names: list[str] | None = None, depth: int | None = None
             warnings.append(f"start-up measurement failed: {exc}")
     report["agree"] = all(v["agree"] for v in report["variants"])
     return report
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
-
-
-def _version(dist: str) -> str | None:
-    from importlib import metadata
-    try:
-        return metadata.version(dist)
-    except metadata.PackageNotFoundError:
-        return None
 
 
 def _bench_variant(name: str, depth: int | None, quick: bool, fsf: FairyStockfish | None,
@@ -394,12 +313,12 @@ def format_report(report: dict[str, Any]) -> str:
             checked = "pc+fsf" if r["agree_fairy_stockfish"] is not None else "pc"
             out.append(f"{r['name']:<18} {r['python_chess']['depth']:>2}/{r['tdleaf']['depth']:<2} "
                        f"{r['tdleaf']['nodes']:>12,} {si(td):>8} {si(pc):>8} {si(fs):>8} "
-                       f"{_x(ratio(td, pc)):>7} {_x(ratio(td, fs)):>7}  "
+                       f"{times(ratio(td, pc)):>7} {times(ratio(td, fs)):>7}  "
                        f"{'agree (' + checked + ')' if agree else 'MISMATCH'}")
         t = v["nodes_per_second"]
         out.append(f"{'all':<18} {'':>5} {'':>12} {si(t['tdleaf']):>8} {si(t['python_chess']):>8} "
-                   f"{si(t['fairy_stockfish']):>8} {_x(t['tdleaf_over_python_chess']):>7} "
-                   f"{_x(t['tdleaf_over_fairy_stockfish']):>7}  "
+                   f"{si(t['fairy_stockfish']):>8} {times(t['tdleaf_over_python_chess']):>7} "
+                   f"{times(t['tdleaf_over_fairy_stockfish']):>7}  "
                    f"{'agree' if v['agree'] else 'MISMATCH'}")
         out.append("")
     out += ["summary (leaves/s)",
@@ -408,8 +327,8 @@ def format_report(report: dict[str, Any]) -> str:
     for v in report["variants"]:
         t = v["nodes_per_second"]
         out.append(f"{v['variant']:<12} {si(t['tdleaf']):>8} {si(t['python_chess']):>8} "
-                   f"{si(t['fairy_stockfish']):>8} {_x(t['tdleaf_over_python_chess']):>7} "
-                   f"{_x(t['tdleaf_over_fairy_stockfish']):>7}  "
+                   f"{si(t['fairy_stockfish']):>8} {times(t['tdleaf_over_python_chess']):>7} "
+                   f"{times(t['tdleaf_over_fairy_stockfish']):>7}  "
                    f"{'agree' if v['agree'] else 'MISMATCH'}")
     m = report["machine"]
     out.append(f"\nmachine: {m['processor'] or '?'}, {m['cpus']} cpus; Python {m['python']}, "
@@ -428,19 +347,3 @@ def format_report(report: dict[str, Any]) -> str:
 
 def _nps(run: dict[str, Any] | None) -> float | None:
     return run["nodes"] / run["seconds"] if run and run["seconds"] > 0 else None
-
-
-def _x(r: float | None) -> str:
-    return "-" if r is None else f"{r:.3g}x"
-
-
-def run_perft(args: argparse.Namespace) -> int:
-    """Execute ``tdleaf bench perft``; exit status 1 if any count disagrees."""
-    if args.depth == 0:
-        raise CliError("bench depth must be >= 1")
-    report = bench_perft(args.variant, args.depth, engines=not args.no_engines,
-                         startup=not args.no_startup, quick=args.quick,
-                         fsf_path=args.fairy_stockfish,
-                         progress=not args.json and sys.stderr.isatty())
-    emit_report(report, args.json, format_report)
-    return 0 if report["agree"] else 1

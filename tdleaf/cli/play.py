@@ -7,7 +7,7 @@ import io
 import itertools
 import sys
 
-from .clitools import CliError
+from .tools import CliError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

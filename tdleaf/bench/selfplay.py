@@ -8,36 +8,20 @@ core and not disturbed by other work on the machine as much as wall time would b
 
 from __future__ import annotations
 
-import argparse
 import platform
 import time
 from typing import Any
 
 import numpy as np
 
-from .clitools import CliError, print_json
 
 VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "atomic")
 #: The issue's target: 2,000 material-only atomic games in 2 hours on one core.
 TARGET_SECONDS = {("atomic", "material"): 3.6}
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    b = sub.add_parser("selfplay", help="self-play games per hour per core (learning speed)",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
-                   help="variants (default: " + ", ".join(VARIANTS) + ")")
-    b.add_argument("--features", choices=["material", "psq", "both"], default="both",
-                   help="material only, with piece-square tables, or both (default)")
-    b.add_argument("--games", type=int, default=4, help="games per variant and feature set (default 4)")
-    b.add_argument("--depth", type=int, default=5, help="search depth (default 5, plus quiescence)")
-    b.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
-    b.add_argument("--json", action="store_true", help="print one JSON object")
-    b.set_defaults(run=run)
-
-
 def _weights(variant: str, features: str, seed: int):
-    from tdleaf.learning import LearnConfig, initial_weights
+    from tdleaf.learn.runs import LearnConfig, initial_weights
     from search.layout import PSQ, Weights
     w = initial_weights(LearnConfig(variant=variant))
     if features == "psq":
@@ -48,7 +32,7 @@ def _weights(variant: str, features: str, seed: int):
 def bench_selfplay(variants: list[str], features: list[str], games: int, depth: int,
                    seed: int, progress: bool = True) -> dict[str, Any]:
     from search import Engine
-    from tdleaf.selfplay import play_game
+    from tdleaf.learn.selfplay import play_game
 
     rows = []
     for v in variants:
@@ -91,18 +75,3 @@ def format_report(report: dict[str, Any]) -> str:
                      f"{r['games_per_hour_per_core']:12.0f} {r['nodes_per_game']:10.0f} "
                      f"{r['nps_cpu']:8.0f}  {verdict}")
     return "\n".join(lines)
-
-
-def run(args: argparse.Namespace) -> int:
-    from variants import canonical_variant
-    if args.games < 1 or args.depth < 1:
-        raise CliError("--games and --depth must be >= 1")
-    variants = [canonical_variant(v) for v in (args.variant or VARIANTS)]
-    features = ["material", "psq"] if args.features == "both" else [args.features]
-    report = bench_selfplay(variants, features, args.games, args.depth, args.seed,
-                            progress=not args.json)
-    if args.json:
-        print_json(report)
-    else:
-        print(format_report(report))
-    return 0

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .clitools import CliError, depth_arg, print_json, si
+from tdleaf.bench.common import si
+
+from .tools import CliError, depth_arg, print_json
 
 DESCRIPTION = """\
 Count the leaf nodes of the legal move tree (perft) with the numba rules of the

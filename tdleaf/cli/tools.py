@@ -1,5 +1,5 @@
 """Small helpers shared by the `tdleaf` subcommands: the user-error type, the argument
-parser that reports errors on one line, argument types and number formatting."""
+parser that reports errors on one line, and argument types."""
 
 from __future__ import annotations
 
@@ -32,37 +32,34 @@ def depth_arg(text: str) -> int:
     return depth
 
 
+def positive_int(text: str) -> int:
+    """argparse type of a count: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def seconds_arg(text: str) -> float:
+    """argparse type of a duration in seconds: in (0, 3600]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not value > 0 or value > 3600:
+        raise argparse.ArgumentTypeError(f"seconds must be in (0, 3600], got {text}")
+    return value
+
+
 def one_line(message: object) -> str:
     """``message`` as a single line of text."""
     return " ".join(str(message).split())
-
-
-def si(x: float | None) -> str:
-    """A rate in three significant digits with a k/M/G suffix (``31.2M``); ``-`` for None."""
-    if x is None:
-        return "-"
-    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(x) >= div:
-            return f"{x / div:.3g}{suffix}"
-    return f"{x:.3g}"
-
-
-def ratio(a: float | None, b: float | None) -> float | None:
-    """``a / b``, or None when either is unknown or ``b`` is zero."""
-    return None if a is None or not b else a / b
 
 
 def print_json(obj: Any) -> None:
     """Print one JSON object on stdout."""
     json.dump(obj, sys.stdout, indent=2)
     sys.stdout.write("\n")
-
-
-def emit_report(report: dict[str, Any], as_json: bool, fmt: Any) -> None:
-    """Print a benchmark report: one JSON object (warnings to stderr), or ``fmt(report)``."""
-    if as_json:
-        print_json(report)
-        for w in report.get("warnings", []):
-            print(f"tdleaf: warning: {w}", file=sys.stderr)
-    else:
-        print(fmt(report))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .clitools import CliError
+from .tools import CliError
 
 DESCRIPTION = """\
 Draw the figures of a result folder of 'tdleaf learn', in the style of the report

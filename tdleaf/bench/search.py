@@ -1,18 +1,14 @@
 """``tdleaf bench search``: search speed (nodes per second) of the tdleaf engine on the
-fixed position set of :mod:`tdleaf.bench_positions`, against Sjeng 11.2 (XBoard),
+fixed position set of :mod:`tdleaf.bench.positions`, against Sjeng 11.2 (XBoard),
 Fairy-Stockfish (UCI) and a plain python-chess alpha-beta, in the same run; and the
 resident memory of a ``tdleaf uci`` process after a crazyhouse search."""
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import logging
-import os
-import platform
 import queue
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,9 +19,9 @@ from typing import Any
 import chess
 import chess.engine
 
-from .bench import find_fairy_stockfish
-from .bench_positions import SEARCH_VARIANTS, BenchPosition, positions
-from .clitools import CliError, emit_report, ratio, si
+from .common import (cpu_seconds, find_engine, find_fairy_stockfish, load_average, machine,
+                     ratio, si, tdleaf_command, times)
+from .positions import SEARCH_VARIANTS, BenchPosition, positions
 
 DEFAULT_DEPTH = 5
 DEFAULT_MOVETIME = 1.0
@@ -38,74 +34,6 @@ FSF_VARIANTS = {"chess": "chess", "crazyhouse": "crazyhouse", "suicide": "suicid
                 "giveaway": "giveaway", "antichess": "antichess"}
 ENGINES = ("sjeng", "fairy_stockfish", "python_chess")
 LABELS = {"sjeng": "Sjeng", "fairy_stockfish": "Fairy-Stockfish", "python_chess": "python-chess"}
-
-DESCRIPTION = f"""\
-Search speed on a fixed set of 12-14 positions per variant (openings, middlegames,
-endgames, positions from games; see tdleaf/bench_positions.py). For every position:
-the tdleaf engine to a fixed depth (default {DEFAULT_DEPTH} plies + quiescence) and for a
-fixed time (default {DEFAULT_MOVETIME:g} s), each with a fresh {HASH_MB} MB transposition
-table and the '{VALUE_SET}' material values; then, for the same time, Sjeng 11.2 over
-XBoard (crazyhouse, suicide), Fairy-Stockfish over UCI (chess, crazyhouse, suicide,
-giveaway) and a plain python-chess alpha-beta written for this benchmark (negamax,
-quiescence over captures, the same material values, iterative deepening). Nodes count
-every position visited, quiescence included; nps = nodes / seconds (wall clock), and
-the summary rows are total nodes / total seconds. The ratios compare tdleaf's
-fixed-time rate with each engine's on the positions both searched, leaving out those
-where tdleaf stopped early (a mate proved) and those Sjeng answered without an
-alpha-beta search (its proof-number search in suicide). A second summary divides by
-the CPU time of each process instead, which a busy machine disturbs less. Also
-measures the resident memory of 'tdleaf uci' after 'go depth 5' in crazyhouse with the
-default {HASH_MB} MB hash. Missing external engines are skipped with a note."""
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``bench search`` to the ``bench`` group's subparsers."""
-    b = subparsers.add_parser("search", help="search nodes/s against Sjeng, Fairy-Stockfish "
-                                             "and python-chess; memory of 'tdleaf uci'",
-                              description=DESCRIPTION)
-    b.add_argument("--variant", action="append", metavar="V",
-                   help="variant to run, repeatable (default: " + ", ".join(SEARCH_VARIANTS) + ")")
-    b.add_argument("--depth", type=_positive_int, metavar="D",
-                   help=f"plies of tdleaf's fixed-depth search (default {DEFAULT_DEPTH})")
-    b.add_argument("--movetime", type=_seconds, metavar="S",
-                   help=f"seconds per position of the fixed-time searches (default "
-                        f"{DEFAULT_MOVETIME:g}; Sjeng's 'st' takes whole seconds, so it gets "
-                        f"at least 1)")
-    b.add_argument("--python-chess-movetime", type=_seconds, metavar="S",
-                   help="seconds per position for the python-chess alpha-beta "
-                        "(default: --movetime)")
-    b.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
-    b.add_argument("--no-engines", action="store_true",
-                   help="do not run the external engines (Sjeng, Fairy-Stockfish)")
-    b.add_argument("--no-memory", action="store_true",
-                   help="skip the memory measurement of 'tdleaf uci'")
-    b.add_argument("--sjeng", metavar="PATH",
-                   help="the Sjeng binary (default: on PATH or /usr/games)")
-    b.add_argument("--fairy-stockfish", metavar="PATH",
-                   help="the Fairy-Stockfish binary (default: on PATH or /usr/games)")
-    b.add_argument("--quick", action="store_true", help=argparse.SUPPRESS)  # for the tests
-    b.set_defaults(run=run_search)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not value > 0 or value > 3600:
-        raise argparse.ArgumentTypeError(f"seconds must be in (0, 3600], got {text}")
-    return value
-
 
 # -- the python-chess alpha-beta --------------------------------------------------------------
 
@@ -294,14 +222,6 @@ class _UnexpectedLines(logging.Filter):
         return "Rejecting feature" not in str(record.msg)  # Sjeng's "sigterm=0", harmless
 
 
-def _find(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    fallback = f"/usr/games/{name}"
-    return fallback if os.access(fallback, os.X_OK) else None
-
-
 class Sjeng:
     """Sjeng 11.2 driven over XBoard by python-chess, for ``st``-limited searches.
 
@@ -347,12 +267,12 @@ class Sjeng:
         st = max(1, round(seconds))  # Sjeng reads 'st' as whole seconds
         self._filter.lines.clear()
         pid = self.engine.protocol.transport.get_pid()
-        cpu0 = _cpu_seconds(pid)
+        cpu0 = cpu_seconds(pid)
         t0 = time.perf_counter()
         result = self.engine.play(board, chess.engine.Limit(time=st), info=chess.engine.INFO_ALL,
                                   game=object())
         elapsed = time.perf_counter() - t0
-        cpu1 = _cpu_seconds(pid)
+        cpu1 = cpu_seconds(pid)
         text = "\n".join(self._filter.lines)
         nodes = _last_int(r"^Nodes: (\d+)", text)
         post_nodes = result.info.get("nodes")
@@ -399,12 +319,12 @@ class FairyStockfish:
 
     def search(self, board: chess.Board, seconds: float) -> dict[str, Any]:
         pid = self.engine.protocol.transport.get_pid()
-        cpu0 = _cpu_seconds(pid)
+        cpu0 = cpu_seconds(pid)
         t0 = time.perf_counter()
         result = self.engine.play(board, chess.engine.Limit(time=seconds),
                                   info=chess.engine.INFO_ALL, game=object())
         elapsed = time.perf_counter() - t0
-        cpu1 = _cpu_seconds(pid)
+        cpu1 = cpu_seconds(pid)
         info = result.info
         return {"nodes": int(info.get("nodes", 0)), "seconds": float(info.get("time") or elapsed),
                 "wall_seconds": elapsed,
@@ -428,28 +348,12 @@ class FairyStockfish:
         self.__init__(self.path)  # type: ignore[misc]
 
 
-def _cpu_seconds(pid: int) -> float | None:
-    """User + system CPU seconds a process has used so far (from /proc/<pid>/stat)."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            fields = fh.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return None
-
-
 def _last_int(pattern: str, text: str) -> int | None:
     found = re.findall(pattern, text, flags=re.MULTILINE)
     return int(found[-1]) if found else None
 
 
 # -- memory of `tdleaf uci` --------------------------------------------------------------------
-
-def _tdleaf_command() -> list[str]:
-    beside = os.path.join(os.path.dirname(sys.executable), "tdleaf")  # this venv's script
-    exe = beside if os.access(beside, os.X_OK) else shutil.which("tdleaf")
-    return [exe] if exe else [sys.executable, "-m", "tdleaf"]
-
 
 def _proc_status_kb(pid: int, field: str) -> int | None:
     try:
@@ -467,7 +371,7 @@ def measure_uci_memory(variant: str = "crazyhouse", depth: int = 5,
     """Resident memory of a ``tdleaf uci`` process after ``uci``, ``isready`` and
     ``go depth`` in ``variant`` with the default hash: VmRSS and its peak VmHWM, in MB
     (read from /proc/<pid>/status while the process is still running)."""
-    cmd = _tdleaf_command() + ["uci"]
+    cmd = tdleaf_command() + ["uci"]
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
     lines: queue.Queue[str | None] = queue.Queue()
@@ -550,8 +454,6 @@ def bench_search(variant_names: list[str] | None = None, depth: int | None = Non
     ``quick`` (for tests) runs two positions per variant (the first and the last) at
     depth 2 and 0.1 s, and the memory measurement with ``go depth 2``.
     """
-    import numba
-
     from search import Engine
     from variants import canonical_variant
 
@@ -561,7 +463,7 @@ def bench_search(variant_names: list[str] | None = None, depth: int | None = Non
     pc_movetime = pc_movetime or movetime
     warnings: list[str] = []
     notes: list[str] = []
-    load_before = _loadavg()
+    load_before = load_average()
     started = datetime.datetime.now(datetime.timezone.utc)
     t_start = time.perf_counter()
 
@@ -569,7 +471,7 @@ def bench_search(variant_names: list[str] | None = None, depth: int | None = Non
     fsf: FairyStockfish | None = None
     if engines:
         if any(n in SJENG_VARIANTS for n in names):
-            path = sjeng_path or _find("sjeng")
+            path = sjeng_path or find_engine("sjeng")
             if path is None:
                 notes.append("Sjeng not found; its columns are empty")
             else:
@@ -597,10 +499,7 @@ def bench_search(variant_names: list[str] | None = None, depth: int | None = Non
         "date": started.isoformat(timespec="seconds"),
         "settings": {"depth": depth, "movetime": movetime, "python_chess_movetime": pc_movetime,
                      "hash_mb": HASH_MB, "values": VALUE_SET, "quick": quick},
-        "machine": {"processor": platform.processor() or platform.machine(),
-                    "cpus": os.cpu_count(), "python": platform.python_version(),
-                    "numba": numba.__version__, "chess": chess.__version__,
-                    "load_average_before": load_before},
+        "machine": {**machine(), "load_average_before": load_before},
         "engines": {"tdleaf": "tdleaf (this package)",
                     "sjeng": sjeng.name if sjeng else None,
                     "fairy_stockfish": fsf.name if fsf else None,
@@ -622,16 +521,9 @@ def bench_search(variant_names: list[str] | None = None, depth: int | None = Non
             warnings.append(f"memory measurement failed: {exc}")
     else:
         notes.append("memory of 'tdleaf uci' not measured (--no-memory)")
-    report["machine"]["load_average_after"] = _loadavg()
+    report["machine"]["load_average_after"] = load_average()
     report["seconds"] = time.perf_counter() - t_start
     return report
-
-
-def _loadavg() -> list[float] | None:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        return None
 
 
 def _bench_variant(name: str, depth: int, movetime: float, pc_movetime: float, Engine: Any,
@@ -732,10 +624,6 @@ def _nps_of(run: dict[str, Any] | None) -> float | None:
 
 # -- output -----------------------------------------------------------------------------------
 
-def _x(r: float | None) -> str:
-    return "-" if r is None else f"{r:.3g}x"
-
-
 def _pair(run: dict[str, Any] | None) -> str:
     """``nodes nps`` columns of one run (``*`` marks a run left out of the totals)."""
     if run is None:
@@ -769,7 +657,7 @@ def format_report(report: dict[str, Any]) -> str:
                    f"{si(d['nps']):>6} "
                    + " ".join(_pair(sm[k]) for k in ("tdleaf_time",) + ENGINES))
         ratios = sm["ratios"]
-        parts = [f"tdleaf/{LABELS[k]} {_x(ratios['tdleaf_over_' + k])}" for k in ENGINES
+        parts = [f"tdleaf/{LABELS[k]} {times(ratios['tdleaf_over_' + k])}" for k in ENGINES
                  if ratios["tdleaf_over_" + k] is not None]
         out.append("fixed-time nps ratios: " + (", ".join(parts) or "-"))
         for key, why in sm["skipped"].items():
@@ -798,7 +686,7 @@ def format_report(report: dict[str, Any]) -> str:
             sm = v["summary"]
             nps = [si(sm[k][nps_key]) if sm[k] else "-"
                    for k in ("tdleaf_depth", "tdleaf_time") + ENGINES]
-            rt = [_x(sm[ratio_key]["tdleaf_over_" + k]) for k in ENGINES]
+            rt = [times(sm[ratio_key]["tdleaf_over_" + k]) for k in ENGINES]
             out.append(f"{v['variant']:<11} {nps[0]:>7} {nps[1]:>7} {nps[2]:>7} {nps[3]:>8} "
                        f"{nps[4]:>8} {rt[0]:>8} {rt[1]:>7} {rt[2]:>7}")
     m = report["machine"]
@@ -825,23 +713,3 @@ def format_report(report: dict[str, Any]) -> str:
 
 def _load(avg: list[float] | None) -> str:
     return "?" if avg is None else "/".join(f"{x:.2f}" for x in avg)
-
-
-def run_search(args: argparse.Namespace) -> int:
-    """Execute ``tdleaf bench search``."""
-    import variants
-
-    for v in args.variant or []:
-        try:
-            name = variants.canonical_variant(v)
-        except variants.VariantError as exc:
-            raise CliError(str(exc)) from None
-        if not positions(name):
-            raise CliError(f"no search positions for {name}; choose from "
-                           + ", ".join(SEARCH_VARIANTS))
-    report = bench_search(args.variant, args.depth, args.movetime, args.python_chess_movetime,
-                          engines=not args.no_engines, memory=not args.no_memory,
-                          quick=args.quick, sjeng_path=args.sjeng, fsf_path=args.fairy_stockfish,
-                          progress=not args.json and sys.stderr.isatty())
-    emit_report(report, args.json, format_report)
-    return 0

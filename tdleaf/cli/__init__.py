@@ -11,8 +11,8 @@ import os
 import sys
 from importlib import metadata
 
-from . import bench, learn_cmd, perft_cmd, play_cmd, plot_cmd
-from .clitools import CliError, Parser, one_line
+from . import bench, learn, perft, play, plot
+from .tools import CliError, Parser, one_line
 
 DESCRIPTION = """\
 tdleaf: chess-variant rules in numba (chess, crazyhouse, suicide, giveaway,
@@ -31,7 +31,7 @@ def build_parser() -> Parser:
     parser = Parser(prog="tdleaf", description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"tdleaf {version}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in (learn_cmd, perft_cmd, play_cmd, plot_cmd, bench):
+    for module in (learn, perft, play, plot, bench):
         module.register(sub)
     parser.set_defaults(run=None, parser=parser)
     return parser

@@ -1,0 +1,162 @@
+"""``tdleaf bench``: the benchmark commands (perft, search, selfplay); the measurements
+themselves live in :mod:`tdleaf.bench`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tdleaf.bench.common import print_report
+from tdleaf.bench.perft import POSITIONS
+from tdleaf.bench.positions import SEARCH_VARIANTS, positions
+from tdleaf.bench.search import DEFAULT_DEPTH, DEFAULT_MOVETIME, HASH_MB, VALUE_SET
+from tdleaf.bench.selfplay import VARIANTS as SELFPLAY_VARIANTS
+
+from .tools import CliError, depth_arg, positive_int, seconds_arg
+
+PERFT_DESCRIPTION = """\
+Time perft (leaves per second, bulk-counted at the last ply) on a fixed set of 3-5
+positions per variant, for this package, for python-chess (a plain recursive perft
+with board.legal_moves.count() at depth 1) and for Fairy-Stockfish ('go perft'),
+in the same run. python-chess searches a depth that takes it about 1-3 s per set;
+tdleaf and Fairy-Stockfish search one ply deeper for a stable time (tdleaf repeats
+a perft until 0.5 s have passed and reports the mean), and tdleaf is also run at
+python-chess's depth so that every count is checked against both.
+Also measures the cold numba compile (fresh NUMBA_CACHE_DIR) and the warm start of
+'tdleaf perft --variant chess --depth 1'."""
+
+SEARCH_DESCRIPTION = f"""\
+Search speed on a fixed set of 12-14 positions per variant (openings, middlegames,
+endgames, positions from games; see tdleaf/bench/positions.py). For every position:
+the tdleaf engine to a fixed depth (default {DEFAULT_DEPTH} plies + quiescence) and for a
+fixed time (default {DEFAULT_MOVETIME:g} s), each with a fresh {HASH_MB} MB transposition
+table and the '{VALUE_SET}' material values; then, for the same time, Sjeng 11.2 over
+XBoard (crazyhouse, suicide), Fairy-Stockfish over UCI (chess, crazyhouse, suicide,
+giveaway) and a plain python-chess alpha-beta written for this benchmark (negamax,
+quiescence over captures, the same material values, iterative deepening). Nodes count
+every position visited, quiescence included; nps = nodes / seconds (wall clock), and
+the summary rows are total nodes / total seconds. The ratios compare tdleaf's
+fixed-time rate with each engine's on the positions both searched, leaving out those
+where tdleaf stopped early (a mate proved) and those Sjeng answered without an
+alpha-beta search (its proof-number search in suicide). A second summary divides by
+the CPU time of each process instead, which a busy machine disturbs less. Also
+measures the resident memory of 'tdleaf uci' after 'go depth 5' in crazyhouse with the
+default {HASH_MB} MB hash. Missing external engines are skipped with a note."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``bench`` command group: ``perft``, ``search`` and ``selfplay``."""
+    p = subparsers.add_parser("bench",
+                              help="benchmarks (perft and search speed against other engines)",
+                              description="Benchmarks. Run 'tdleaf bench perft --help', "
+                                          "'tdleaf bench search --help' or "
+                                          "'tdleaf bench selfplay --help'.")
+    sub = p.add_subparsers(title="benchmarks", metavar="BENCH")
+    p.set_defaults(run=None, parser=p)
+
+    b = sub.add_parser("perft", help="perft leaves/s against python-chess and Fairy-Stockfish",
+                       description=PERFT_DESCRIPTION)
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
+                   help="variants to run (default: all of " + ", ".join(POSITIONS) + ")")
+    b.add_argument("--depth", type=depth_arg, metavar="D",
+                   help="one depth for every position and engine (default: per position)")
+    b.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    b.add_argument("--no-engines", action="store_true",
+                   help="do not run external engines (Fairy-Stockfish)")
+    b.add_argument("--no-startup", action="store_true",
+                   help="skip the cold-compile and warm-start measurements (the cold "
+                        "compile takes about half a minute)")
+    b.add_argument("--fairy-stockfish", metavar="PATH",
+                   help="the Fairy-Stockfish binary (default: found on PATH or /usr/games)")
+    b.add_argument("--quick", action="store_true", help=argparse.SUPPRESS)  # for the tests
+    b.set_defaults(run=run_perft)
+
+    b = sub.add_parser("search", help="search nodes/s against Sjeng, Fairy-Stockfish "
+                                      "and python-chess; memory of 'tdleaf uci'",
+                       description=SEARCH_DESCRIPTION)
+    b.add_argument("--variant", action="append", metavar="V",
+                   help="variant to run, repeatable (default: " + ", ".join(SEARCH_VARIANTS) + ")")
+    b.add_argument("--depth", type=positive_int, metavar="D",
+                   help=f"plies of tdleaf's fixed-depth search (default {DEFAULT_DEPTH})")
+    b.add_argument("--movetime", type=seconds_arg, metavar="S",
+                   help=f"seconds per position of the fixed-time searches (default "
+                        f"{DEFAULT_MOVETIME:g}; Sjeng's 'st' takes whole seconds, so it gets "
+                        f"at least 1)")
+    b.add_argument("--python-chess-movetime", type=seconds_arg, metavar="S",
+                   help="seconds per position for the python-chess alpha-beta "
+                        "(default: --movetime)")
+    b.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    b.add_argument("--no-engines", action="store_true",
+                   help="do not run the external engines (Sjeng, Fairy-Stockfish)")
+    b.add_argument("--no-memory", action="store_true",
+                   help="skip the memory measurement of 'tdleaf uci'")
+    b.add_argument("--sjeng", metavar="PATH",
+                   help="the Sjeng binary (default: on PATH or /usr/games)")
+    b.add_argument("--fairy-stockfish", metavar="PATH",
+                   help="the Fairy-Stockfish binary (default: on PATH or /usr/games)")
+    b.add_argument("--quick", action="store_true", help=argparse.SUPPRESS)  # for the tests
+    b.set_defaults(run=run_search)
+
+    from tdleaf.bench import selfplay
+    b = sub.add_parser("selfplay", help="self-play games per hour per core (learning speed)",
+                       description=selfplay.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
+                   help="variants (default: " + ", ".join(SELFPLAY_VARIANTS) + ")")
+    b.add_argument("--features", choices=["material", "psq", "both"], default="both",
+                   help="material only, with piece-square tables, or both (default)")
+    b.add_argument("--games", type=int, default=4, help="games per variant and feature set (default 4)")
+    b.add_argument("--depth", type=int, default=5, help="search depth (default 5, plus quiescence)")
+    b.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_selfplay)
+
+
+def run_perft(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench perft``; exit status 1 if any count disagrees."""
+    from tdleaf.bench.perft import bench_perft, format_report
+
+    if args.depth == 0:
+        raise CliError("bench depth must be >= 1")
+    report = bench_perft(args.variant, args.depth, engines=not args.no_engines,
+                         startup=not args.no_startup, quick=args.quick,
+                         fsf_path=args.fairy_stockfish,
+                         progress=not args.json and sys.stderr.isatty())
+    print_report(report, args.json, format_report)
+    return 0 if report["agree"] else 1
+
+
+def run_search(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench search``."""
+    import variants
+    from tdleaf.bench.search import bench_search, format_report
+
+    for v in args.variant or []:
+        try:
+            name = variants.canonical_variant(v)
+        except variants.VariantError as exc:
+            raise CliError(str(exc)) from None
+        if not positions(name):
+            raise CliError(f"no search positions for {name}; choose from "
+                           + ", ".join(SEARCH_VARIANTS))
+    report = bench_search(args.variant, args.depth, args.movetime, args.python_chess_movetime,
+                          engines=not args.no_engines, memory=not args.no_memory,
+                          quick=args.quick, sjeng_path=args.sjeng, fsf_path=args.fairy_stockfish,
+                          progress=not args.json and sys.stderr.isatty())
+    print_report(report, args.json, format_report)
+    return 0
+
+
+def run_selfplay(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench selfplay``."""
+    from tdleaf.bench.selfplay import bench_selfplay, format_report
+    from variants import canonical_variant
+
+    if args.games < 1 or args.depth < 1:
+        raise CliError("--games and --depth must be >= 1")
+    names = [canonical_variant(v) for v in (args.variant or SELFPLAY_VARIANTS)]
+    features = ["material", "psq"] if args.features == "both" else [args.features]
+    report = bench_selfplay(names, features, args.games, args.depth, args.seed,
+                            progress=not args.json)
+    print_report(report, args.json, format_report)
+    return 0
