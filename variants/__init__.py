@@ -6,6 +6,7 @@ compiled with numba and exact to python-chess 1.11.
 400
 """
 
+from . import jitcache  # noqa: F401  (first: before any function is compiled)
 from .errors import (IllegalMoveError, ImpossiblePositionError, InvalidFenError,
                      UnknownVariantError, VariantError)
 from .position import (VARIANTS, Position, board_class, canonical_variant, divide,
