@@ -27,7 +27,7 @@ TT_ENTRY_BYTES = 8 + 8 + 8 + 2 + 1
 _compiled = False
 
 
-def _ensure_compiled() -> None:
+def ensure_compiled() -> None:
     """Load (or compile) the search once per process, outside any time limit."""
     global _compiled
     if not _compiled:
@@ -191,14 +191,17 @@ class Engine:
     def search(self, position: Position | chess.Board | str | None = None, depth: int | None = None,
                movetime: float | None = None, nodes: int | None = None, *,
                limits: Limits | None = None,
-               info: Callable[[SearchResult], None] | None = None) -> SearchResult:
+               info: Callable[[SearchResult], None] | None = None,
+               leaf: bool = True) -> SearchResult:
         """Search a position (FEN, python-chess board or :class:`Position`).
 
         Limits: ``depth`` (plies + quiescence), ``movetime`` (seconds), ``nodes``, or a
         :class:`Limits` for clocks. With none of them the engine's default depth (or 5)
-        is used. ``info`` is called after every completed iteration.
+        is used. ``info`` is called after every completed iteration. ``leaf=False``
+        skips describing the PV's leaf (its FEN and features: what learning needs and
+        play does not).
         """
-        _ensure_compiled()
+        ensure_compiled()
         pos = self._position(position)
         lim = limits or Limits()
         if depth is not None:
@@ -279,7 +282,7 @@ class Engine:
             self._armed = False
             self._stop_requested = False
         assert result is not None
-        if result.leaf_position is None:
+        if leaf and result.leaf_position is None:
             self._add_leaf(pos, result)
         result.nodes = int(ctl[ab.C_NODES])
         result.time = time.perf_counter() - start

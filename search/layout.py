@@ -210,16 +210,19 @@ def value_set(name: str, variant: str) -> Weights:
 
 
 def load_weights(spec: str | os.PathLike[str], variant: str) -> Weights:
-    """Weights from a file path or a built-in value-set name."""
+    """Weights from a file path, a result folder, a built-in value-set name or a
+    reference set (``learnt``, ``learnt-material``, ``learnt-psq``, ``avg-psq``)."""
     text = os.fspath(spec)
     if text in _SETS:
         return value_set(text, variant)
+    if text in REFERENCE_SETS:
+        return reference_weights(text, variant)
     path = Path(text)
     if path.is_dir():
         path = path / "weights.json"
     if not path.exists():
         raise WeightsError(f"no weights file or value set named {text!r} "
-                           f"(value sets: {', '.join(VALUE_SETS)})")
+                           f"(value sets: {', '.join(VALUE_SETS + REFERENCE_SETS)})")
     try:
         data = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -227,10 +230,67 @@ def load_weights(spec: str | os.PathLike[str], variant: str) -> Weights:
     return weights_from_json(data, variant, source=str(path))
 
 
+#: Where the learnt reference weights ship (issue: reproduce the report's experiments).
+REFERENCE_DIR = Path(__file__).resolve().parent.parent / "runs" / "reference"
+
+
+#: Names of the learnt reference weights: ``learnt`` is the best shipped set (tables if
+#: any); ``avg-psq`` is material only, each piece worth its table's visit-weighted average
+#: (the report's "average p-sq" player).
+REFERENCE_SETS = ("learnt", "learnt-material", "learnt-psq", "avg-psq")
+
+
+def reference_weights_path(variant: str, features: str | None = None) -> Path | None:
+    """The shipped learnt ``weights.json`` of a variant, or None: with tables
+    (``runs/reference/<variant>/psq``) before material only (``.../material``), or
+    ``features`` ("psq" or "material") for one of them."""
+    variant = canonical_variant(variant)
+    kinds = (features,) if features else ("psq", "material")
+    for kind in kinds:
+        path = REFERENCE_DIR / variant / kind / "weights.json"
+        if path.exists():
+            return path
+    return None
+
+
+def reference_weights(name: str, variant: str) -> Weights:
+    """A reference set by name (see :data:`REFERENCE_SETS`)."""
+    variant = canonical_variant(variant)
+    features = {"learnt": None, "learnt-material": "material", "learnt-psq": "psq",
+                "avg-psq": "psq"}[name]
+    path = reference_weights_path(variant, features)
+    if path is None:
+        where = REFERENCE_DIR / variant / (features or "{material,psq}")
+        raise WeightsError(f"{name}: no learnt reference weights ship for {variant} ({where} "
+                           f"holds no weights.json)")
+    if name == "avg-psq":
+        return average_psq_weights(path.parent, variant)
+    return load_weights(path, variant)
+
+
+def average_psq_weights(run_dir: str | os.PathLike[str], variant: str) -> Weights:
+    """Material-only weights from a piece-square result folder: each piece worth the
+    visit-weighted average of its table (``summary.json``'s ``psq_average``); pieces in
+    hand keep the learnt hand values (tables are for pieces on the board only)."""
+    folder = Path(run_dir)
+    learnt = load_weights(folder, variant)
+    try:
+        summary = json.loads((folder / "summary.json").read_text())
+        averages = summary["psq_average"]
+        material = {p: _number(averages[p], f"psq_average.{p}") for p in PIECES}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise WeightsError(f"{folder}: no usable psq_average in summary.json ({exc})") from None
+    if variant not in ("suicide", "giveaway", "antichess"):
+        material["K"] = 0.0        # kings are never traded: a constant, as in learning
+    data = {"variant": canonical_variant(variant), "material": material,
+            "hand": {p: float(learnt.w[HAND + i]) for i, p in enumerate(HAND_PIECES)},
+            "meta": {"value_set": "avg-psq", "source": str(folder)}}
+    return weights_from_json(data, variant, source=f"avg-psq of {folder}")
+
+
 def default_weights(variant: str) -> Weights:
     """The default evaluation: learned reference weights once shipped, else traditional."""
-    variant = canonical_variant(variant)
-    ref = Path(__file__).resolve().parent.parent / "runs" / "reference" / variant / "weights.json"
-    if ref.exists():
+    ref = reference_weights_path(variant)
+    if ref is not None:
         return load_weights(ref, variant)
     return value_set("traditional", variant)

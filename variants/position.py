@@ -308,6 +308,21 @@ class Position:
                 self.pop()
         return False
 
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the position has occurred ``count`` times (python-chess's
+        ``is_repetition``: this occurrence included, the same side to move)."""
+        return self._repetitions(self.key) + 1 >= count
+
+    def is_fifty_moves(self) -> bool:
+        """python-chess's ``is_fifty_moves``: 50 moves without capture or pawn move, and
+        a legal move left (never in crazyhouse, whose python-chess board has no such rule)."""
+        return (self.code != core.CRAZYHOUSE and int(self.st[core.HALFMOVE]) >= 100
+                and self._has_moves())
+
+    @property
+    def fullmove_number(self) -> int:
+        return int(self.st[core.FULLMOVE])
+
     def is_game_over(self, *, claim_draw: bool = False) -> bool:
         return self.outcome(claim_draw=claim_draw) is not None
 

@@ -1,0 +1,130 @@
+"""``tdleaf tournament``: the report's pairings, a round robin or a gauntlet."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .match import adjudication, add_game_options, parse_options
+from .tools import CliError, positive_int
+
+DESCRIPTION = """\
+Play a tournament: a set of pairings, each a match (see 'tdleaf match --help' for the
+players, limits, openings and adjudication), with one PGN per pairing in --out and the
+table as Markdown (table.md), CSV (table.csv) and JSON (summary.json), rewritten after
+every pairing.
+
+Plans:
+  paper       the report's pairings for --variant (Droste & Fürnkranz 2008, tables
+              5.2-8.2): learnt vs traditional, vs the engine's original values
+              (Sunsetter's), vs Sjeng's values, vs the average piece-square values, and
+              piece-square vs learnt (chess: also piece-square vs the Sjeng engine),
+              with the report's won/lost/draw/ratio and sign test beside ours. learnt
+              and psq are the shipped reference weights unless --learnt / --psq name
+              result folders; avg-psq is derived from psq's tables.
+  roundrobin  every pair of --players
+  gauntlet    the first of --players against each of the others
+
+--option NAME.KEY=VALUE sets one player's own setting: NAME is a player's position in
+--players (1, 2, ...), or for the paper plan one of learnt, psq, traditional, original,
+sjeng, losers, avg-psq, sjeng-engine (e.g. sjeng-engine.movetime=1)."""
+
+PAPER_NAMES = ["learnt", "psq", "traditional", "original", "sjeng", "losers", "avg-psq",
+               "sjeng-engine"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``tournament`` command."""
+    p = subparsers.add_parser("tournament", help="play a tournament (the report's pairings, "
+                                                 "round robin, gauntlet)",
+                              description=DESCRIPTION,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--plan", choices=["paper", "roundrobin", "gauntlet"], default="paper")
+    p.add_argument("--players", nargs="+", default=[], metavar="PLAYER",
+                   help="players of a round robin or gauntlet (as for 'tdleaf match')")
+    p.add_argument("--learnt", metavar="DIR", help="paper plan: the material result folder")
+    p.add_argument("--psq", metavar="DIR", help="paper plan: the piece-square result folder")
+    add_game_options(p)
+    p.add_argument("--games", type=positive_int, default=400, metavar="N",
+                   help="games per pairing (default 400; the report played 2,000)")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME.KEY=VALUE",
+                   help="one player's setting (repeatable)")
+    p.add_argument("--out", metavar="DIR",
+                   help="tournament folder (default runs/tournaments/<time>-<variant>-<plan>)")
+    p.add_argument("--resume", action="store_true", help="carry on the tournament in --out")
+    p.add_argument("--no-progress", action="store_true", help="no live progress line")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tdleaf.play.match import MatchConfig, MatchError, PlayerConfig
+    from tdleaf.play.players import is_external
+    from tdleaf.play.tournament import Tournament, TournamentError, paper_players, plan_pairings
+    from variants import VariantError, canonical_variant
+
+    try:
+        variant = canonical_variant(args.variant)
+    except VariantError as exc:
+        raise CliError(str(exc)) from None
+    if args.resume and not args.out:
+        raise CliError("--resume needs --out DIR (the tournament to carry on)")
+    if args.plan == "paper" and args.players:
+        raise CliError("--players is for --plan roundrobin or gauntlet")
+    out = Path(args.out) if args.out else Path("runs") / "tournaments" / (
+        f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{variant}-{args.plan}")
+    try:
+        names = paper_players(variant, out, args.learnt, args.psq) if args.plan == "paper" else None
+        pairings = plan_pairings(args.plan, variant, args.players, names)
+    except (TournamentError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    if names is not None:
+        used = {p.a for p in pairings} | {p.b for p in pairings}
+        sides = {n: names[n] for n in PAPER_NAMES if names.get(n) in used}
+    else:
+        sides = {str(i + 1): spec for i, spec in enumerate(args.players)}
+    options = parse_options(args.option, list(sides))
+    shared = {k: getattr(args, k) for k in ("depth", "nodes", "movetime") if getattr(args, k)}
+    if args.movetime is not None and not args.movetime > 0:
+        raise CliError(f"--movetime must be > 0, got {args.movetime}")
+    settings: dict[str, dict[str, Any]] = {}
+    for name, spec in sides.items():
+        own = dict(options.get(name, {}))
+        if not shared and not args.tc and not any(k in own for k in ("depth", "nodes", "movetime")):
+            own["movetime" if is_external(spec) else "depth"] = 0.1 if is_external(spec) else 4
+        settings[spec] = own
+    base = MatchConfig(variant=variant, a=PlayerConfig("-", shared), b=PlayerConfig("-", shared),
+                       games=args.games, random_plies=args.random_plies,
+                       openings_file=args.openings, seed=args.seed, tc=args.tc,
+                       time_margin=args.time_margin, adjudication=adjudication(args),
+                       workers=args.workers)
+    try:
+        base.validate()
+    except MatchError as exc:
+        raise CliError(str(exc)) from None
+    tournament = Tournament(base, pairings, out, settings)
+    print(f"tdleaf tournament: {args.plan}, {variant}, {len(pairings)} pairing(s) x "
+          f"{args.games} games; results in {out}", file=sys.stderr, flush=True)
+    last: dict[str, Any] = {}
+
+    def progress(k: int, pairing: Any, summary: Any, outcome: Any) -> None:
+        if args.no_progress or outcome is None:
+            return
+        every = max(1, args.games // 10)
+        if summary.games % every == 0 or summary.games == args.games:
+            print(f"[{k + 1}/{len(pairings)} {pairing.label}: {summary.games}/{args.games}] "
+                  f"{summary.progress_line()}", file=sys.stderr, flush=True)
+        last["k"] = k
+
+    try:
+        tournament.run(resume=args.resume, progress=progress)
+    except (TournamentError, MatchError) as exc:
+        raise CliError(str(exc)) from None
+    except KeyboardInterrupt:
+        print(f"\ntdleaf tournament: interrupted; carry on with --resume --out {out}",
+              file=sys.stderr)
+        return 130
+    print((out / "table.md").read_text())
+    return 0

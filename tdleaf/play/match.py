@@ -1,0 +1,466 @@
+"""A match between two players: openings played with both colours, games in parallel,
+one PGN, live statistics, an optional SPRT stop, and resumption from the PGN.
+
+Game ``i`` (0-based) plays opening ``i // 2``; player A has White in even games, so
+games ``2k`` and ``2k + 1`` are a pair with colours reversed (fishtest's pentanomial
+statistics count such pairs). With one worker, games run in this process; with more,
+each worker process keeps its own two players for the whole match.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import queue
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from variants import canonical_variant
+
+from . import stats
+from .game import Adjudication, Clock, GameResult, play_game
+from .openings import Opening, random_openings, read_openings
+from .pgn import StoredGame, append_game, game_text, read_games
+from .players import Player, PlayerError, make_player
+
+
+class MatchError(ValueError):
+    """A match that cannot be played as asked."""
+
+
+@dataclass
+class PlayerConfig:
+    """A player as the user named it, and its settings."""
+
+    spec: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def make(self) -> Player:
+        return make_player(self.spec, self.settings)
+
+
+@dataclass
+class MatchConfig:
+    """Everything that decides the games of a match."""
+
+    variant: str
+    a: PlayerConfig
+    b: PlayerConfig
+    games: int = 100
+    random_plies: int = 8
+    openings_file: str | None = None
+    seed: int = 0
+    tc: str | None = None              # "60+1": a clock for both players
+    time_margin: float = 0.1           # seconds a move may overrun the clock
+    adjudication: Adjudication = field(default_factory=Adjudication)
+    workers: int = 1
+    sprt: stats.Sprt | None = None
+    pgn: str | None = None
+    event: str = "tdleaf match"
+
+    def validate(self) -> "MatchConfig":
+        try:
+            self.variant = canonical_variant(self.variant)
+        except ValueError as exc:
+            raise MatchError(str(exc)) from None
+        if self.games < 1:
+            raise MatchError(f"--games must be >= 1, got {self.games}")
+        if self.random_plies < 0:
+            raise MatchError(f"--random-plies must be >= 0, got {self.random_plies}")
+        if self.workers < 1:
+            raise MatchError(f"--workers must be >= 1, got {self.workers}")
+        if self.tc is not None:
+            try:
+                Clock.parse(self.tc, self.time_margin)
+            except ValueError as exc:
+                raise MatchError(str(exc)) from None
+        return self
+
+    @property
+    def clock(self) -> Clock | None:
+        return Clock.parse(self.tc, self.time_margin) if self.tc else None
+
+    def openings(self) -> list[Opening]:
+        """One opening per game pair."""
+        pairs = (self.games + 1) // 2
+        if self.openings_file:
+            try:
+                book = read_openings(self.openings_file, self.variant)
+            except ValueError as exc:
+                raise MatchError(str(exc)) from None
+            return [book[k % len(book)] for k in range(pairs)]
+        return random_openings(self.variant, pairs, self.random_plies, self.seed)
+
+
+@dataclass
+class GameOutcome:
+    """One finished game as the statistics see it (A's point of view)."""
+
+    index: int
+    a_white: bool
+    result: str
+    failure: str | None = None
+    failed_a: bool | None = None     # whether A was the side that failed
+    plies: int = 0
+
+    @property
+    def a_score(self) -> float:
+        white = {"1-0": 1.0, "0-1": 0.0}.get(self.result, 0.5)
+        return white if self.a_white else 1.0 - white
+
+
+@dataclass
+class Summary:
+    """The statistics of a match so far, from A's point of view."""
+
+    a: str
+    b: str
+    variant: str
+    outcomes: list[GameOutcome] = field(default_factory=list)
+    sprt: stats.Sprt | None = None
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for o in self.outcomes if o.a_score == 1.0)
+
+    @property
+    def losses(self) -> int:
+        return sum(1 for o in self.outcomes if o.a_score == 0.0)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for o in self.outcomes if o.a_score == 0.5)
+
+    @property
+    def games(self) -> int:
+        return len(self.outcomes)
+
+    def pentanomial(self) -> list[int]:
+        """Counts of complete pairs scoring 0, 1/2, 1, 3/2, 2 points for A."""
+        by_pair: dict[int, list[float]] = {}
+        for o in self.outcomes:
+            by_pair.setdefault(o.index // 2, []).append(o.a_score)
+        counts = [0] * 5
+        for scores in by_pair.values():
+            if len(scores) == 2:
+                counts[int(round(2 * sum(scores)))] += 1
+        return counts
+
+    def failures(self, kind: str, of_a: bool | None = None) -> int:
+        return sum(1 for o in self.outcomes
+                   if o.failure == kind and (of_a is None or o.failed_a == of_a))
+
+    def llr(self) -> float | None:
+        if self.sprt is None:
+            return None
+        pairs = self.pentanomial()
+        return self.sprt.llr(pairs) if sum(pairs) else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        w, l, d = self.wins, self.losses, self.draws
+        tri = stats.elo_trinomial(w, l, d)
+        pairs = self.pentanomial()
+        penta = stats.elo_pentanomial(pairs) if sum(pairs) else None
+        out: dict[str, Any] = {
+            "a": self.a, "b": self.b, "variant": self.variant,
+            "games": self.games, "wins": w, "losses": l, "draws": d,
+            "score": tri.score if self.games else None,
+            "elo": _finite(tri.elo), "elo_ci": [_finite(tri.low), _finite(tri.high)],
+            "elo_pentanomial": _finite(penta.elo) if penta else None,
+            "elo_pentanomial_ci": [_finite(penta.low), _finite(penta.high)] if penta else None,
+            "los": stats.los(w, l), "sign_test_p": stats.sign_test_p(w, l),
+            "pentanomial": pairs,
+            "illegal_moves": self.failures("illegal move"),
+            "crashes": self.failures("crash"), "timeouts": self.failures("time forfeit"),
+            "stalls": self.failures("stall"), "no_moves": self.failures("no move"),
+            "failures_of_a": {k: self.failures(k, True) for k in _FAILURES},
+            "failures_of_b": {k: self.failures(k, False) for k in _FAILURES},
+        }
+        if self.sprt is not None:
+            llr = self.llr()
+            out["sprt"] = {"elo0": self.sprt.elo0, "elo1": self.sprt.elo1,
+                           "alpha": self.sprt.alpha, "beta": self.sprt.beta,
+                           "llr": llr, "lower": self.sprt.lower, "upper": self.sprt.upper,
+                           "decision": self.sprt.decision(llr) if llr is not None else None}
+        return out
+
+    def progress_line(self) -> str:
+        w, l, d = self.wins, self.losses, self.draws
+        if not self.games:
+            return "no games yet"
+        est = stats.elo_trinomial(w, l, d)
+        text = f"+{w} -{l} ={d} score {est.score:.3f} Elo {_fmt_elo(est.elo)} +- {_fmt_margin(est)}"
+        llr = self.llr()
+        if llr is not None:
+            text += f" LLR {llr:.2f} [{self.sprt.lower:.2f}, {self.sprt.upper:.2f}]"  # type: ignore[union-attr]
+        return text
+
+    def report(self) -> str:
+        """The human-readable summary (cutechess-cli's lines, plus the report's test)."""
+        j = self.to_json()
+        n = self.games
+        lines = [f"{self.a} vs {self.b} ({self.variant}): {n} game{'s' if n != 1 else ''}"]
+        if not n:
+            return lines[0]
+        lines.append(f"Score of {self.a} vs {self.b}: {j['wins']} - {j['losses']} - {j['draws']} "
+                     f"[{j['score']:.3f}] {n}")
+        tri = stats.elo_trinomial(j["wins"], j["losses"], j["draws"])
+        lines.append(f"Elo difference: {_fmt_estimate(tri)}, "
+                     f"LOS: {100 * j['los']:.1f} %, DrawRatio: {100 * j['draws'] / n:.1f} %")
+        if sum(j["pentanomial"]):
+            p = stats.elo_pentanomial(j["pentanomial"])
+            lines.append(f"Pentanomial [0-2]: {j['pentanomial']} over {sum(j['pentanomial'])} "
+                         f"pairs: Elo {_fmt_estimate(p)}")
+        lines.append(f"Sign test (wins against losses, two-sided): p = {j['sign_test_p']:.3g}")
+        if "sprt" in j:
+            s = j["sprt"]
+            verdict = {"H1": f"H1 accepted (elo >= {s['elo1']:g})",
+                       "H0": f"H0 accepted (elo <= {s['elo0']:g})"}.get(s["decision"], "no decision")
+            lines.append(f"SPRT ({s['elo0']:g}, {s['elo1']:g}; alpha {s['alpha']:g}, beta "
+                         f"{s['beta']:g}): LLR {s['llr']:.2f} [{s['lower']:.2f}, {s['upper']:.2f}], "
+                         f"{verdict}")
+        bad = [f"{k}: {v}" for k, v in (("illegal moves", j["illegal_moves"]),
+                                        ("crashes", j["crashes"]), ("stalls", j["stalls"]),
+                                        ("time forfeits", j["timeouts"]),
+                                        ("no move", j["no_moves"])) if v]
+        if bad:
+            lines.append("Failures: " + ", ".join(bad))
+        return "\n".join(lines)
+
+
+_FAILURES = ("illegal move", "no move", "crash", "stall", "time forfeit", "resign")
+
+
+def _finite(x: float | None) -> float | None:
+    return None if x is None or x != x or x in (float("inf"), float("-inf")) else x
+
+
+def _fmt_elo(x: float) -> str:
+    if x == float("inf"):
+        return "+inf"
+    if x == float("-inf"):
+        return "-inf"
+    return f"{x:+.1f}"
+
+
+def _fmt_estimate(est: stats.EloEstimate) -> str:
+    """``+52.5 +- 140.6 (95%: -79.1 to +202.1)``; no interval when every game went one way."""
+    if est.score in (0.0, 1.0):
+        return f"{_fmt_elo(est.elo)} (every game {'won' if est.score else 'lost'}: no interval)"
+    return (f"{_fmt_elo(est.elo)} +- {_fmt_margin(est)} "
+            f"(95%: {_fmt_elo(est.low)} to {_fmt_elo(est.high)})")
+
+
+def _fmt_margin(est: stats.EloEstimate) -> str:
+    m = est.margin
+    return "inf" if m != m or m == float("inf") else f"{m:.1f}"
+
+
+# -- running games ---------------------------------------------------------------------------
+
+class _Side:
+    """The two players of one process, started once."""
+
+    def __init__(self, cfg: MatchConfig) -> None:
+        self.a = cfg.a.make()
+        self.b = cfg.b.make()
+        try:
+            for p in (self.a, self.b):
+                p.start(cfg.variant)
+        except BaseException:
+            self.close()      # a half-started engine too: no process may outlive a failure
+            raise
+        if self.a.name == self.b.name:
+            self.a.name += " (A)"
+            self.b.name += " (B)"
+
+    def close(self) -> None:
+        for p in (self.a, self.b):
+            p.close()
+
+
+def _play(side: _Side, cfg: MatchConfig, openings: list[Opening], index: int) -> tuple[GameResult, str]:
+    a_white = index % 2 == 0
+    white, black = (side.a, side.b) if a_white else (side.b, side.a)
+    game = play_game(white, black, cfg.variant, openings[index // 2], clock=cfg.clock,
+                     adjudication=cfg.adjudication, seed=cfg.seed * 1_000_003 + index)
+    text = game_text(game, cfg.variant, index + 1, event=cfg.event, time_control=cfg.tc or "-")
+    return game, text
+
+
+def _outcome(index: int, game: GameResult) -> GameOutcome:
+    a_white = index % 2 == 0
+    failed_a = None if game.failed_side is None else (game.failed_side == a_white)
+    return GameOutcome(index, a_white, game.result, game.failure, failed_a,
+                       len(game.opening.moves) + len(game.plies))
+
+
+def _stored_outcome(g: StoredGame) -> GameOutcome:
+    index = g.round - 1
+    a_white = index % 2 == 0
+    failed_a = None
+    if g.failure:
+        loser_white = g.result == "0-1"
+        failed_a = loser_white == a_white
+    return GameOutcome(index, a_white, g.result, g.failure, failed_a, g.plies)
+
+
+def _worker(cfg_json: dict[str, Any], openings: list[Opening], tasks: Any, results: Any,
+            parent: int) -> None:
+    """A worker process: its own players, games from ``tasks`` until None."""
+    cfg = config_from_json(cfg_json)
+    try:
+        side = _Side(cfg)
+    except BaseException as exc:
+        results.put(("error", -1, f"{type(exc).__name__}: {exc}"))
+        return
+    try:
+        while True:
+            try:
+                index = tasks.get(timeout=1.0)
+            except queue.Empty:
+                if os.getppid() != parent:       # the match was killed: stop too
+                    return
+                continue
+            if index is None:
+                return
+            game, text = _play(side, cfg, openings, index)
+            results.put(("game", index, (_outcome(index, game), text)))
+    except KeyboardInterrupt:
+        return
+    except BaseException as exc:
+        results.put(("error", -1, f"{type(exc).__name__}: {exc}"))
+    finally:
+        side.close()
+
+
+def config_to_json(cfg: MatchConfig) -> dict[str, Any]:
+    d = asdict(cfg)
+    d["sprt"] = asdict(cfg.sprt) if cfg.sprt else None
+    return d
+
+
+def config_from_json(d: dict[str, Any]) -> MatchConfig:
+    d = dict(d)
+    d["a"] = PlayerConfig(**d["a"])
+    d["b"] = PlayerConfig(**d["b"])
+    d["adjudication"] = Adjudication(**d["adjudication"])
+    d["sprt"] = stats.Sprt(**d["sprt"]) if d.get("sprt") else None
+    return MatchConfig(**d)
+
+
+Progress = Callable[[Summary, GameOutcome | None], None]
+
+
+def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | None = None) -> Summary:
+    """Play the match (to ``cfg.games`` games in all, counting those already in the PGN
+    when resuming) and return its summary. Players are started once here first, so that
+    a bad spec, weights file or engine fails before any game."""
+    cfg.validate()
+    pgn = Path(cfg.pgn) if cfg.pgn else None
+    try:
+        openings = cfg.openings()
+    except ValueError as exc:
+        raise MatchError(str(exc)) from None
+    try:
+        side = _Side(cfg)
+    except PlayerError as exc:
+        raise MatchError(str(exc)) from None
+    summary = Summary(side.a.name, side.b.name, cfg.variant, sprt=cfg.sprt)
+    done: set[int] = set()
+    if pgn is not None:
+        if resume:
+            for g in read_games(pgn, repair=True):
+                a_white = (g.round - 1) % 2 == 0
+                expected = (side.a.name, side.b.name) if a_white else (side.b.name, side.a.name)
+                if (g.white, g.black) != expected:
+                    side.close()
+                    raise MatchError(f"{pgn}: game {g.round} is {g.white} vs {g.black}, not "
+                                     f"{expected[0]} vs {expected[1]}; not the same match")
+                if g.round - 1 < cfg.games and g.round - 1 not in done:
+                    done.add(g.round - 1)
+                    summary.outcomes.append(_stored_outcome(g))
+        elif pgn.exists() and pgn.stat().st_size > 0:
+            side.close()
+            raise MatchError(f"{pgn} already holds games: use --resume to carry on, or "
+                             f"another --pgn file")
+    todo = [i for i in range(cfg.games) if i not in done]
+    if progress:
+        progress(summary, None)
+
+    def finished(index: int, outcome: GameOutcome, text: str) -> bool:
+        """Record a game; True when the SPRT has decided."""
+        if pgn is not None:
+            append_game(pgn, text)
+        summary.outcomes.append(outcome)
+        if progress:
+            progress(summary, outcome)
+        llr = summary.llr()
+        return llr is not None and cfg.sprt is not None and cfg.sprt.decision(llr) is not None
+
+    if summary.llr() is not None and cfg.sprt.decision(summary.llr()) is not None:  # type: ignore[union-attr]
+        todo = []
+    if cfg.workers <= 1 or len(todo) <= 1:
+        try:
+            for index in todo:
+                game, text = _play(side, cfg, openings, index)
+                if finished(index, _outcome(index, game), text):
+                    break
+        finally:
+            side.close()
+        return summary
+    side.close()
+    _run_parallel(cfg, openings, todo, finished)
+    return summary
+
+
+def _run_parallel(cfg: MatchConfig, openings: list[Opening], todo: list[int],
+                  finished: Callable[[int, GameOutcome, str], bool]) -> None:
+    ctx = mp.get_context("spawn")     # fresh interpreters: no forked numba or engine threads
+    tasks = ctx.Queue()
+    results = ctx.Queue()
+    workers = min(cfg.workers, len(todo))
+    for index in todo:
+        tasks.put(index)
+    for _ in range(workers):
+        tasks.put(None)
+    procs = [ctx.Process(target=_worker, args=(config_to_json(cfg), openings, tasks, results,
+                                               os.getpid()), daemon=True)
+             for _ in range(workers)]
+    for p in procs:
+        p.start()
+    pending = set(todo)
+    stopping = False
+    try:
+        while pending and any(p.is_alive() for p in procs) or not results.empty():
+            try:
+                kind, index, payload = results.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if kind == "error":
+                raise MatchError(f"a match worker failed: {payload}")
+            outcome, text = payload
+            pending.discard(index)
+            if finished(index, outcome, text) and not stopping:
+                # The SPRT has decided: start no new game; the ones being played finish.
+                stopping = True
+                _drain(tasks)
+                for _ in procs:
+                    tasks.put(None)
+        if pending and not stopping:
+            raise MatchError(f"match workers stopped with {len(pending)} game(s) unplayed")
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=10)
+
+
+def _drain(q: Any) -> None:
+    try:
+        while True:
+            q.get_nowait()
+    except queue.Empty:
+        pass

@@ -1,0 +1,174 @@
+"""The match's PGN file: written one finished game at a time, read back to resume.
+
+Each game is appended in one write, flushed and synced, so a match killed at any moment
+(Ctrl-C, ``kill -9``) leaves a file of complete games; a torn last game (a crash of the
+machine in mid-write) is cut off when the match resumes. Moves after the opening carry
+cutechess-cli's comments, ``{+0.35/5 0.120s}`` (the mover's score in pawns, the depth,
+the time); the last comment says how the game ended.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import chess
+
+from variants import board_class
+
+from .game import GameResult
+
+_RESULTS = ("1-0", "0-1", "1/2-1/2")
+_HEADER = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]\s*$')
+
+
+@dataclass
+class StoredGame:
+    """What a resumed match needs of a game already in the file."""
+
+    round: int             # 1-based game number of the match
+    white: str
+    black: str
+    result: str
+    failure: str | None
+    plies: int
+
+
+def _comment(game: GameResult, i: int) -> str:
+    a = game.plies[i].answer
+    parts = []
+    if a.mate is not None:
+        parts.append(f"{'+' if a.mate > 0 else '-'}M{abs(a.mate)}")
+    elif a.score is not None:
+        parts.append(f"{a.score:+.2f}")
+    if parts and a.depth is not None:
+        parts[-1] += f"/{a.depth}"
+    parts.append(f"{a.seconds:.3f}s")
+    return " ".join(parts)
+
+
+def game_text(game: GameResult, variant: str, round_: int, *, event: str = "tdleaf match",
+              time_control: str = "-", date: datetime.date | None = None) -> str:
+    """The PGN of one game, headers and movetext, ending with a blank line."""
+    board = board_class(variant)(game.opening.fen)
+    start_fen = board.fen()
+    standard_start = start_fen == board_class(variant)().fen()
+    headers = [
+        ("Event", event), ("Site", "?"),
+        ("Date", (date or datetime.date.today()).strftime("%Y.%m.%d")),
+        ("Round", str(round_)), ("White", game.white), ("Black", game.black),
+        ("Result", game.result),
+    ]
+    if variant != "chess":
+        headers.append(("Variant", type(board).aliases[0]))
+    if not standard_start:
+        headers += [("SetUp", "1"), ("FEN", start_fen)]
+    headers += [("PlyCount", str(len(game.opening.moves) + len(game.plies))),
+                ("TimeControl", time_control), ("Termination", game.termination)]
+    if game.opening.name:
+        headers.append(("Opening", game.opening.name))
+    if game.failure:
+        headers.append(("Failure", game.failure))
+    lines = [f'[{k} "{_escape(v)}"]' for k, v in headers]
+
+    tokens: list[str] = []
+    opening_moves = list(game.opening.moves)
+    engine_moves = [p.move for p in game.plies]
+    for i, uci in enumerate(opening_moves + engine_moves):
+        move = board.parse_uci(uci)
+        if board.turn == chess.WHITE:
+            tokens.append(f"{board.fullmove_number}.")
+        elif i == 0:
+            tokens.append(f"{board.fullmove_number}...")
+        tokens.append(board.san(move))
+        board.push(move)
+        if i < len(opening_moves):
+            if i == len(opening_moves) - 1:
+                tokens.append("{book}")
+        else:
+            tokens.append("{" + _comment(game, i - len(opening_moves)) + "}")
+    if game.reason:
+        tokens.append("{" + game.reason.replace("}", ")") + "}")
+    tokens.append(game.result)
+    return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n\n"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _wrap(tokens: list[str], width: int = 79) -> str:
+    out, line = [], ""
+    for tok in tokens:
+        if line and len(line) + 1 + len(tok) > width:
+            out.append(line)
+            line = tok
+        else:
+            line = f"{line} {tok}" if line else tok
+    if line:
+        out.append(line)
+    return "\n".join(out)
+
+
+def append_game(path: Path, text: str) -> None:
+    """Append a game's text in one write and make it durable."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        data = text.encode("utf-8")
+        while data:
+            n = os.write(fd, data)
+            data = data[n:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_games(path: Path, repair: bool = False) -> list[StoredGame]:
+    """The complete games of a match file. With ``repair``, a torn last game is cut off
+    the file (what a resumed match does before appending)."""
+    if not path.exists():
+        return []
+    raw = path.read_bytes()
+    text = raw.decode("utf-8", errors="replace")
+    games: list[StoredGame] = []
+    starts = [m.start() for m in re.finditer(r"^\[Event ", text, flags=re.MULTILINE)]
+    good_end = 0
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(text)
+        chunk = text[start:end]
+        stored = _parse(chunk)
+        if stored is None:
+            break
+        games.append(stored)
+        good_end = end
+    if repair and good_end < len(text) and text[good_end:].strip():
+        with open(path, "r+b") as fh:
+            fh.truncate(len(text[:good_end].encode("utf-8")))
+    return games
+
+
+def _parse(chunk: str) -> StoredGame | None:
+    headers: dict[str, str] = {}
+    body = []
+    for line in chunk.splitlines():
+        m = _HEADER.match(line)
+        if m and not body:
+            headers[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+        elif line.strip():
+            body.append(line)
+    result = headers.get("Result")
+    if result not in _RESULTS or not chunk.endswith("\n\n"):
+        return None
+    movetext = " ".join(body).rstrip()
+    if not movetext.endswith(result):
+        return None
+    try:
+        round_ = int(headers.get("Round", ""))
+        plies = int(headers.get("PlyCount", "0"))
+    except ValueError:
+        return None
+    return StoredGame(round_, headers.get("White", "?"), headers.get("Black", "?"), result,
+                      headers.get("Failure"), plies)

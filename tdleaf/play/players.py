@@ -1,0 +1,469 @@
+"""Players of a match: the tdleaf engine in this process, or an external engine over UCI
+or XBoard (python-chess's ``chess.engine``), behind one interface.
+
+A player spec is what a user types on the command line:
+
+* ``traditional``, ``sunsetter``, ``sjeng``, ``losers``, ``ones``, the shipped reference
+  sets ``learnt``, ``learnt-material``, ``learnt-psq``, ``avg-psq``, or ``default``: the
+  tdleaf engine with that value set;
+* a ``weights.json`` path or a ``tdleaf learn`` result folder: the tdleaf engine with
+  those weights;
+* ``uci:COMMAND`` or ``xboard:COMMAND``: an external engine started with COMMAND
+  (split like a shell would), e.g. ``uci:fairy-stockfish`` or ``xboard:sjeng``.
+
+Settings (``depth``, ``nodes``, ``movetime``, ``hash``, ``name``, ...) come as a dict, one
+per player; for an external engine any other key is passed on as an engine option.
+
+Every move of an external engine is checked against the rules (python-chess's, through
+``chess.engine``); an illegal move, no move, a crash or a stall comes back as a
+:class:`MoveAnswer` with an ``error``, never as an exception, so a match goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.engine
+
+from search import Engine, Limits, WeightsError
+from search.engine import ensure_compiled
+from search.layout import REFERENCE_SETS, VALUE_SETS
+from variants import Position, board_class
+
+#: Names of weight sets a player spec may be (besides files and folders).
+NAMED_SETS = VALUE_SETS + REFERENCE_SETS + ("default",)
+#: Settings an internal player understands (anything else is a mistake).
+INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name")
+#: Settings of an external player that are not engine options.
+EXTERNAL_SETTINGS = ("depth", "nodes", "movetime", "name", "timeout")
+#: Seconds an external engine may take beyond its limit before it counts as stalled.
+DEFAULT_STALL_SECONDS = 60.0
+
+
+#: ``uci:fairy-stockfish-wasm`` runs the npm package fairy-stockfish-nnue.wasm (which
+#: plays atomic, unlike Debian's Fairy-Stockfish 11.1) under Node.js.
+WASM_ALIAS = "fairy-stockfish-wasm"
+WASM_PACKAGE = "fairy-stockfish-nnue.wasm"
+
+
+def find_fairy_stockfish_wasm() -> list[str] | None:
+    """The command that runs the npm package's UCI front end, or None: the package is
+    looked for in $TDLEAF_FSF_WASM (a folder), ./node_modules and npm's global root."""
+    node = shutil.which("node")
+    if node is None:
+        return None
+    places = [os.environ.get("TDLEAF_FSF_WASM", ""), os.path.join("node_modules", WASM_PACKAGE)]
+    try:
+        root = subprocess.run(["npm", "root", "-g"], capture_output=True, text=True,
+                              timeout=20).stdout.strip()
+        places.append(os.path.join(root, WASM_PACKAGE))
+    except (OSError, subprocess.SubprocessError):
+        pass
+    for place in places:
+        script = os.path.join(place, "uci.js") if place else ""
+        if script and os.path.exists(script):
+            # Node 20 must not load its experimental fetch for the wasm module to load.
+            return [node, "--no-experimental-fetch", os.path.abspath(script)]
+    return None
+
+
+class PlayerError(ValueError):
+    """A player spec or setting that cannot be used."""
+
+
+@dataclass
+class MoveLimits:
+    """What a player is asked to do for one move: fixed limits, and/or a clock."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: float | None = None          # seconds
+    wtime: float | None = None             # seconds on the clocks, with increments
+    btime: float | None = None
+    winc: float = 0.0
+    binc: float = 0.0
+
+
+@dataclass
+class MoveAnswer:
+    """A player's answer. ``score`` is in pawns from the mover's point of view."""
+
+    move: str | None
+    seconds: float
+    score: float | None = None
+    mate: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    error: str | None = None     # "illegal move", "no move", "crash", "stall", "resign"
+    detail: str = ""
+
+
+class Player:
+    """The interface :mod:`tdleaf.play.game` drives."""
+
+    name: str = "player"
+    limits: MoveLimits
+
+    def start(self, variant: str) -> None:
+        """Get ready to play ``variant`` (start a process, load weights)."""
+
+    def new_game(self, seed: int) -> None:
+        """Forget the previous game."""
+
+    def play(self, pos: Position, limits: MoveLimits) -> MoveAnswer:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release what :meth:`start` took."""
+
+    @property
+    def description(self) -> str:
+        return self.name
+
+
+def _int_setting(settings: dict[str, Any], key: str) -> int | None:
+    if settings.get(key) is None:
+        return None
+    try:
+        value = int(settings[key])
+    except (TypeError, ValueError):
+        raise PlayerError(f"{key} must be an integer, got {settings[key]!r}") from None
+    if value < 1:
+        raise PlayerError(f"{key} must be >= 1, got {value}")
+    return value
+
+
+def _float_setting(settings: dict[str, Any], key: str) -> float | None:
+    if settings.get(key) is None:
+        return None
+    try:
+        value = float(settings[key])
+    except (TypeError, ValueError):
+        raise PlayerError(f"{key} must be a number, got {settings[key]!r}") from None
+    if not value > 0:
+        raise PlayerError(f"{key} must be > 0, got {value}")
+    return value
+
+
+def _limits(settings: dict[str, Any]) -> MoveLimits:
+    return MoveLimits(depth=_int_setting(settings, "depth"), nodes=_int_setting(settings, "nodes"),
+                      movetime=_float_setting(settings, "movetime"))
+
+
+class InternalPlayer(Player):
+    """The tdleaf engine, searched in this process."""
+
+    def __init__(self, spec: str, settings: dict[str, Any] | None = None) -> None:
+        settings = dict(settings or {})
+        unknown = sorted(set(settings) - set(INTERNAL_SETTINGS))
+        if unknown:
+            raise PlayerError(f"{spec}: unknown setting(s) {', '.join(unknown)} for a tdleaf "
+                              f"player (settings: {', '.join(INTERNAL_SETTINGS)})")
+        self.spec = spec
+        self.limits = _limits(settings)
+        self.hash_mb = _int_setting(settings, "hash") or 16
+        qlimit = settings.get("qlimit")
+        self.qlimit = 16 if qlimit is None else int(qlimit)
+        self.name = str(settings.get("name") or _internal_name(spec))
+        self.engine: Engine | None = None
+
+    def start(self, variant: str) -> None:
+        weights = None if self.spec == "default" else self.spec
+        try:
+            self.engine = Engine(variant, weights, hash_mb=self.hash_mb, qlimit=self.qlimit)
+        except (WeightsError, ValueError) as exc:
+            raise PlayerError(f"{self.spec}: {exc}") from None
+        ensure_compiled()   # load the numba code now, not on the first move's clock
+
+    def new_game(self, seed: int) -> None:
+        assert self.engine is not None
+        self.engine.new_game(seed)
+
+    def play(self, pos: Position, limits: MoveLimits) -> MoveAnswer:
+        assert self.engine is not None
+        lim = Limits(depth=limits.depth, nodes=limits.nodes, movetime=limits.movetime,
+                     wtime=limits.wtime, btime=limits.btime, winc=limits.winc, binc=limits.binc)
+        t0 = time.perf_counter()
+        r = self.engine.search(pos, limits=lim, leaf=False)
+        seconds = time.perf_counter() - t0
+        if r.move is None:
+            return MoveAnswer(None, seconds, error="no move", detail="the engine found no move")
+        return MoveAnswer(r.move, seconds, score=r.score, mate=r.mate, depth=r.depth, nodes=r.nodes)
+
+    @property
+    def description(self) -> str:
+        return f"tdleaf {self.spec}"
+
+
+def _internal_name(spec: str) -> str:
+    if spec in NAMED_SETS:
+        return spec
+    path = Path(spec)
+    if path.name == "weights.json":
+        path = path.parent
+    return path.name or spec
+
+
+def is_external(spec: str) -> bool:
+    return spec.startswith(("uci:", "xboard:"))
+
+
+class _UnexpectedOutput(logging.Filter):
+    """Hides python-chess's warnings about lines an engine prints outside the protocol
+    (Sjeng prints its statistics that way) and about features it rejects."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = str(record.msg)
+        return "Unexpected engine output" not in msg and "Rejecting feature" not in msg
+
+
+_FILTER = _UnexpectedOutput()
+
+
+class ExternalPlayer(Player):
+    """An engine process over UCI or XBoard. A crashed or stalled engine is killed and
+    started again at the next :meth:`new_game`."""
+
+    def __init__(self, spec: str, settings: dict[str, Any] | None = None) -> None:
+        settings = dict(settings or {})
+        protocol, _, command = spec.partition(":")
+        if not command.strip():
+            raise PlayerError(f"{spec!r}: no command after '{protocol}:'")
+        self.spec = spec
+        self.protocol = protocol
+        try:
+            self.command = shlex.split(command)
+        except ValueError as exc:
+            raise PlayerError(f"{spec!r}: {exc}") from None
+        exe = self.command[0]
+        found = shutil.which(exe) or (shutil.which(f"/usr/games/{exe}") if "/" not in exe else None)
+        if found is not None:
+            self.command[0] = found
+        elif exe == WASM_ALIAS:
+            wasm = find_fairy_stockfish_wasm()
+            if wasm is None:
+                raise PlayerError(f"{spec!r}: the npm package fairy-stockfish-nnue.wasm is not "
+                                  f"installed (npm install -g fairy-stockfish-nnue.wasm)")
+            self.command = wasm + self.command[1:]
+        else:
+            raise PlayerError(f"{spec!r}: engine {exe!r} not found (on PATH or in /usr/games)")
+        self.limits = _limits(settings)
+        self.stall_seconds = _float_setting(settings, "timeout") or DEFAULT_STALL_SECONDS
+        self.options = {k: v for k, v in settings.items() if k not in EXTERNAL_SETTINGS}
+        self._given_name = settings.get("name")
+        self.name = str(self._given_name or os.path.basename(exe))
+        self.engine: chess.engine.SimpleEngine | None = None
+        self.variant = "chess"
+        self._game: object = object()
+        self._dir: tempfile.TemporaryDirectory[str] | None = None
+        self.restarts = 0
+
+    # -- process life -------------------------------------------------------------------
+
+    def start(self, variant: str) -> None:
+        self.variant = variant
+        self._launch()
+        assert self.engine is not None
+        self.name = str(self._given_name or self.engine.id.get("name") or self.name)
+        self._check_variant()
+
+    def _launch(self) -> None:
+        logging.getLogger("chess.engine").addFilter(_FILTER)
+        self._dir = tempfile.TemporaryDirectory(prefix="tdleaf-engine-")  # engines may write files
+        popen = (chess.engine.SimpleEngine.popen_uci if self.protocol == "uci"
+                 else chess.engine.SimpleEngine.popen_xboard)
+        try:
+            self.engine = popen(self.command, cwd=self._dir.name, stderr=subprocess.DEVNULL,
+                                timeout=30.0)
+        except (OSError, chess.engine.EngineError, asyncio.TimeoutError) as exc:
+            raise PlayerError(f"cannot start {self.spec!r}: {type(exc).__name__}: {exc}") from None
+        if "sjeng" in self.engine.id.get("name", "").lower():
+            _teach_sjeng_pockets(self.engine)
+        options = {}
+        for key, value in self.options.items():
+            match = next((n for n in self.engine.options if n.lower() == key.lower()), None)
+            if match is None:
+                raise PlayerError(f"{self.spec}: the engine has no option {key!r} "
+                                  f"(options: {', '.join(self.engine.options) or 'none'})")
+            options[match] = value
+        try:
+            self.engine.configure(options)
+        except (chess.engine.EngineError, ValueError) as exc:
+            raise PlayerError(f"{self.spec}: {exc}") from None
+
+    def _check_variant(self) -> None:
+        assert self.engine is not None
+        board = board_class(self.variant)()
+        if self.protocol == "uci":
+            if self.variant == "chess":
+                return
+            option = self.engine.options.get("UCI_Variant")
+            known = set(option.var) if option is not None and option.var else set()
+            if board.uci_variant not in known:
+                raise PlayerError(f"{self.name} does not play {self.variant} over UCI "
+                                  f"(its UCI_Variant: {', '.join(sorted(known)) or 'none'})")
+        else:
+            features = str(self.engine.protocol.features.get("variants", "normal")).split(",")
+            if board.xboard_variant not in features:
+                raise PlayerError(f"{self.name} does not play {self.variant} over XBoard "
+                                  f"(its variants: {', '.join(features)})")
+
+    def close(self) -> None:
+        if self.engine is not None:
+            try:
+                self.engine.quit()
+            except Exception:
+                self._kill()
+            self.engine = None
+        if self._dir is not None:
+            self._dir.cleanup()
+            self._dir = None
+        logging.getLogger("chess.engine").removeFilter(_FILTER)
+
+    def _kill(self) -> None:
+        engine, self.engine = self.engine, None
+        if engine is None:
+            return
+        def kill() -> None:
+            try:
+                engine.transport.kill()
+            except ProcessLookupError:   # it is dead already
+                pass
+
+        try:
+            engine.protocol.loop.call_soon_threadsafe(kill)
+        except Exception:                # its event loop is gone: nothing left to kill
+            pass
+        try:
+            engine.close()
+        except Exception:
+            pass
+
+    def new_game(self, seed: int) -> None:
+        if self.engine is None:          # killed after a crash or a stall: start again
+            self.restarts += 1
+            self._launch()
+        self._game = object()            # python-chess sends ucinewgame / new
+
+    # -- moves --------------------------------------------------------------------------
+
+    def play(self, pos: Position, limits: MoveLimits) -> MoveAnswer:
+        if self.engine is None:
+            return MoveAnswer(None, 0.0, error="crash", detail="the engine is not running")
+        board = _fresh_board(pos)
+        limit = chess.engine.Limit(depth=limits.depth, nodes=limits.nodes, time=limits.movetime,
+                                   white_clock=limits.wtime, black_clock=limits.btime,
+                                   white_inc=limits.winc if limits.wtime is not None else None,
+                                   black_inc=limits.binc if limits.btime is not None else None)
+        budget = limits.movetime or 0.0
+        clock = limits.wtime if pos.turn else limits.btime
+        if clock is not None:
+            budget = max(budget, clock)
+        timeout = budget + self.stall_seconds
+        engine = self.engine
+        coro = asyncio.wait_for(engine.protocol.play(board, limit, game=self._game,
+                                                     info=chess.engine.INFO_SCORE | chess.engine.INFO_BASIC),
+                                timeout)
+        t0 = time.perf_counter()
+        try:
+            future = asyncio.run_coroutine_threadsafe(coro, engine.protocol.loop)
+            result = future.result()
+        except (asyncio.TimeoutError, TimeoutError):
+            self._kill()
+            return MoveAnswer(None, time.perf_counter() - t0, error="stall",
+                              detail=f"no answer within {timeout:.0f} s")
+        except chess.engine.EngineTerminatedError as exc:
+            self._kill()
+            return MoveAnswer(None, time.perf_counter() - t0, error="crash", detail=str(exc))
+        except chess.engine.EngineError as exc:
+            self._kill()    # its idea of the position is unknown now
+            return MoveAnswer(None, time.perf_counter() - t0, error="illegal move",
+                              detail=str(exc))
+        except RuntimeError as exc:   # the event loop of a dead engine
+            self._kill()
+            return MoveAnswer(None, time.perf_counter() - t0, error="crash", detail=str(exc))
+        seconds = time.perf_counter() - t0
+        info = result.info or {}
+        score, mate = _score(info, board.turn)
+        answer = MoveAnswer(None, seconds, score=score, mate=mate, depth=info.get("depth"),
+                            nodes=info.get("nodes"))
+        if result.resigned:
+            answer.error, answer.detail = "resign", "the engine resigned"
+        elif result.move is None:
+            answer.error, answer.detail = "no move", "the engine answered without a move"
+        else:
+            answer.move = result.move.uci()
+        return answer
+
+    @property
+    def description(self) -> str:
+        return f"{self.name} ({self.protocol}: {shlex.join(self.command)})"
+
+
+def _fresh_board(pos: Position) -> chess.Board:
+    """A new python-chess board of the game so far: python-chess 1.11.2 shares crazyhouse
+    pockets between a board and its root(), which its engine protocols push onto."""
+    board = board_class(pos.variant)(pos.root_fen)
+    for mv in pos.move_stack:
+        board.push_uci(mv)
+    return board
+
+
+def _score(info: dict[str, Any], turn: chess.Color) -> tuple[float | None, int | None]:
+    pov = info.get("score")
+    if pov is None:
+        return None, None
+    s = pov.pov(turn)
+    mate = s.mate()
+    if mate is not None:
+        return (100.0 if mate > 0 else -100.0), mate
+    cp = s.score()
+    return (None if cp is None else cp / 100.0), None
+
+
+def _teach_sjeng_pockets(engine: chess.engine.SimpleEngine) -> None:
+    """Sjeng's ``setboard`` reads neither crazyhouse pockets (``[...]``) nor promoted-piece
+    marks (``~``): send the FEN without them and the pockets as ``holding [W] [B]``."""
+    protocol = engine.protocol
+    send_line = protocol.send_line
+
+    def send(line: str) -> None:
+        if line.startswith("setboard ") and "[" in line:
+            placement, rest = line[len("setboard "):].split(" ", 1)
+            placement, _, pocket = placement.partition("[")
+            send_line(f"setboard {placement.replace('~', '')} {rest}")
+            pocket = pocket.rstrip("]")
+            white = "".join(c for c in pocket if c.isupper())
+            black = "".join(c.upper() for c in pocket if c.islower())
+            send_line(f"holding [{white}] [{black}]")
+        else:
+            send_line(line)
+
+    protocol.send_line = send  # type: ignore[method-assign]
+
+
+def make_player(spec: str, settings: dict[str, Any] | None = None) -> Player:
+    """A player from a spec (see the module docstring) and its settings."""
+    spec = spec.strip()
+    if not spec:
+        raise PlayerError("empty player spec")
+    if is_external(spec):
+        return ExternalPlayer(spec, settings)
+    if spec not in NAMED_SETS:
+        path = Path(spec)
+        if not (path.exists() or (path / "weights.json").exists()):
+            raise PlayerError(f"unknown player {spec!r}: not a value set "
+                              f"({', '.join(NAMED_SETS)}), not a weights file or result "
+                              f"folder, and not uci:COMMAND or xboard:COMMAND")
+    return InternalPlayer(spec, settings)

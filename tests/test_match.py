@@ -1,0 +1,443 @@
+"""Matches (tdleaf/play/): statistics against known values, short matches between
+internal players in every variant, games against the real Sjeng, Fairy-Stockfish and
+the wasm Fairy-Stockfish, deliberately broken engines, and a killed match that resumes.
+
+External engines are skipped only where they are not installed and
+TDLEAF_REQUIRE_ENGINES is not set (.ci/run sets it, so CI fails instead of skipping).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+from tdleaf.cli import main
+from tdleaf.play import stats
+from tdleaf.play.game import Adjudication, Clock, play_game
+from tdleaf.play.match import MatchConfig, MatchError, PlayerConfig, run_match
+from tdleaf.play.openings import OpeningError, random_opening, read_openings
+from tdleaf.play.pgn import read_games
+from tdleaf.play.players import (InternalPlayer, MoveAnswer, MoveLimits, Player, PlayerError,
+                                 find_fairy_stockfish_wasm, make_player)
+from variants import board_class
+
+HERE = Path(__file__).resolve().parent
+BROKEN = HERE / "engines" / "broken_uci.py"
+VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "antichess", "atomic")
+
+
+def require(found, what: str):
+    if not found:
+        if os.environ.get("TDLEAF_REQUIRE_ENGINES"):
+            pytest.fail(f"{what} is not installed (TDLEAF_REQUIRE_ENGINES is set)")
+        pytest.skip(f"{what} is not installed")
+    return found
+
+
+def engine_path(name: str) -> str:
+    import shutil
+    return require(shutil.which(name) or shutil.which(f"/usr/games/{name}"), name)
+
+
+# --------------------------------------------------------------------------------------
+# Statistics against published figures
+# --------------------------------------------------------------------------------------
+
+def test_elo_of_a_score():
+    assert stats.score_to_elo(0.5) == 0.0
+    assert stats.score_to_elo(0.75) == pytest.approx(190.848, abs=1e-3)
+    assert stats.score_to_elo(0.25) == pytest.approx(-190.848, abs=1e-3)
+    assert stats.elo_to_score(stats.score_to_elo(0.6)) == pytest.approx(0.6)
+    assert stats.score_to_elo(1.0) == math.inf and stats.score_to_elo(0.0) == -math.inf
+
+
+def test_cutechess_summary_line():
+    """cutechess-cli printed, for 3225 wins, 3068 losses, 3707 draws, elo0=0 elo1=5:
+    'Elo difference: 5.5 +/- 5.4, LOS: 97.6 %' and 'SPRT: llr 1.94'."""
+    est = stats.elo_trinomial(3225, 3068, 3707)
+    assert est.score == pytest.approx(0.50785)
+    assert round(est.elo, 1) == 5.5
+    assert round(est.margin, 1) == 5.4
+    assert round(100 * stats.los(3225, 3068), 1) == 97.6
+    assert stats.gsprt_llr([3225, 3068, 3707], 0.0, 5.0) == pytest.approx(1.94, abs=0.01)
+
+
+def test_fishtest_pentanomial_llr():
+    """A fishtest-style statistics page: pairs [13, 37, 50, 25, 3], H0 score 0.5,
+    H1 logistic Elo 2.716: 'Logistic (exact) -0.53772', Elo -43.6578."""
+    pairs = [13, 37, 50, 25, 3]
+    assert stats.elo_pentanomial(pairs).elo == pytest.approx(-43.6578, abs=1e-3)
+    assert stats.gsprt_llr(pairs, 0.0, 2.716) == pytest.approx(-0.53772, abs=2e-3)
+
+
+def test_pentanomial_interval_by_hand():
+    pairs = [13, 37, 50, 25, 3]
+    n = sum(pairs)
+    xs = [0, 0.25, 0.5, 0.75, 1]
+    mean = sum(c * x for c, x in zip(pairs, xs)) / n
+    var = sum(c * (x - mean) ** 2 for c, x in zip(pairs, xs)) / n
+    assert var == pytest.approx(0.05762, abs=1e-5)            # the page's "Variance"
+    half = 1.959964 * math.sqrt(var / n)
+    est = stats.elo_pentanomial(pairs)
+    assert est.low == pytest.approx(stats.score_to_elo(mean - half), abs=1e-6)
+    assert est.high == pytest.approx(stats.score_to_elo(mean + half), abs=1e-6)
+
+
+def test_the_reports_sign_test():
+    """Suicide, learnt vs traditional: 1018 won, 934 lost: 'a p-value of 6%'."""
+    assert round(stats.sign_test_p(1018, 934), 2) == 0.06
+    assert stats.sign_test_p(0, 0) == 1.0
+    assert stats.sign_test_p(10, 0) == pytest.approx(2 * 0.5 ** 10)
+
+
+def test_sprt_bounds_and_decisions():
+    s = stats.Sprt.parse("0,5")
+    assert (s.alpha, s.beta) == (0.05, 0.05)
+    assert s.lower == pytest.approx(-2.944, abs=1e-3) and s.upper == pytest.approx(2.944, abs=1e-3)
+    assert s.decision(3.0) == "H1" and s.decision(-3.0) == "H0" and s.decision(0.0) is None
+    assert stats.Sprt.parse("-3,1,0.1,0.2").beta == 0.2
+    for bad in ("5", "5,0", "a,b", "0,5,0.6,0.05"):
+        with pytest.raises(ValueError):
+            stats.Sprt.parse(bad)
+    # More wins push the LLR up, more losses down.
+    assert stats.gsprt_llr([60, 40, 100], 0, 10) > 0 > stats.gsprt_llr([40, 60, 100], 0, 10)
+
+
+# --------------------------------------------------------------------------------------
+# Openings
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_openings_are_seeded_and_legal(variant):
+    a = random_opening(variant, 8, 3)
+    assert a == random_opening(variant, 8, 3)
+    assert a != random_opening(variant, 8, 4)
+    board = board_class(variant)(a.fen)
+    for mv in a.moves:
+        board.push_uci(mv)              # python-chess raises on an illegal move
+    assert len(a.moves) == 8 and board.outcome() is None
+
+
+def test_openings_files(tmp_path):
+    epd = tmp_path / "o.epd"
+    epd.write_text("# two positions\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ;c0 \"e4\"\n\n"
+                   "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n")
+    ops = read_openings(epd, "chess")
+    assert [o.fen.split()[1] for o in ops] == ["b", "w"]
+    pgn = tmp_path / "o.pgn"
+    pgn.write_text('[Variant "Atomic"]\n\n1. e4 e5 2. Nf3 *\n\n[Variant "Atomic"]\n\n1. d4 *\n')
+    ops = read_openings(pgn, "atomic")
+    assert [o.moves for o in ops] == [("e2e4", "e7e5", "g1f3"), ("d2d4",)]
+    with pytest.raises(OpeningError, match="Atomic, the match plays crazyhouse"):
+        read_openings(pgn, "crazyhouse")
+    bad = tmp_path / "bad.epd"
+    bad.write_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a fen at all\n")
+    with pytest.raises(OpeningError, match="bad.epd:2"):
+        read_openings(bad, "chess")
+    with pytest.raises(OpeningError, match="cannot read"):
+        read_openings(tmp_path / "missing.epd", "chess")
+
+
+# --------------------------------------------------------------------------------------
+# Matches between internal players
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_short_match_between_internal_players(variant, tmp_path):
+    pgn = tmp_path / "m.pgn"
+    cfg = MatchConfig(variant, PlayerConfig("traditional", {"depth": 2}),
+                      PlayerConfig("ones", {"depth": 1}), games=4, random_plies=4, pgn=str(pgn))
+    summary = run_match(cfg)
+    assert summary.games == 4 and summary.wins + summary.losses + summary.draws == 4
+    games = []
+    with open(pgn) as fh:
+        while (g := chess.pgn.read_game(fh)) is not None:
+            games.append(g)
+    assert len(games) == 4
+    for i, g in enumerate(games):
+        assert not g.errors
+        board = g.end().board()        # python-chess replays every move (legality)
+        assert g.headers["Round"] == str(i + 1)
+        assert g.headers["White"] == ("traditional" if i % 2 == 0 else "ones")
+        if variant != "chess":
+            assert type(board) is board_class(variant) or variant == "antichess"
+        result = g.headers["Result"]
+        assert result in ("1-0", "0-1", "1/2-1/2")
+        outcome = board.outcome(claim_draw=True)
+        if g.headers["Termination"] == "normal" and outcome is not None:
+            assert outcome.result() == result
+    # A pair shares its opening: the first book moves agree.
+    first = [g.mainline_moves() for g in games[:2]]
+    assert [m.uci() for m in list(first[0])[:4]] == [m.uci() for m in list(first[1])[:4]]
+    data = summary.to_json()
+    for key in ("games", "wins", "losses", "draws", "score", "elo", "elo_ci", "los",
+                "sign_test_p", "illegal_moves", "crashes", "timeouts"):
+        assert key in data
+
+
+def _moves_and_results(pgn: Path) -> list[tuple[list[str], str]]:
+    out = []
+    with open(pgn) as fh:
+        while (g := chess.pgn.read_game(fh)) is not None:
+            out.append(([m.uci() for m in g.mainline_moves()], g.headers["Result"]))
+    return out
+
+
+def test_fixed_depth_matches_are_reproducible(tmp_path):
+    runs = []
+    for k in range(2):
+        cfg = MatchConfig("atomic", PlayerConfig("traditional", {"depth": 2}),
+                          PlayerConfig("ones", {"depth": 2}), games=4, seed=7,
+                          pgn=str(tmp_path / f"{k}.pgn"))
+        run_match(cfg)
+        runs.append(_moves_and_results(tmp_path / f"{k}.pgn"))
+    assert runs[0] == runs[1] and len(runs[0]) == 4
+
+
+def test_match_cli_json_and_errors(tmp_path, capsys):
+    pgn = tmp_path / "c.pgn"
+    out = tmp_path / "s.json"
+    assert main(["match", "traditional", "ones", "--variant", "crazyhouse", "--games", "2",
+                 "--depth", "1", "--pgn", str(pgn), "--json", str(out), "--no-progress"]) == 0
+    data = json.loads(out.read_text())
+    assert data["games"] == 2 and data["a"] == "traditional"
+    assert "Score of traditional vs ones" in capsys.readouterr().out
+    # The same file again without --resume is refused; bad input is a clear error.
+    bad = [
+        ["match", "traditional", "ones", "--pgn", str(pgn)],
+        ["match", "nonsense", "ones", "--pgn", str(tmp_path / "x.pgn")],
+        ["match", "traditional", "ones", "--variant", "shogi"],
+        ["match", "traditional", "ones", "--option", "C.depth=3"],
+        ["match", "traditional", "ones", "--option", "A.bogus=3", "--pgn", str(tmp_path / "y.pgn")],
+        ["match", "traditional", "ones", "--option", "A.depth=-1", "--pgn", str(tmp_path / "z.pgn")],
+        ["match", "traditional", "ones", "--sprt", "5,0"],
+        ["match", "traditional", "ones", "--tc", "fast"],
+        ["match", "traditional", "ones", "--resume"],
+        ["match", "traditional", "uci:no-such-engine-here", "--pgn", str(tmp_path / "w.pgn")],
+        ["match", str(tmp_path / "s.json"), "ones", "--pgn", str(tmp_path / "v.pgn")],
+    ]
+    for argv in bad:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert "tdleaf: error:" in err, (argv, err)
+
+
+def test_sprt_stops_a_one_sided_match(tmp_path):
+    cfg = MatchConfig("suicide", PlayerConfig("traditional", {"depth": 1}),
+                      PlayerConfig("ones", {"depth": 1}), games=400,
+                      sprt=stats.Sprt(0, 100), pgn=str(tmp_path / "s.pgn"))
+    summary = run_match(cfg)
+    assert summary.games < 400
+    assert summary.sprt.decision(summary.llr()) == "H1"
+
+
+def test_parallel_workers_play_every_game_once(tmp_path):
+    pgn = tmp_path / "p.pgn"
+    cfg = MatchConfig("atomic", PlayerConfig("traditional", {"depth": 1}),
+                      PlayerConfig("ones", {"depth": 1}), games=6, workers=2, pgn=str(pgn))
+    summary = run_match(cfg)
+    assert summary.games == 6
+    assert sorted(g.round for g in read_games(pgn)) == [1, 2, 3, 4, 5, 6]
+
+
+class _Scripted(Player):
+    """A player with scripted scores, to check adjudication."""
+
+    def __init__(self, name: str, score: float) -> None:
+        self.name, self.limits, self.score = name, MoveLimits(), score
+        self.inner = InternalPlayer("traditional", {"depth": 1})
+
+    def start(self, variant: str) -> None:
+        self.inner.start(variant)
+
+    def play(self, pos, limits):
+        answer = self.inner.play(pos, self.inner.limits)
+        return MoveAnswer(answer.move, answer.seconds, score=self.score, depth=1)
+
+
+def test_adjudication_rules():
+    opening = random_opening("chess", 4, 1)
+    white, black = _Scripted("w", 12.0), _Scripted("b", -12.0)
+    for p in (white, black):
+        p.start("chess")
+    game = play_game(white, black, "chess", opening, adjudication=Adjudication(resign_moves=3))
+    assert (game.result, game.termination) == ("1-0", "adjudication")
+    assert len(game.plies) == 6                # three moves each
+    # One-sided scores do not resign a game (two-sided rule): it runs to the ply limit
+    # unless the rules end it first.
+    neutral = _Scripted("b2", 0.0)
+    neutral.start("chess")
+    game = play_game(white, neutral, "chess", opening,
+                     adjudication=Adjudication(resign_moves=3, max_plies=30))
+    assert game.termination == "normal" or game.reason == "Draw by adjudication: move limit"
+    quiet = _Scripted("q", 0.0)
+    quiet.start("chess")
+    game = play_game(quiet, quiet, "chess", opening,
+                     adjudication=Adjudication(draw_moves=4, draw_from=0, draw_score=0.1))
+    assert (game.result, game.reason) == ("1/2-1/2", "Draw by adjudication")
+    assert len(game.plies) == 8
+    game = play_game(white, black, "chess", opening, adjudication=Adjudication(max_plies=10))
+    assert game.reason == "Draw by adjudication: move limit" and len(game.plies) == 6
+
+
+def test_clock_parsing_and_time_forfeit():
+    assert Clock.parse("60+1").base == 60 and Clock.parse("1:30+0.5").base == 90
+    with pytest.raises(ValueError):
+        Clock.parse("0+1")
+
+    class Slow(Player):
+        name, limits = "slow", MoveLimits()
+
+        def play(self, pos, limits):
+            return MoveAnswer(pos.legal_moves()[0], 0.5)
+
+    fast = InternalPlayer("traditional", {"depth": 1})
+    fast.start("chess")
+    game = play_game(fast, Slow(), "chess", random_opening("chess", 2, 0),
+                     clock=Clock(1.0, 0.0, margin=0.1))
+    assert game.failure == "time forfeit" and game.result == "1-0"
+    assert game.termination == "time forfeit"
+
+
+# --------------------------------------------------------------------------------------
+# Broken engines
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode,failure", [("illegal", "illegal move"), ("die", "crash"),
+                                          ("hang", "stall"), ("nomove", "no move")])
+def test_broken_engine_loses_and_the_match_goes_on(mode, failure, tmp_path):
+    pgn = tmp_path / f"{mode}.pgn"
+    spec = f"uci:{sys.executable} {BROKEN} {mode} 2"
+    cfg = MatchConfig("crazyhouse", PlayerConfig("traditional", {"depth": 1}),
+                      PlayerConfig(spec, {"timeout": 2}), games=4, pgn=str(pgn))
+    summary = run_match(cfg)
+    assert summary.games == 4
+    assert summary.wins == 4                       # every game lost by the broken engine
+    assert summary.failures(failure, of_a=False) == 4
+    data = summary.to_json()
+    key = {"illegal move": "illegal_moves", "crash": "crashes", "stall": "stalls",
+           "no move": "no_moves"}[failure]
+    assert data[key] == 4
+    text = pgn.read_text()
+    assert text.count(f'[Failure "{failure}"]') == 4
+    assert len(read_games(pgn)) == 4
+
+
+def test_a_working_script_engine_plays_whole_games(tmp_path):
+    cfg = MatchConfig("atomic", PlayerConfig("traditional", {"depth": 1}),
+                      PlayerConfig(f"uci:{sys.executable} {BROKEN} good", {}), games=2,
+                      pgn=str(tmp_path / "g.pgn"), adjudication=Adjudication(max_plies=60))
+    summary = run_match(cfg)
+    assert summary.games == 2 and summary.to_json()["illegal_moves"] == 0
+
+
+def test_engine_that_does_not_play_the_variant_is_refused(tmp_path):
+    cfg = MatchConfig("atomic", PlayerConfig("traditional", {}),
+                      PlayerConfig(f"uci:{engine_path('fairy-stockfish')}", {}), games=2,
+                      pgn=str(tmp_path / "a.pgn"))
+    with pytest.raises(MatchError, match="does not play atomic"):
+        run_match(cfg)
+
+
+# --------------------------------------------------------------------------------------
+# Real engines
+# --------------------------------------------------------------------------------------
+
+def _real_match(tmp_path, variant, spec, settings, games=2):
+    cfg = MatchConfig(variant, PlayerConfig("traditional", {"depth": 2}),
+                      PlayerConfig(spec, settings), games=games,
+                      pgn=str(tmp_path / "r.pgn"), adjudication=Adjudication(max_plies=120))
+    summary = run_match(cfg)
+    assert summary.games == games
+    data = summary.to_json()
+    assert data["illegal_moves"] == data["crashes"] == data["stalls"] == 0
+    for g in read_games(tmp_path / "r.pgn"):
+        assert g.failure is None
+    return summary
+
+
+@pytest.mark.parametrize("variant", ["crazyhouse", "suicide"])
+def test_games_against_sjeng(variant, tmp_path):
+    engine_path("sjeng")
+    _real_match(tmp_path, variant, "xboard:sjeng", {"depth": 2})
+
+
+@pytest.mark.parametrize("variant", ["chess", "crazyhouse", "giveaway"])
+def test_games_against_fairy_stockfish(variant, tmp_path):
+    engine_path("fairy-stockfish")
+    _real_match(tmp_path, variant, "uci:fairy-stockfish", {"depth": 2, "Hash": 16})
+
+
+def test_games_against_the_wasm_fairy_stockfish_in_atomic(tmp_path):
+    require(find_fairy_stockfish_wasm(), "the npm package fairy-stockfish-nnue.wasm")
+    _real_match(tmp_path, "atomic", "uci:fairy-stockfish-wasm", {"depth": 2})
+
+
+def test_player_specs():
+    with pytest.raises(PlayerError):
+        make_player("uci:")
+    with pytest.raises(PlayerError, match="not found"):
+        make_player("xboard:/no/such/engine")
+    with pytest.raises(PlayerError, match="unknown player"):
+        make_player("/no/such/weights.json")
+    with pytest.raises(PlayerError, match="unknown setting"):
+        make_player("traditional", {"Hash": 16})
+    assert make_player("traditional", {"name": "T"}).name == "T"
+
+
+# --------------------------------------------------------------------------------------
+# Kill and resume
+# --------------------------------------------------------------------------------------
+
+def _cli() -> list[str]:
+    return [sys.executable, "-m", "tdleaf"]
+
+
+def test_killed_match_leaves_a_valid_pgn_and_resumes(tmp_path):
+    pgn = tmp_path / "k.pgn"
+    argv = ["match", "traditional", "ones", "--variant", "atomic", "--depth", "3", "--pgn",
+            str(pgn), "--no-progress"]
+    proc = subprocess.Popen(_cli() + argv + ["--games", "400"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, cwd=tmp_path)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and len(read_games(pgn)) < 3 and proc.poll() is None:
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    before = read_games(pgn)
+    assert 3 <= len(before) < 12
+    with open(pgn) as fh:                        # python-chess reads every game
+        n = 0
+        while (g := chess.pgn.read_game(fh)) is not None:
+            assert not g.errors
+            n += 1
+    assert n == len(before)
+    # A torn last game (a crash in mid-write) is cut off on resume.
+    with open(pgn, "a") as fh:
+        fh.write('[Event "tdleaf match"]\n[Round "99"]\n\n1. e4 e5 2.')
+    done = subprocess.run(_cli() + argv + ["--games", "12", "--resume"], capture_output=True,
+                          text=True, cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    after = read_games(pgn)
+    assert sorted(g.round for g in after) == list(range(1, 13))
+    assert [g.round for g in after[:len(before)]] == [g.round for g in before]
+    assert 'Round "99"' not in pgn.read_text()
+    assert "Score of traditional vs ones" in done.stdout and " 12\n" in done.stdout
+    # Resuming a complete match plays nothing more; a different match is refused.
+    again = subprocess.run(_cli() + argv + ["--games", "12", "--resume"], capture_output=True,
+                           text=True, cwd=tmp_path, timeout=600)
+    assert again.returncode == 0 and len(read_games(pgn)) == 12
+    other = subprocess.run(_cli() + ["match", "ones", "traditional", "--variant", "atomic",
+                                     "--pgn", str(pgn), "--resume"], capture_output=True,
+                           text=True, cwd=tmp_path, timeout=600)
+    assert other.returncode == 2 and "not the same match" in other.stderr
