@@ -356,13 +356,11 @@ class MCTS:
             # The same game, some moves on?
             if pos.root_fen == self._root_fen and moves[:len(self._moves)] == self._moves:
                 node: Node | None = root
-                keys = list(self._hist)
                 for mv in moves[len(self._moves):]:
                     idx = self._index(node, mv) if node is not None else None
                     if idx is None or node.children[idx] is None:
                         node = None
                         break
-                    keys.append(node.key)
                     node = node.children[idx]
                 if node is not None:
                     self.root = self._as_root(node)
@@ -652,6 +650,14 @@ class MCTS:
                 moves = (root.plies + 1) // 2
                 mate = moves if root.status == WIN else -moves
         leaves = max(1, self._leaves)
+        if idx is None and root.status != UNKNOWN:
+            # A game python-chess calls over with moves left (insufficient material, the
+            # 75-move rule, fivefold repetition): still answer with a legal move.
+            n = core.gen_legal(root.bb, root.st, self._moves_buf, self._sbb, self._sst)
+            if n:
+                first = move_to_uci(int(self._moves_buf[0]))
+                return MCTSResult(first, value, value_to_cp(value), [first], {first: 0}, {}, {},
+                                  playouts, int(root.visits), elapsed, proven=proven)
         return MCTSResult(
             move=None if idx is None else root.uci(idx), value=value, cp=value_to_cp(value),
             pv=[] if idx is None else self._pv(root, idx), visits=visits, q=q, prior=prior,

@@ -90,6 +90,15 @@ def test_terminal_root(variant, fen, value):
     assert r.proven == {1.0: "win", -1.0: "loss", 0.0: "draw"}[value]
 
 
+def test_a_game_over_with_moves_left_still_gets_a_move():
+    # K+N v K: python-chess calls the game drawn (insufficient material); a front end
+    # may still ask for a move.
+    fen = "8/8/4k3/8/8/3K4/8/6N1 w - - 0 1"
+    r = MCTS("chess").search(fen, playouts=10)
+    assert r.proven == "draw" and r.value == 0.0
+    assert chess.Move.from_uci(r.move) in chess.Board(fen).legal_moves
+
+
 def test_draw_by_stalemate_is_proven_and_avoided():
     # Qg6?? and Qf7?? stalemate; many other moves win easily. A stalemating move is a
     # proven draw and never chosen while anything else is left.
