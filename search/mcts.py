@@ -179,7 +179,9 @@ class MCTS:
     ``temperature``: see :class:`search.prior.HeuristicPrior`). The other settings are
     CrazyAra's defaults except ``dirichlet_epsilon`` (0: no noise; CrazyAra uses 0.25
     with ``dirichlet_alpha`` 0.2) and ``batch_size`` (1: one leaf per evaluator call;
-    a network wants 8 or more, with CrazyAra's virtual loss 3).
+    a network wants 8 or more, with CrazyAra's virtual loss 3). ``tree_limit`` bounds
+    the root's visits, and so the tree (about 4 KB a node: 500,000 nodes are 2 GB); a
+    search that reaches it ends as if its time were up.
     """
 
     def __init__(self, variant: str = "chess", evaluator: Evaluator | None = None, *,
@@ -189,7 +191,7 @@ class MCTS:
                  q_thresh_init: float = 0.5, q_thresh_max: float = 0.9,
                  q_thresh_base: float = 1965.0, dirichlet_alpha: float = 0.2,
                  dirichlet_epsilon: float = 0.0, batch_size: int = 1, virtual_loss: float = 3.0,
-                 seed: int = 0) -> None:
+                 tree_limit: int = 500_000, seed: int = 0) -> None:
         self.variant = canonical_variant(variant)
         if evaluator is None:
             evaluator = HeuristicPrior(self.variant, weights, prior_depth, temperature)
@@ -212,6 +214,7 @@ class MCTS:
         self.dirichlet_epsilon = dirichlet_epsilon
         self.batch_size = int(batch_size)
         self.virtual_loss = float(virtual_loss) if batch_size > 1 else 0.0
+        self.tree_limit = int(tree_limit)
         self.seed = seed
         self._stop = threading.Event()
         self._moves_buf = np.zeros(core.MAX_MOVES, dtype=np.int64)
@@ -325,6 +328,8 @@ class MCTS:
                 if playouts is not None and done >= playouts:
                     break
                 if nodes is not None and root.visits >= nodes:
+                    break
+                if root.visits >= self.tree_limit:    # each playout adds a node at most
                     break
                 if self._stop.is_set() or stopped():
                     break

@@ -227,6 +227,8 @@ def test_options_noise_temperature_stop_callback():
     from search.engine import Limits
     r = m.search(fen, limits=Limits(wtime=3.0, btime=3.0, nodes=r.nodes + 20))
     assert r.playouts == 20 and r.uci_info().startswith("depth ")
+    r = MCTS("chess", tree_limit=100).search(fen, playouts=1000)
+    assert r.playouts == r.nodes == 100
     r = MCTS("chess").search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", limits=Limits(movetime=5.0))
     assert r.move == "a1a8" and " score mate 1 " in r.uci_info() and r.time < 5.0
 
