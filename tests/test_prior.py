@@ -230,6 +230,22 @@ def test_bench_prior_beats_the_baselines():
     assert "| atomic | 0 | 400 |" in format_report(report)
 
 
+def test_bench_prior_saves_the_temperature_into_weights_json(tmp_path, capsys):
+    from search.layout import load_weights, value_set
+
+    w = value_set("sunsetter", "crazyhouse")
+    del w.meta["value_set"]                        # as learnt weights: no value set
+    path = tmp_path / "weights.json"
+    w.save(path)
+    assert main(["bench", "prior", "--variant", "crazyhouse", "--depth", "0", "--weights",
+                 str(tmp_path), "--save", "--no-mcts"]) == 0
+    assert "| crazyhouse | 0 | 400 |" in capsys.readouterr().out
+    saved = load_weights(path, "crazyhouse")
+    t = saved.meta["prior_temperature"]["0"]
+    assert 0.1 < t < 20 and fitted_temperature("crazyhouse", saved, 0) == t
+    assert HeuristicPrior("crazyhouse", str(path)).temperature == t
+
+
 def test_labelled_positions_from_engine_games():
     from tdleaf.bench.prior_data import engine_command, make_positions, read_epd, write_epd
 

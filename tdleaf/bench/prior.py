@@ -195,32 +195,47 @@ def mcts_speed(variant: str, playouts: int = MCTS_PLAYOUTS) -> dict[str, Any]:
 
 
 def bench_prior(variants: list[str] | None, depths: list[int], fit: bool = False,
-                save: bool = False, mcts: bool = True, progress: bool = False) -> dict[str, Any]:
+                save: bool = False, mcts: bool = True, progress: bool = False,
+                weights: str | None = None) -> dict[str, Any]:
+    """The whole report. ``weights``: a value set, a ``weights.json`` or a result folder
+    (default: each variant's default weights). With ``save`` the fitted temperatures go
+    into ``search/prior.json`` for a value set, into the file's ``meta.prior_temperature``
+    for a ``weights.json``."""
     import sys
+    from pathlib import Path
 
-    from search.prior import HeuristicPrior as _HP
+    from search.layout import load_weights
+
     names = [canonical_variant(v) for v in (variants or VARIANTS)]
     names = ["giveaway" if v == "antichess" else v for v in names]
-    _HP("chess").arrays(np.zeros((0, 12), np.uint64), np.zeros((0, 82), np.int64))  # compile
+    HeuristicPrior("chess").arrays(np.zeros((0, 12), np.uint64), np.zeros((0, 82), np.int64))
     report: dict[str, Any] = {"machine": machine(), "load_average": load_average(),
-                              "results": [], "mcts": [], "warnings": []}
+                              "weights": weights, "results": [], "mcts": [], "warnings": []}
     for v in names:
         if not data_path(v).exists():
             report["warnings"].append(f"{v}: no {data_path(v).name}; run tests/data/make_prior_epd.py")
             continue
+        w = load_weights(weights, v) if weights is not None else None
         for d in depths:
             if progress:
                 print(f"{v} depth {d} ...", file=sys.stderr, flush=True)
-            r = measure(v, d, use_mle=fit or save)
+            r = measure(v, d, w, use_mle=fit or save)
             if save:
-                name = HeuristicPrior(v, None, d, 1.0).weights.meta.get("value_set")
-                if name is None:
-                    report["warnings"].append(f"{v}: default weights are not a value set; not saved")
+                ev = HeuristicPrior(v, w, d, 1.0)
+                name = ev.weights.meta.get("value_set")
+                if weights is not None and name is None:
+                    path = Path(weights)
+                    path = path / "weights.json" if path.is_dir() else path
+                    ev.weights.meta.setdefault("prior_temperature", {})[str(d)] = round(
+                        r["temperature_mle"], 4)
+                    ev.weights.save(path)
+                elif name is None:
+                    report["warnings"].append(f"{v}: weights are not a value set; not saved")
                 else:
                     save_temperature(v, name, d, r["temperature_mle"],
                                      {"positions": r["positions"], "label": r["label"],
                                       "loglik": round(r["prior"]["loglik"], 4)})
-                    r["temperature_stored"] = round(r["temperature_mle"], 4)
+                r["temperature_stored"] = round(r["temperature_mle"], 4)
             report["results"].append(r)
         if mcts:
             if progress:

@@ -110,6 +110,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="measure at the maximum-likelihood temperature, not the stored one")
     b.add_argument("--save", action="store_true",
                    help="store the fitted temperatures in search/prior.json (implies --fit)")
+    b.add_argument("--weights", metavar="W",
+                   help="a value set, weights.json or result folder (default: the variant's "
+                        "default weights); --save writes its temperatures into its meta")
     b.add_argument("--no-mcts", action="store_true", help="skip the MCTS playouts/s measurement")
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_prior)
@@ -168,8 +171,13 @@ def run_prior(args: argparse.Namespace) -> int:
     """Execute ``tdleaf bench prior``."""
     from tdleaf.bench.prior import bench_prior, format_report
 
-    report = bench_prior(args.variant, args.depth or [0, 1], fit=args.fit, save=args.save,
-                         mcts=not args.no_mcts, progress=not args.json)
+    from search.layout import WeightsError
+
+    try:
+        report = bench_prior(args.variant, args.depth or [0, 1], fit=args.fit, save=args.save,
+                             mcts=not args.no_mcts, progress=not args.json, weights=args.weights)
+    except WeightsError as exc:
+        raise CliError(str(exc)) from None
     print_report(report, args.json, format_report)
     return 0
 
