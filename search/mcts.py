@@ -181,7 +181,10 @@ class MCTS:
     with ``dirichlet_alpha`` 0.2) and ``batch_size`` (1: one leaf per evaluator call;
     a network wants 8 or more, with CrazyAra's virtual loss 3). ``tree_limit`` bounds
     the root's visits, and so the tree (about 4 KB a node: 500,000 nodes are 2 GB); a
-    search that reaches it ends as if its time were up.
+    search that reaches it ends as if its time were up. ``draw_value`` is what a draw by
+    repetition or the 50-move rule inside the tree is worth to the side that steers
+    into it (0; a small negative value is a contempt: both sides avoid repeating, which a
+    flat evaluation otherwise welcomes). Draws by the rules of the game are 0 always.
     """
 
     def __init__(self, variant: str = "chess", evaluator: Evaluator | None = None, *,
@@ -191,7 +194,7 @@ class MCTS:
                  q_thresh_init: float = 0.5, q_thresh_max: float = 0.9,
                  q_thresh_base: float = 1965.0, dirichlet_alpha: float = 0.2,
                  dirichlet_epsilon: float = 0.0, batch_size: int = 1, virtual_loss: float = 3.0,
-                 tree_limit: int = 500_000, seed: int = 0) -> None:
+                 tree_limit: int = 500_000, draw_value: float = 0.0, seed: int = 0) -> None:
         self.variant = canonical_variant(variant)
         if evaluator is None:
             evaluator = HeuristicPrior(self.variant, weights, prior_depth, temperature)
@@ -215,6 +218,7 @@ class MCTS:
         self.batch_size = int(batch_size)
         self.virtual_loss = float(virtual_loss) if batch_size > 1 else 0.0
         self.tree_limit = int(tree_limit)
+        self.draw_value = float(draw_value)
         self.seed = seed
         self._stop = threading.Event()
         self._moves_buf = np.zeros(core.MAX_MOVES, dtype=np.int64)
@@ -418,8 +422,8 @@ class MCTS:
 
     # -- internals: nodes ----------------------------------------------------------------
 
-    def _set_terminal(self, node: Node, value: float) -> None:
-        node.status = WIN if value > 0 else (LOSS if value < 0 else DRAW)
+    def _set_terminal(self, node: Node, value: float, draw: bool = False) -> None:
+        node.status = DRAW if draw else (WIN if value > 0 else (LOSS if value < 0 else DRAW))
         node.value = value
         node.plies = 0
         node.moves = node.moves[:0]
@@ -434,14 +438,14 @@ class MCTS:
         zh = st[core.VARIANT] == core.CRAZYHOUSE
         half = int(st[core.HALFMOVE])
         if not zh and half >= 100:
-            self._set_terminal(node, 0.0)
+            self._set_terminal(node, -self.draw_value, draw=True)
             node.rule_draw = True
             return
         # keys[-1] is the parent's: a repetition is an even number of plies back
         limit = 0 if zh else max(0, len(keys) - half)
         for j in range(len(keys) - 2, limit - 1, -2):
             if keys[j] == node.key:
-                self._set_terminal(node, 0.0)
+                self._set_terminal(node, -self.draw_value, draw=True)
                 node.rule_draw = True
                 return
 
@@ -493,7 +497,7 @@ class MCTS:
         for _ in range(k):
             path, leaf = self._descend()
             if leaf.status != UNKNOWN:
-                self._backup(path, leaf, _STATUS_VALUE[leaf.status])
+                self._backup(path, leaf, self._exact(leaf))
                 self._prove(path)
                 done += 1
                 if self.root.status != UNKNOWN:   # type: ignore[union-attr]
@@ -534,21 +538,26 @@ class MCTS:
         if depth > self._seldepth:
             self._seldepth = depth
 
+    def _exact(self, node: Node) -> float:
+        """The exact value of a proven node for its side to move (a draw by rule: the
+        contempt ``-draw_value``)."""
+        return node.value if node.rule_draw else _STATUS_VALUE[node.status]
+
     def _prove(self, path: list[tuple[Node, int]]) -> None:
         """Carry a proof from the end of ``path`` up as far as it changes anything."""
         for node, idx in reversed(path):
             child = node.children[idx]
             if child is None or child.status == UNKNOWN:
                 return
-            node.E[idx] = -_STATUS_VALUE[child.status]
+            node.E[idx] = -self._exact(child)
             before = (node.status, node.plies)
-            E = node.E
-            wins = np.flatnonzero(E == 1.0)
+            status = _child_status(node)
+            wins = np.flatnonzero(status == LOSS)
             if len(wins):
                 node.status = WIN
                 node.plies = 1 + min(node.children[i].plies for i in wins)  # type: ignore[union-attr]
-            elif not np.isnan(E).any():
-                if (E == 0.0).any():
+            elif not (status == UNKNOWN).any():
+                if (status == DRAW).any():
                     node.status, node.plies = DRAW, 1 + max(c.plies for c in node.children)  # type: ignore[union-attr]
                 else:
                     node.status, node.plies = LOSS, 1 + max(c.plies for c in node.children)  # type: ignore[union-attr]
@@ -596,17 +605,17 @@ class MCTS:
         k = len(node.moves)
         if k == 0:
             return None
-        E = node.E
         N = node.N
+        status = _child_status(node)
         if node.status == WIN:
-            wins = np.flatnonzero(E == 1.0)
+            wins = np.flatnonzero(status == LOSS)
             return int(min(wins, key=lambda i: (node.children[i].plies, -N[i])))  # type: ignore[union-attr]
         if node.status == LOSS:
             return int(max(range(k), key=lambda i: (node.children[i].plies, N[i])))  # type: ignore[union-attr]
         if node.status == DRAW:
-            draws = np.flatnonzero(E == 0.0)
+            draws = np.flatnonzero(status == DRAW)
             return int(max(draws, key=lambda i: N[i]))
-        ok = ~(E == -1.0)
+        ok = status != WIN
         if not ok.any():
             ok[:] = True
         cand = np.flatnonzero(ok)
@@ -669,6 +678,10 @@ class MCTS:
             playouts=playouts, nodes=int(root.visits), time=elapsed,
             depth=int(round(self._depth_sum / leaves)), seldepth=int(self._seldepth),
             proven=proven, mate=mate)
+
+
+def _child_status(node: Node) -> np.ndarray:
+    return np.array([UNKNOWN if c is None else c.status for c in node.children], dtype=np.int8)
 
 
 def clock_budget(lim: Any, white: bool) -> float | None:

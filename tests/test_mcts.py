@@ -99,6 +99,21 @@ def test_a_game_over_with_moves_left_still_gets_a_move():
     assert chess.Move.from_uci(r.move) in chess.Board(fen).legal_moves
 
 
+def test_repetitions_in_the_tree_and_the_draw_value():
+    # After 1. Nf3 Nf6 2. Ng1, 2... Ng8 repeats the start position: a draw in the tree,
+    # worth draw_value to Black, who steers into it.
+    board = chess.Board()
+    for u in ("g1f3", "g8f6", "f3g1"):
+        board.push_uci(u)
+    keen = MCTS("chess", draw_value=0.9).search(board, playouts=300)
+    assert keen.move == "f6g8" and keen.value == pytest.approx(0.9)
+    averse = MCTS("chess", draw_value=-0.9).search(board, playouts=300)
+    assert averse.move != "f6g8" and averse.q["f6g8"] == pytest.approx(-0.9)
+    # The same position without its history repeats nothing.
+    plain = MCTS("chess", draw_value=0.9).search(board.fen(), playouts=300)
+    assert plain.q["f6g8"] != pytest.approx(0.9)
+
+
 def test_draw_by_stalemate_is_proven_and_avoided():
     # Qg6?? and Qf7?? stalemate; many other moves win easily. A stalemating move is a
     # proven draw and never chosen while anything else is left.
