@@ -13,7 +13,9 @@ The search (CrazyAra, section 9; Silver et al. 2017):
 
 * selection ``argmax_a Q(s, a) + U(s, a)``, ``U = c_puct(s) P(s, a) sqrt(sum_b N(s, b)) /
   (u_divisor + N(s, a))``, with ``c_puct(s) = log((sum_b N(s, b) + 19652 + 1) / 19652) +
-  2.5``; an unvisited move has ``Q = q_init`` (CrazyAra: -1);
+  2.5``; an unvisited move has ``Q = q_init`` (CrazyAra: -1), or with ``q_init="parent"``
+  the position's own mean value less ``fpu_reduction`` (Leela's "first play urgency"),
+  which explores more when the prior is flat;
 * expansion and evaluation of one new position per playout (``batch_size`` > 1 collects
   several leaves per evaluator call, spread apart by a virtual loss), and the negated
   value backed up along the path (Q is the mean);
@@ -189,7 +191,8 @@ class MCTS:
 
     def __init__(self, variant: str = "chess", evaluator: Evaluator | None = None, *,
                  weights: Any = None, prior_depth: int = 0, temperature: float | None = None,
-                 c_puct_init: float = 2.5, c_puct_base: float = 19652.0, q_init: float = -1.0,
+                 c_puct_init: float = 2.5, c_puct_base: float = 19652.0,
+                 q_init: float | str = -1.0, fpu_reduction: float = 0.1,
                  u_divisor: float = 1.0, move_selection: str = "q", q_factor: float = 0.7,
                  q_thresh_init: float = 0.5, q_thresh_max: float = 0.9,
                  q_thresh_base: float = 1965.0, dirichlet_alpha: float = 0.2,
@@ -206,7 +209,10 @@ class MCTS:
             raise ValueError("batch_size must be >= 1")
         self.c_puct_init = c_puct_init
         self.c_puct_base = c_puct_base
+        if isinstance(q_init, str) and q_init != "parent":
+            raise ValueError("q_init must be a number or 'parent'")
         self.q_init = q_init
+        self.fpu_reduction = float(fpu_reduction)
         self.u_divisor = u_divisor
         self.move_selection = move_selection
         self.q_factor = q_factor
@@ -465,7 +471,11 @@ class MCTS:
         N = node.N
         total = N.sum()
         c = math.log((total + self.c_puct_base + 1.0) / self.c_puct_base) + self.c_puct_init
-        q = node.q(self.q_init)
+        if self.q_init == "parent":
+            qi = (node.value + node.W.sum()) / (1.0 + total) - self.fpu_reduction
+        else:
+            qi = self.q_init  # type: ignore[assignment]
+        q = node.q(qi)
         u = (c * math.sqrt(max(total, 1.0))) * node.P / (self.u_divisor + N)
         return int(np.argmax(q + u))
 
@@ -650,7 +660,7 @@ class MCTS:
         assert root is not None
         idx = self._choose(root, temperature)
         visits = {root.uci(i): int(root.N[i]) for i in range(len(root.moves))}
-        qs = root.q(self.q_init)
+        qs = root.q(-1.0)
         q = {root.uci(i): float(qs[i]) for i in range(len(root.moves))}
         prior = {} if root.P_raw is None else {root.uci(i): float(root.P_raw[i])
                                                for i in range(len(root.moves))}

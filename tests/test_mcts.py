@@ -229,6 +229,13 @@ def test_options_noise_temperature_stop_callback():
     r = m.search(fen, playouts=300, temperature=1.0)
     assert r.visits[r.move] > 0
     assert MCTS("chess", move_selection="visits").search(fen, playouts=200).move
+    # First-play urgency from the parent's value explores more of a flat prior.
+    zh = "r1bqkbnr/1pp2pp1/p6p/1N1pP3/8/1P6/P1P1PPPP/R2QKBNR[NPb] w KQkq - 0 8"   # 98 moves
+    tried = [sum(1 for n in MCTS("crazyhouse", q_init=q).search(zh, playouts=200).visits.values()
+                 if n > 0) for q in (-1.0, "parent")]
+    assert tried[1] > 2 * tried[0]
+    with pytest.raises(ValueError):
+        MCTS("chess", q_init="zero")
     infos = []
     m = MCTS("chess")
     ev = threading.Event()
