@@ -148,6 +148,11 @@ class MCTSResult:
     def nps(self) -> float:
         return self.playouts / self.time if self.time > 0 else 0.0
 
+    @property
+    def score(self) -> float:
+        """The value in pawns (``cp / 100``), as :class:`search.engine.SearchResult` has it."""
+        return self.cp / 100.0
+
     def uci_info(self) -> str:
         """The UCI ``info`` line of this result (without the leading ``info``)."""
         score = f"mate {self.mate}" if self.mate is not None else f"cp {self.cp}"
@@ -296,7 +301,8 @@ class MCTS:
                playouts: int | None = None, movetime: float | None = None,
                nodes: int | None = None, *, stop: threading.Event | Callable[[], bool] | None = None,
                callback: Callable[[MCTSResult], None] | None = None, info_interval: float = 1.0,
-               temperature: float = 0.0, limits: Any = None) -> MCTSResult:
+               temperature: float = 0.0, limits: Any = None,
+               info: Callable[[MCTSResult], None] | None = None) -> MCTSResult:
         """Search ``position`` (FEN, python-chess board, :class:`Position`; None: the
         current root, or the start position) and return the move to play.
 
@@ -308,7 +314,11 @@ class MCTS:
         samples the move from the visit counts. ``limits`` (a
         :class:`search.engine.Limits`) gives clocks: the move time is then the alpha-beta
         engine's (time left / moves to go + 0.8 increment, at most half the time left);
-        its ``nodes`` and ``movetime`` apply too."""
+        its ``nodes`` and ``movetime`` apply too (``depth`` does not). ``info`` is
+        ``callback`` by the name :meth:`search.engine.Engine.search` gives it, so an MCTS
+        can stand in for an Engine in :class:`search.protocol.BackgroundSearch`."""
+        if info is not None and callback is None:
+            callback = info
         start = time.perf_counter()
         if position is not None or self.root is None:
             self._set_root(to_position(position, self.variant))

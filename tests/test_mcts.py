@@ -255,6 +255,28 @@ def test_options_noise_temperature_stop_callback():
     assert r.move == "a1a8" and " score mate 1 " in r.uci_info() and r.time < 5.0
 
 
+def test_stands_in_for_the_engine_in_the_front_ends_search_thread():
+    """search.protocol.BackgroundSearch drives an Engine with clear_stop(), search(position,
+    limits=..., info=...) and stop(): an MCTS answers the same calls (the UCI front end
+    formats its result with result.mate / result.score and result.pv)."""
+    from search.engine import Limits
+    from search.protocol import BackgroundSearch
+
+    mcts = MCTS("atomic")
+    bg = BackgroundSearch()
+    out = []
+    pos = Position.start("atomic")
+    bg.start(mcts, pos, Limits(infinite=True), out.append, lambda r, e: out.append((r, e)))
+    threading.Event().wait(0.5)
+    bg.wait(mcts, stop=True)
+    result, exc = out[-1]
+    assert exc is None and result.move in pos.legal_moves() and result.playouts > 10
+    assert isinstance(result.score, float) and result.pv[0] == result.move
+    bg.start(mcts, pos, Limits(nodes=result.nodes + 30), out.append, lambda r, e: out.append((r, e)))
+    bg.wait()
+    assert out[-1][0].playouts == 30                           # the tree was kept
+
+
 def test_value_to_cp_inverts_crazyara():
     for cp in (0, 50, 100, 350, 900, -120):
         v = math.copysign(1 - 1.2 ** (-abs(cp) / 100), cp)
