@@ -97,6 +97,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--quick", action="store_true", help=argparse.SUPPRESS)  # for the tests
     b.set_defaults(run=run_search)
 
+    from tdleaf.bench import prior as bench_prior_module
+    b = sub.add_parser("prior", help="quality of the heuristic prior against Fairy-Stockfish; "
+                                     "MCTS playouts/s",
+                       description=bench_prior_module.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
+                   help="variants (default: chess crazyhouse suicide giveaway atomic)")
+    b.add_argument("--depth", type=depth_arg, action="append", metavar="D",
+                   help="prior depth, repeatable (default: 0 and 1)")
+    b.add_argument("--fit", action="store_true",
+                   help="measure at the maximum-likelihood temperature, not the stored one")
+    b.add_argument("--save", action="store_true",
+                   help="store the fitted temperatures in search/prior.json (implies --fit)")
+    b.add_argument("--weights", metavar="W",
+                   help="a value set, weights.json or result folder (default: the variant's "
+                        "default weights); --save writes its temperatures into its meta")
+    b.add_argument("--no-mcts", action="store_true", help="skip the MCTS playouts/s measurement")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_prior)
+
     from tdleaf.bench import selfplay
     b = sub.add_parser("selfplay", help="self-play games per hour per core (learning speed)",
                        description=selfplay.__doc__,
@@ -143,6 +163,21 @@ def run_search(args: argparse.Namespace) -> int:
                           engines=not args.no_engines, memory=not args.no_memory,
                           quick=args.quick, sjeng_path=args.sjeng, fsf_path=args.fairy_stockfish,
                           progress=not args.json and sys.stderr.isatty())
+    print_report(report, args.json, format_report)
+    return 0
+
+
+def run_prior(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench prior``."""
+    from tdleaf.bench.prior import bench_prior, format_report
+
+    from search.layout import WeightsError
+
+    try:
+        report = bench_prior(args.variant, args.depth or [0, 1], fit=args.fit, save=args.save,
+                             mcts=not args.no_mcts, progress=not args.json, weights=args.weights)
+    except WeightsError as exc:
+        raise CliError(str(exc)) from None
     print_report(report, args.json, format_report)
     return 0
 

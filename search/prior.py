@@ -1,0 +1,475 @@
+"""The heuristic prior of a neural MCTS: a probability for every legal move and a value.
+
+For a position, every legal move is played and the position after it is searched with
+the engine's own machinery (:func:`search.alphabeta.negamax`): quiescence at
+``depth=0``, ``depth`` more plies plus quiescence when asked. The scores (pawns, for the
+side to move) go through a softmax with a temperature::
+
+    policy(m) = exp(s_m / T) / sum_k exp(s_k / T)
+
+and the value of the position is its best move's score, converted to [-1, 1]:
+
+* ``value="squash"`` (the default) is the learning's squash ``P = 1 / (1 + exp(-omega
+  s))`` (:func:`tdleaf.learn.td.squash`, omega 0.5 per pawn), read as an expected score
+  and mapped to [-1, 1]: ``v = 2 P - 1 = tanh(omega s / 2)``. A pawn up is v = 0.24, a
+  minor piece 0.64, a queen 0.98.
+* ``value="crazyara"`` is CrazyAra's centipawn conversion (its Eq. 8 inverted), ``v =
+  sign(cp) (1 - 1.2^(-|cp| / 100))`` with cp = 100 s: a pawn up is 0.17, a minor piece
+  0.42, a queen 0.81.
+
+A move that ends the game is scored exactly (python-chess's ``outcome()`` after it: a
+win ``MATE - 1``, a draw 0); a mate seen inside the shallow search is a win (loss) in so
+many plies. For the softmax, scores are clipped to +-99 pawns and wins/losses put just
+beyond, shorter wins (longer losses) first; their value is +-1. A position whose game is
+over (checkmate, stalemate, a variant win or loss, insufficient material, the 75-move
+rule, fivefold repetition for a position with history) has an empty policy and its exact
+value: 1 won, 0 drawn, -1 lost for the side to move.
+
+The temperature ``T`` is fitted (``tdleaf bench prior --fit``) by maximum likelihood of
+the moves Fairy-Stockfish plays at a fixed depth on positions from engine games; the
+fitted values are stored per variant, value set and depth in ``search/prior.json`` and,
+for learned weights, in ``weights.json``'s ``meta.prior_temperature``
+(:func:`fitted_temperature`).
+
+Everything per move runs in one numba call for a whole batch of positions
+(:func:`prior_batch_arrays`); :func:`prior` and :func:`prior_batch` wrap it with UCI text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import chess
+import numpy as np
+from numba import njit
+
+from variants import Position, canonical_variant, core
+from variants.nrt import unmanaged
+from variants.position import move_to_uci
+
+from . import alphabeta as ab
+from .evaluate import evaluate, evaluate_delta
+from .layout import Weights, default_weights, load_weights
+
+#: Where the fitted temperatures of the built-in value sets live.
+TEMPERATURES_FILE = Path(__file__).resolve().parent / "prior.json"
+#: The temperature used when none was fitted for the weights and depth (pawns).
+DEFAULT_TEMPERATURE = 1.0
+DEFAULT_OMEGA = 0.5
+VALUE_MODES = ("squash", "crazyara")
+POLICY_MODES = ("search", "uniform")
+TT_SIZE = 1 << 15
+#: Quiescence plies at most. The engine's default is 16; 8 bounds the capture chains of
+#: suicide and giveaway (30-50 times faster there, the same scores in ~90% of positions)
+#: and of crazyhouse's check evasions (4 times faster), which a prior called at every
+#: MCTS node needs more than the last bit of depth.
+DEFAULT_QLIMIT = 8
+
+_CLIP = 99.0          # ordinary scores are clipped to +-_CLIP pawns for the softmax
+_WIN_LOGIT = 100.0    # a win is scored above any ordinary score
+
+# ---------------------------------------------------------------------------------------
+# numba
+# ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def outcome_value(bb, st, moves, sbb, sst):
+    """(number of legal moves, terminal, value for the side to move) of a position.
+
+    ``terminal`` is python-chess's ``outcome()`` without repetitions (checkmate,
+    stalemate, variant end, insufficient material, 75-move rule); ``value`` is then 1,
+    0 or -1, and the number of legal moves 0 or whatever remains (insufficient material
+    can end a game with moves left). Otherwise ``moves[:n]`` holds the legal moves."""
+    term, winner = core.outcome_code(bb, st, moves, sbb, sst)
+    if term != core.T_NONE:
+        if winner < 0:
+            return 0, True, 0.0
+        return 0, True, 1.0 if winner == st[core.TURN] else -1.0
+    n = core.gen_legal(bb, st, moves, sbb, sst)
+    return n, False, 0.0
+
+
+@njit(cache=True)
+def child_outcome(bb, st, moves, sbb, sst):
+    """(terminal, value for the side to move) as :func:`outcome_value`, but cheaper: the
+    full outcome is only worked out when a quick test says the game may be over."""
+    v = st[core.VARIANT]
+    maybe = core.is_variant_end(bb, st) or core.is_insufficient_material(bb, st)
+    if not maybe and v != core.CRAZYHOUSE and st[core.HALFMOVE] >= 150:
+        maybe = True
+    if not maybe and not core.has_legal_move(bb, st, moves, sbb, sst):
+        maybe = True
+    if not maybe:
+        return False, 0.0
+    n, terminal, value = outcome_value(bb, st, moves, sbb, sst)
+    return terminal, value
+
+
+@njit(cache=True)
+def logit_score(s):
+    """A search score (pawns, mates as ``MATE - plies``) as the softmax sees it."""
+    if s > ab.MATE_BOUND:
+        plies = ab.MATE - s
+        return _WIN_LOGIT + (ab.MAXPLY - plies) / ab.MAXPLY
+    if s < -ab.MATE_BOUND:
+        plies = ab.MATE + s
+        return -_WIN_LOGIT - (ab.MAXPLY - plies) / ab.MAXPLY
+    return min(_CLIP, max(-_CLIP, s))
+
+
+@njit(cache=True)
+def score_value(s, mode, omega):
+    """A score (pawns, side to move) as a value in [-1, 1] (mode 0 squash, 1 CrazyAra)."""
+    if s > ab.MATE_BOUND:
+        return 1.0
+    if s < -ab.MATE_BOUND:
+        return -1.0
+    if mode == 0:
+        return math.tanh(0.5 * omega * s)
+    a = 1.0 - 1.2 ** (-abs(s))
+    return a if s >= 0 else -a
+
+
+@njit(cache=True, nogil=True)
+def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, value_mode, omega, uniform,
+                       out_n, out_moves, out_scores, out_probs, out_values, out_terminal,
+                       bbs, sts, evals, moves, mscores, pv, pvlen, killers, history, keys,
+                       tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w):
+    """The prior of positions ``in_bbs[:npos]``, ``in_sts[:npos]`` in one call.
+
+    For position p: ``out_n[p]`` legal moves ``out_moves[p, :n]`` (gen_legal order),
+    their search scores ``out_scores[p, :n]`` (pawns, mover's view), the policy
+    ``out_probs[p, :n]``, the value ``out_values[p]`` and ``out_terminal[p]`` (the game
+    is over: no moves, exact value). The other arrays are the search's work space (as
+    for :func:`search.alphabeta.search_root`); ``ctl[C_QLIMIT]`` must be set.
+    ``uniform`` gives every move the same probability (the value is still searched).
+    """
+    bbs, sts, evals, moves, mscores = (unmanaged(bbs), unmanaged(sts), unmanaged(evals),
+                                       unmanaged(moves), unmanaged(mscores))
+    pv, pvlen, killers, history, keys = (unmanaged(pv), unmanaged(pvlen), unmanaged(killers),
+                                         unmanaged(history), unmanaged(keys))
+    tt_key, tt_move, tt_score = unmanaged(tt_key), unmanaged(tt_move), unmanaged(tt_score)
+    tt_depth, tt_flag, ctl, w = unmanaged(tt_depth), unmanaged(tt_flag), unmanaged(ctl), unmanaged(w)
+    # Non-literal arguments for the recursive negamax (see search.alphabeta).
+    one = depth - depth + 1
+    for p in range(npos):
+        bbs[0, :] = in_bbs[p, :]
+        sts[0, :] = in_sts[p, :]
+        bb = bbs[0]
+        st = sts[0]
+        n, terminal, tv = outcome_value(bb, st, moves[0], bbs[1], sts[1])
+        out_terminal[p] = terminal
+        out_n[p] = n
+        if terminal:
+            out_values[p] = tv
+            continue
+        # A fresh search per position: a batch gives what single calls give.
+        tt_key[:] = 0
+        killers[:, :] = 0
+        history[:, :] = 0
+        evals[0] = evaluate(bb, st, w)
+        keys[0] = core.position_key(bb, st, bbs[1], sts[1])
+        ctl[ab.C_HIST_LEN] = 0
+        ctl[ab.C_STOP] = 0
+        best = -ab.INF
+        for i in range(n):
+            m = moves[0, i]
+            out_moves[p, i] = m
+            core.copy_make(bb, st, bbs[1], sts[1], m)
+            cterm, cv = child_outcome(bbs[1], sts[1], moves[1], bbs[2], sts[2])
+            if cterm:
+                # The game ends: exact (cv is the opponent's value).
+                if cv < 0:
+                    score = ab.MATE - 1.0
+                elif cv > 0:
+                    score = -(ab.MATE - 1.0)
+                else:
+                    score = 0.0
+            else:
+                evals[1] = evals[0] + evaluate_delta(bb, st, bbs[1], sts[1], w)
+                score = -ab.negamax(one, depth, -ab.INF, ab.INF, one, bbs, sts, evals, moves,
+                                    mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
+                                    tt_score, tt_depth, tt_flag, ctl, w, 0.0)
+            out_scores[p, i] = score
+            if score > best:
+                best = score
+        out_values[p] = score_value(best, value_mode, omega)
+        # Softmax of the clipped scores.
+        if uniform:
+            for i in range(n):
+                out_probs[p, i] = 1.0 / n
+            continue
+        top = -ab.INF
+        for i in range(n):
+            x = logit_score(out_scores[p, i]) / temperature
+            out_probs[p, i] = x
+            if x > top:
+                top = x
+        total = 0.0
+        for i in range(n):
+            e = math.exp(out_probs[p, i] - top)
+            out_probs[p, i] = e
+            total += e
+        for i in range(n):
+            out_probs[p, i] /= total
+    return npos
+
+
+# ---------------------------------------------------------------------------------------
+# Temperatures
+# ---------------------------------------------------------------------------------------
+
+
+def _load_table() -> dict[str, Any]:
+    try:
+        return json.loads(TEMPERATURES_FILE.read_text())
+    except (OSError, json.JSONDecodeError):
+        return {}
+
+
+def fitted_temperature(variant: str, weights: Weights | None = None, depth: int = 0) -> float | None:
+    """The fitted softmax temperature (pawns) for these weights and depth, or None.
+
+    Looked up in ``weights.meta["prior_temperature"][str(depth)]`` first (learned weights
+    carry their own), then in ``search/prior.json`` under the variant and the weights'
+    value set (``meta["value_set"]``; the default weights are ``traditional`` until
+    reference weights ship)."""
+    variant = canonical_variant(variant)
+    if weights is None:
+        weights = default_weights(variant)
+    meta = weights.meta or {}
+    own = meta.get("prior_temperature")
+    if isinstance(own, dict) and str(depth) in own:
+        return float(own[str(depth)])
+    name = meta.get("value_set")
+    if name is None:
+        return None
+    table = _load_table().get("temperature", {})
+    key = "giveaway" if variant == "antichess" else variant
+    entry = table.get(key, {}).get(name, {}).get(str(depth))
+    return None if entry is None else float(entry)
+
+
+def save_temperature(variant: str, value_set_name: str, depth: int, temperature: float,
+                     info: dict[str, Any] | None = None) -> None:
+    """Store a fitted temperature of a built-in value set in ``search/prior.json``."""
+    data = _load_table()
+    data.setdefault("about", "Softmax temperatures (pawns) of the heuristic prior, fitted by "
+                             "maximum likelihood of Fairy-Stockfish's moves: tdleaf bench "
+                             "prior --fit --save. variant -> value set -> depth.")
+    key = "giveaway" if canonical_variant(variant) == "antichess" else canonical_variant(variant)
+    data.setdefault("temperature", {}).setdefault(key, {}).setdefault(value_set_name, {})[
+        str(depth)] = round(float(temperature), 4)
+    if info:
+        data.setdefault("fit", {}).setdefault(key, {}).setdefault(value_set_name, {})[
+            str(depth)] = info
+    TEMPERATURES_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+# ---------------------------------------------------------------------------------------
+# Python API
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class PriorArrays:
+    """The raw prior of a batch: per position, moves (encoded, gen_legal order), scores,
+    probabilities, value and whether the game is over there."""
+
+    n: np.ndarray            # (npos,) number of moves
+    moves: np.ndarray        # (npos, MAX) encoded moves
+    scores: np.ndarray       # (npos, MAX) pawns, mover's view (mates: +-(MATE - plies))
+    probs: np.ndarray        # (npos, MAX)
+    values: np.ndarray       # (npos,) in [-1, 1], side to move
+    terminal: np.ndarray     # (npos,) bool
+
+    def policy(self, p: int) -> dict[str, float]:
+        k = int(self.n[p])
+        return {move_to_uci(int(m)): float(x) for m, x in zip(self.moves[p, :k], self.probs[p, :k])}
+
+    def move_scores(self, p: int) -> dict[str, float]:
+        k = int(self.n[p])
+        return {move_to_uci(int(m)): float(x) for m, x in zip(self.moves[p, :k], self.scores[p, :k])}
+
+
+class HeuristicPrior:
+    """The prior as an evaluator: ``prior(positions) -> (policies, values)``.
+
+    ``positions`` are :class:`variants.Position` (or python-chess boards, FENs). Each
+    policy is a NumPy array of probabilities aligned with ``position.legal_moves()``
+    (empty when the game is over); values are in [-1, 1] for the side to move.
+    :meth:`arrays` gives the raw batch (encoded moves, scores) without Python per move.
+
+    ``temperature=None`` takes the fitted one (:func:`fitted_temperature`), else 1 pawn.
+    ``policy="uniform"`` keeps the searched value but gives every move the same
+    probability (the baseline of the prior's worth in play).
+    """
+
+    def __init__(self, variant: str, weights: Weights | str | None = None, depth: int = 0,
+                 temperature: float | None = None, *, value: str = "squash",
+                 omega: float = DEFAULT_OMEGA, policy: str = "search", qlimit: int = DEFAULT_QLIMIT) -> None:
+        self.variant = canonical_variant(variant)
+        if weights is None:
+            weights = default_weights(self.variant)
+        elif not isinstance(weights, Weights):
+            weights = load_weights(weights, self.variant)
+        self.weights = weights
+        self.w = np.ascontiguousarray(weights.w, dtype=np.float64)
+        if depth < 0:
+            raise ValueError(f"prior depth must be >= 0, got {depth}")
+        self.depth = int(depth)
+        if temperature is None:
+            temperature = fitted_temperature(self.variant, weights, self.depth)
+            self.temperature_source = "fitted" if temperature is not None else "default"
+            if temperature is None:
+                temperature = DEFAULT_TEMPERATURE
+        else:
+            self.temperature_source = "given"
+        if not temperature > 0:
+            raise ValueError(f"temperature must be > 0, got {temperature}")
+        self.temperature = float(temperature)
+        if value not in VALUE_MODES:
+            raise ValueError(f"value must be one of {VALUE_MODES}, got {value!r}")
+        if policy not in POLICY_MODES:
+            raise ValueError(f"policy must be one of {POLICY_MODES}, got {policy!r}")
+        self.value_mode = value
+        self.policy_mode = policy
+        self.omega = float(omega)
+        m = ab.MAXPLY + 4
+        self._bbs = np.zeros((m, core.NBB), dtype=np.uint64)
+        self._sts = np.zeros((m, core.NST), dtype=np.int64)
+        self._evals = np.zeros(m, dtype=np.float64)
+        self._moves = np.zeros((m, core.MAX_MOVES), dtype=np.int64)
+        self._mscores = np.zeros((m, core.MAX_MOVES), dtype=np.int64)
+        self._pv = np.zeros((m, m), dtype=np.int64)
+        self._pvlen = np.zeros(m, dtype=np.int64)
+        self._killers = np.zeros((m, 2), dtype=np.int64)
+        self._history = np.zeros((2, 4096 + 7 * 64), dtype=np.int64)
+        self._keys = np.zeros(m + 4, dtype=np.uint64)
+        self._tt_key = np.zeros(TT_SIZE, dtype=np.uint64)
+        self._tt_move = np.zeros(TT_SIZE, dtype=np.int64)
+        self._tt_score = np.zeros(TT_SIZE, dtype=np.float64)
+        self._tt_depth = np.zeros(TT_SIZE, dtype=np.int16)
+        self._tt_flag = np.zeros(TT_SIZE, dtype=np.int8)
+        self._ctl = np.zeros(ab.N_CTL, dtype=np.int64)
+        self._ctl[ab.C_QLIMIT] = qlimit
+
+    # -- raw -----------------------------------------------------------------------
+
+    def arrays(self, bbs: np.ndarray, sts: np.ndarray) -> PriorArrays:
+        """The prior of positions given as stacked ``bb``/``st`` rows (one numba call)."""
+        bbs = np.ascontiguousarray(bbs, dtype=np.uint64).reshape(-1, core.NBB)
+        sts = np.ascontiguousarray(sts, dtype=np.int64).reshape(-1, core.NST)
+        npos = bbs.shape[0]
+        width = core.MAX_MOVES
+        out_n = np.zeros(npos, dtype=np.int64)
+        out_moves = np.empty((npos, width), dtype=np.int64)
+        out_scores = np.empty((npos, width), dtype=np.float64)
+        out_probs = np.empty((npos, width), dtype=np.float64)
+        out_values = np.zeros(npos, dtype=np.float64)
+        out_terminal = np.zeros(npos, dtype=np.bool_)
+        prior_batch_arrays(bbs, sts, npos, self.depth, self.temperature,
+                           VALUE_MODES.index(self.value_mode), self.omega,
+                           self.policy_mode == "uniform", out_n, out_moves, out_scores,
+                           out_probs, out_values, out_terminal, self._bbs, self._sts,
+                           self._evals, self._moves, self._mscores, self._pv, self._pvlen,
+                           self._killers, self._history, self._keys, self._tt_key,
+                           self._tt_move, self._tt_score, self._tt_depth, self._tt_flag,
+                           self._ctl, self.w)
+        return PriorArrays(out_n, out_moves, out_scores, out_probs, out_values, out_terminal)
+
+    # -- positions -----------------------------------------------------------------
+
+    def positions(self, items: Iterable[Position | chess.Board | str | None]) -> list[Position]:
+        return [to_position(x, self.variant) for x in items]
+
+    def batch(self, items: Iterable[Position | chess.Board | str | None]) -> tuple[PriorArrays, list[Position]]:
+        """The raw prior of any positions, with fivefold repetition of positions that carry
+        a history applied (terminal, value 0)."""
+        pos = self.positions(items)
+        if not pos:
+            z = np.zeros(0, dtype=np.int64)
+            return PriorArrays(z, np.zeros((0, 1), np.int64), np.zeros((0, 1)), np.zeros((0, 1)),
+                               np.zeros(0), np.zeros(0, bool)), pos
+        bbs = np.stack([p.bb for p in pos])
+        sts = np.stack([p.st for p in pos])
+        arr = self.arrays(bbs, sts)
+        for i, p in enumerate(pos):
+            if p._history and not arr.terminal[i] and p._repetitions(p.key) + 1 >= 5:
+                arr.terminal[i], arr.n[i], arr.values[i] = True, 0, 0.0
+        return arr, pos
+
+    def __call__(self, positions: Sequence[Position]) -> tuple[list[np.ndarray], np.ndarray]:
+        arr, _ = self.batch(positions)
+        return [arr.probs[i, :int(arr.n[i])].copy() for i in range(len(arr.n))], arr.values.copy()
+
+
+def to_position(x: Position | chess.Board | str | None, variant: str) -> Position:
+    """A :class:`Position` of ``variant`` from a Position, a python-chess board (its moves
+    replayed, so repetitions are known) or a FEN (None: the start position)."""
+    if isinstance(x, Position):
+        p = x
+    elif isinstance(x, chess.Board):
+        if x.move_stack:
+            # Not x.root(): in python-chess 1.11 a crazyhouse root shares the pockets of
+            # the current position. Taking the moves back restores them.
+            start = x.copy()
+            while start.move_stack:
+                start.pop()
+            p = Position.from_fen(start.fen(), variant)
+            for mv in x.move_stack:
+                p.push_uci(mv.uci())
+        else:
+            p = Position.from_fen(x.fen(), variant)
+    else:
+        p = Position.from_fen(x, variant)
+    if p.variant != canonical_variant(variant) and not (
+            {p.variant, canonical_variant(variant)} <= {"giveaway", "antichess"}):
+        raise ValueError(f"position is {p.variant}, prior is for {canonical_variant(variant)}")
+    return p
+
+
+_CACHE: dict[tuple, HeuristicPrior] = {}
+
+
+def _evaluator(variant: str, weights: Weights | str | None, depth: int,
+               temperature: float | None, value: str, omega: float) -> HeuristicPrior:
+    key = (canonical_variant(variant), id(weights) if isinstance(weights, Weights) else weights,
+           depth, temperature, value, omega)
+    ev = _CACHE.get(key)
+    if ev is None or (isinstance(weights, Weights) and ev.weights is not weights):
+        if len(_CACHE) > 32:
+            _CACHE.clear()
+        ev = _CACHE[key] = HeuristicPrior(variant, weights, depth, temperature, value=value,
+                                          omega=omega)
+    return ev
+
+
+def prior(variant: str, fen_or_board: Position | chess.Board | str | None = None,
+          weights: Weights | str | None = None, depth: int = 0,
+          temperature: float | None = None, *, value: str = "squash",
+          omega: float = DEFAULT_OMEGA) -> tuple[dict[str, float], float]:
+    """``(policy, value)`` of one position: ``policy`` maps every legal move (UCI, drops
+    as ``N@f3``) to its probability; ``value`` is in [-1, 1] for the side to move.
+
+    ``weights``: a :class:`Weights`, a ``weights.json`` path or a value-set name (default:
+    the variant's default weights). ``depth``: plies searched after each move before
+    quiescence (0: quiescence only). ``temperature`` in pawns (None: the fitted one).
+    ``value``: ``"squash"`` (``tanh(omega s / 2)``) or ``"crazyara"``. A finished game
+    gives ``({}, exact value)``."""
+    arr, _ = _evaluator(variant, weights, depth, temperature, value, omega).batch([fen_or_board])
+    return arr.policy(0), float(arr.values[0])
+
+
+def prior_batch(variant: str, positions: Iterable[Position | chess.Board | str | None],
+                weights: Weights | str | None = None, depth: int = 0,
+                temperature: float | None = None, *, value: str = "squash",
+                omega: float = DEFAULT_OMEGA) -> list[tuple[dict[str, float], float]]:
+    """:func:`prior` of many positions; the searches run in one numba call."""
+    arr, pos = _evaluator(variant, weights, depth, temperature, value, omega).batch(positions)
+    return [(arr.policy(i), float(arr.values[i])) for i in range(len(pos))]

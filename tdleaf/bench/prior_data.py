@@ -1,0 +1,209 @@
+"""Labelled positions for measuring the heuristic prior: engine games, a strong engine's
+move at a fixed depth, and the game's result.
+
+The games are engine-vs-engine games, not the project's self-play: Fairy-Stockfish plays
+both sides at a depth drawn per side and per game (3-7 plies), after a seeded opening of
+2-7 uniformly random plies, so that the games differ. Each position reached after the
+opening is kept with a fixed probability; it is then labelled by the *strong* engine at
+a fixed depth, searched afresh (new game, empty hash): Fairy-Stockfish 11.1 (Debian) for
+chess, crazyhouse, suicide and giveaway, and the WebAssembly build of Fairy-Stockfish
+(npm ``fairy-stockfish-nnue.wasm``, run under Node.js) for atomic, which the Debian build
+lacks. Suicide games start from the start position *without castling rights*:
+Fairy-Stockfish's suicide forbids castling, python-chess's ``SuicideBoard`` allows it,
+and without the rights the two agree on every legal move.
+
+One line per position (``#`` comments)::
+
+    FEN;bm e2e4;result 1;score 35;game 3;ply 17
+
+``bm`` is the label engine's move, ``result`` the game's result for the side to move
+(1, 0.5, 0), ``score`` the label engine's score in centipawns for the side to move
+(``mate N`` as +-(100000 - plies)). Regenerate with ``python tests/data/make_prior_epd.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import chess
+import chess.engine
+
+from variants import board_class, canonical_variant
+
+from .common import find_fairy_stockfish
+
+VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "atomic")
+LABEL_DEPTH = {"chess": 10, "crazyhouse": 10, "suicide": 10, "giveaway": 10, "atomic": 9}
+PLAY_DEPTHS = (3, 7)
+OPENING_PLIES = (2, 7)
+KEEP = 0.12
+MAX_PLIES = 300
+SUICIDE_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+#: Where ``npm install fairy-stockfish-nnue.wasm`` may have put the atomic engine.
+WASM_CANDIDATES = ("scratch/fsfwasm/node_modules/fairy-stockfish-nnue.wasm/uci.js",
+                   "node_modules/fairy-stockfish-nnue.wasm/uci.js")
+
+
+@dataclass
+class Labelled:
+    fen: str
+    bm: str
+    result: float          # for the side to move
+    score: int | None      # label engine's centipawns, side to move
+    game: int
+    ply: int
+
+    def line(self) -> str:
+        score = "" if self.score is None else f";score {self.score}"
+        return f"{self.fen};bm {self.bm};result {self.result:g}{score};game {self.game};ply {self.ply}"
+
+
+def find_wasm_engine() -> list[str] | None:
+    """The command of the WebAssembly Fairy-Stockfish (atomic), or None."""
+    root = Path(__file__).resolve().parents[2]
+    env = os.environ.get("TDLEAF_FSF_WASM")
+    candidates = [env] if env else []
+    candidates += [str(root / c) for c in WASM_CANDIDATES]
+    for c in candidates:
+        if c and Path(c).exists():
+            return ["node", "--no-experimental-fetch", c]
+    return None
+
+
+def engine_command(variant: str) -> tuple[list[str], str] | None:
+    """(command, name) of the label engine for a variant, or None if it is missing."""
+    variant = canonical_variant(variant)
+    if variant == "atomic":
+        cmd = find_wasm_engine()
+        return None if cmd is None else (cmd, "Fairy-Stockfish (wasm, npm fairy-stockfish-nnue.wasm 1.1.12)")
+    path = find_fairy_stockfish()
+    return None if path is None else ([path], "Fairy-Stockfish 11.1 (Debian)")
+
+
+def open_engine(variant: str) -> chess.engine.SimpleEngine:
+    found = engine_command(variant)
+    if found is None:
+        raise RuntimeError(f"no label engine for {variant}")
+    return chess.engine.SimpleEngine.popen_uci(found[0], stderr=subprocess.DEVNULL)
+
+
+def start_fen(variant: str) -> str:
+    return SUICIDE_START if variant == "suicide" else board_class(variant)().fen()
+
+
+def _score(info: dict[str, Any], turn: bool) -> int | None:
+    s = info.get("score")
+    if s is None:
+        return None
+    pov = s.pov(turn)
+    if pov.is_mate():
+        m = pov.mate()
+        return (100000 - (2 * m - 1)) if m > 0 else -(100000 + 2 * m)
+    return pov.score()
+
+
+def _search(engine: chess.engine.SimpleEngine, variant: str, fen: str, depth: int):
+    board = board_class(variant)(fen)    # fresh board: crazyhouse pockets are shared otherwise
+    r = engine.play(board, chess.engine.Limit(depth=depth), info=chess.engine.INFO_SCORE,
+                    game=object())
+    if r.move is None or r.move not in board.legal_moves:
+        raise RuntimeError(f"{variant}: engine move {r.move} not legal in {fen}")
+    return r.move, _score(r.info, board.turn)
+
+
+def make_positions(variant: str, n: int, seed: int = 1, label_depth: int | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> list[Labelled]:
+    """``n`` labelled positions of ``variant`` from seeded engine games."""
+    variant = canonical_variant(variant)
+    depth = label_depth or LABEL_DEPTH[variant]
+    rng = random.Random(f"prior:{variant}:{seed}")
+    player = open_engine(variant)
+    labeller = open_engine(variant)
+    out: list[Labelled] = []
+    game = 0
+    try:
+        while len(out) < n:
+            game += 1
+            board = board_class(variant)(start_fen(variant))
+            depths = {chess.WHITE: rng.randint(*PLAY_DEPTHS), chess.BLACK: rng.randint(*PLAY_DEPTHS)}
+            opening = rng.randint(*OPENING_PLIES)
+            kept: list[tuple[str, int, bool]] = []
+            while board.outcome(claim_draw=True) is None and board.ply() < MAX_PLIES:
+                if board.ply() < opening:
+                    move = rng.choice(sorted(board.legal_moves, key=lambda m: m.uci()))
+                else:
+                    if rng.random() < KEEP:
+                        kept.append((board.fen(), board.ply(), board.turn))
+                    move, _ = _search(player, variant, board.fen(), depths[board.turn])
+                board.push(move)
+            outcome = board.outcome(claim_draw=True)
+            winner = None if outcome is None else outcome.winner
+            for fen, ply, turn in kept:
+                if len(out) >= n:
+                    break
+                bm, score = _search(labeller, variant, fen, depth)
+                result = 0.5 if winner is None else (1.0 if winner == turn else 0.0)
+                out.append(Labelled(fen, bm.uci(), result, score, game, ply))
+                if progress:
+                    progress(len(out), n)
+    finally:
+        player.quit()
+        labeller.quit()
+    return out
+
+
+def write_epd(rows: list[Labelled], path: str | os.PathLike[str], header: str) -> None:
+    text = "".join(f"# {h}\n" for h in header.splitlines()) + "".join(r.line() + "\n" for r in rows)
+    Path(path).write_text(text)
+
+
+def read_epd(path: str | os.PathLike[str]) -> list[Labelled]:
+    rows = []
+    for line in Path(path).read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        fen, *ops = line.split(";")
+        d = dict(op.strip().split(" ", 1) for op in ops if op.strip())
+        rows.append(Labelled(fen.strip(), d["bm"], float(d["result"]),
+                             int(d["score"]) if "score" in d else None,
+                             int(d.get("game", 0)), int(d.get("ply", 0))))
+    return rows
+
+
+def data_path(variant: str) -> Path:
+    return Path(__file__).resolve().parents[2] / "tests" / "data" / f"prior_{canonical_variant(variant)}.epd"
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--variant", nargs="+", default=list(VARIANTS))
+    p.add_argument("--positions", type=int, default=400)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    for v in args.variant:
+        v = canonical_variant(v)
+        found = engine_command(v)
+        if found is None:
+            print(f"{v}: no label engine, skipped", file=sys.stderr)
+            continue
+
+        def tick(i: int, n: int, v: str = v) -> None:
+            if i % 50 == 0 or i == n:
+                print(f"{v}: {i}/{n}", file=sys.stderr, flush=True)
+
+        rows = make_positions(v, args.positions, args.seed, progress=tick)
+        header = (f"{v}: {len(rows)} positions from {rows[-1].game} engine games (seed {args.seed}); "
+                  f"label: {found[1]} at depth {LABEL_DEPTH[v]}\n"
+                  f"games: Fairy-Stockfish both sides at depths {PLAY_DEPTHS[0]}-{PLAY_DEPTHS[1]} after "
+                  f"{OPENING_PLIES[0]}-{OPENING_PLIES[1]} random plies; python tests/data/make_prior_epd.py")
+        write_epd(rows, data_path(v), header)
+        print(f"{v}: wrote {data_path(v)}", file=sys.stderr)
+    return 0
