@@ -44,7 +44,10 @@ from variants import Position, board_class
 #: Names of weight sets a player spec may be (besides files and folders).
 NAMED_SETS = VALUE_SETS + REFERENCE_SETS + ("default",)
 #: Settings an internal player understands (anything else is a mistake).
-INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name")
+INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "search",
+                     "playouts", "prior", "q_init")
+#: How a tdleaf player searches: alpha-beta, or MCTS over the heuristic prior.
+PLAYER_SEARCHES = ("alphabeta", "mcts")
 #: Settings of an external player that are not engine options.
 EXTERNAL_SETTINGS = ("depth", "nodes", "movetime", "name", "timeout")
 #: Seconds an external engine may take beyond its limit before it counts as stalled.
@@ -175,13 +178,30 @@ class InternalPlayer(Player):
         self.hash_mb = _int_setting(settings, "hash") or 16
         qlimit = settings.get("qlimit")
         self.qlimit = 16 if qlimit is None else int(qlimit)
+        self.search = str(settings.get("search") or "alphabeta")
+        if self.search not in PLAYER_SEARCHES:
+            raise PlayerError(f"{spec}: search must be one of {', '.join(PLAYER_SEARCHES)}, "
+                              f"got {self.search!r}")
+        # MCTS: playouts a move (unless a node or time limit is given), the prior's kind
+        # ("heuristic", or "uniform" to measure what the heuristic adds) and Q-init.
+        self.playouts = _int_setting(settings, "playouts")
+        self.prior = str(settings.get("prior") or "heuristic")
+        if self.prior not in ("heuristic", "uniform"):
+            raise PlayerError(f"{spec}: prior must be heuristic or uniform, got {self.prior!r}")
+        q_init = settings.get("q_init", -1.0)
+        self.q_init = q_init if q_init == "parent" else float(q_init)
+        if self.search == "mcts" and self.limits.depth is not None:
+            raise PlayerError(f"{spec}: MCTS takes playouts, nodes or movetime, not depth")
         self.name = str(settings.get("name") or _internal_name(spec))
         self.engine: Engine | None = None
+        self.mcts: Any = None
 
     def start(self, variant: str) -> None:
         weights = None if self.spec == "default" else self.spec
         try:
             self.engine = Engine(variant, weights, hash_mb=self.hash_mb, qlimit=self.qlimit)
+            if self.search == "mcts":
+                self.mcts = _make_mcts(variant, self.engine.weights, self.prior, self.q_init)
         except (WeightsError, ValueError) as exc:
             raise PlayerError(f"{self.spec}: {exc}") from None
         ensure_compiled()   # load the numba code now, not on the first move's clock
@@ -189,13 +209,22 @@ class InternalPlayer(Player):
     def new_game(self, seed: int) -> None:
         assert self.engine is not None
         self.engine.new_game(seed)
+        if self.mcts is not None:
+            self.mcts.new_game(seed)
 
     def play(self, pos: Position, limits: MoveLimits) -> MoveAnswer:
         assert self.engine is not None
         lim = Limits(depth=limits.depth, nodes=limits.nodes, movetime=limits.movetime,
                      wtime=limits.wtime, btime=limits.btime, winc=limits.winc, binc=limits.binc)
         t0 = time.perf_counter()
-        r = self.engine.search(pos, limits=lim, leaf=False)
+        if self.mcts is not None:
+            playouts = self.playouts
+            if playouts is None and lim.nodes is None and lim.movetime is None \
+                    and lim.wtime is None:
+                playouts = 800
+            r = self.mcts.search(pos, playouts=playouts, limits=lim)
+        else:
+            r = self.engine.search(pos, limits=lim, leaf=False)
         seconds = time.perf_counter() - t0
         if r.move is None:
             return MoveAnswer(None, seconds, error="no move", detail="the engine found no move")
@@ -204,6 +233,16 @@ class InternalPlayer(Player):
     @property
     def description(self) -> str:
         return f"tdleaf {self.spec}"
+
+
+def _make_mcts(variant: str, weights: Any, prior: str, q_init: Any) -> Any:
+    from search.mcts import MCTS
+    from search.prior import HeuristicPrior
+    evaluator = None
+    if prior == "uniform":
+        # The same value function, a uniform policy: what the heuristic policy adds.
+        evaluator = HeuristicPrior(variant, weights, policy="uniform")
+    return MCTS(variant, evaluator, weights=weights, q_init=q_init)
 
 
 def _internal_name(spec: str) -> str:
