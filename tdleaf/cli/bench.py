@@ -128,6 +128,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--games", type=int, default=4, help="games per variant and feature set (default 4)")
     b.add_argument("--depth", type=int, default=5, help="search depth (default 5, plus quiescence)")
     b.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    b.add_argument("--search", choices=["plain", "selective", "both"], default="both",
+                   help="the search mode(s) to measure (default both)")
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_selfplay)
 
@@ -191,7 +193,8 @@ def run_selfplay(args: argparse.Namespace) -> int:
         raise CliError("--games and --depth must be >= 1")
     names = [canonical_variant(v) for v in (args.variant or SELFPLAY_VARIANTS)]
     features = ["material", "psq"] if args.features == "both" else [args.features]
+    searches = ("plain", "selective") if args.search == "both" else (args.search,)
     report = bench_selfplay(names, features, args.games, args.depth, args.seed,
-                            progress=not args.json)
+                            progress=not args.json, searches=searches)
     print_report(report, args.json, format_report)
     return 0

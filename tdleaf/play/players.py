@@ -37,14 +37,14 @@ import chess
 import chess.engine
 
 from search import Engine, Limits, WeightsError
-from search.engine import ensure_compiled
+from search.engine import SEARCH_MODES, ensure_compiled
 from search.layout import REFERENCE_SETS, VALUE_SETS
 from variants import Position, board_class
 
 #: Names of weight sets a player spec may be (besides files and folders).
 NAMED_SETS = VALUE_SETS + REFERENCE_SETS + ("default",)
 #: Settings an internal player understands (anything else is a mistake).
-INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name")
+INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "search", "flags")
 #: Settings of an external player that are not engine options.
 EXTERNAL_SETTINGS = ("depth", "nodes", "movetime", "name", "timeout")
 #: Seconds an external engine may take beyond its limit before it counts as stalled.
@@ -175,13 +175,21 @@ class InternalPlayer(Player):
         self.hash_mb = _int_setting(settings, "hash") or 16
         qlimit = settings.get("qlimit")
         self.qlimit = 16 if qlimit is None else int(qlimit)
+        self.search = str(settings.get("search") or "selective")
+        if self.search not in SEARCH_MODES:
+            raise PlayerError(f"{spec}: search must be one of {', '.join(SEARCH_MODES)}, "
+                              f"got {self.search!r}")
+        # flags: the selective techniques as a bit mask (search.alphabeta.F_*), to measure
+        # one technique against the others.
+        self.flags = None if settings.get("flags") is None else int(str(settings["flags"]), 0)
         self.name = str(settings.get("name") or _internal_name(spec))
         self.engine: Engine | None = None
 
     def start(self, variant: str) -> None:
         weights = None if self.spec == "default" else self.spec
         try:
-            self.engine = Engine(variant, weights, hash_mb=self.hash_mb, qlimit=self.qlimit)
+            self.engine = Engine(variant, weights, hash_mb=self.hash_mb, qlimit=self.qlimit,
+                                 search=self.search, flags=self.flags)
         except (WeightsError, ValueError) as exc:
             raise PlayerError(f"{self.spec}: {exc}") from None
         ensure_compiled()   # load the numba code now, not on the first move's clock
