@@ -22,6 +22,7 @@ from variants.bits import KING_ATTACKS, lsb, popcount
 from variants.nrt import unmanaged
 
 from .evaluate import evaluate_delta
+from .see import see
 
 MAXPLY = 120
 MATE = 100000.0
@@ -31,12 +32,43 @@ NULL_EPS = 1.0e-7   # width of a null window
 
 # ctl indices
 C_NODES, C_MAX_NODES, C_STOP, C_HIST_LEN, C_QLIMIT, C_SELDEPTH, C_NOISE_SEED, C_RNG = 0, 1, 2, 3, 4, 5, 6, 7
-N_CTL = 8
+# C_FLAGS: the selective techniques in use (0: the plain full-width search).
+# C_NULL_PLY: 1 + the ply of the position after the latest null move on the current line
+# (0: none); repetitions are not looked for across it.
+# C_ROOT_DEPTH: the iteration's nominal depth (bounds check extensions).
+C_FLAGS, C_NULL_PLY, C_ROOT_DEPTH = 8, 9, 10
+N_CTL = 12
+
+# Selective techniques (bits of ctl[C_FLAGS]); each is measured on its own (BENCHMARKS.md).
+F_NULL_MOVE = 1          # null-move pruning (not in suicide/giveaway: zugzwang is the rule)
+F_LMR = 2                # late-move reductions of quiet moves
+F_CHECK_EXT = 4          # check extensions (chess, atomic)
+F_FUTILITY = 8           # futility pruning of quiet moves near the leaves
+F_REVERSE_FUTILITY = 16  # static null move: eval far above beta near the leaves
+F_RAZOR = 32             # razoring: eval far below alpha near the leaves -> quiescence
+F_QSEE = 64              # quiescence skips captures that lose material (SEE < 0)
+F_SUICIDE_QBOUND = 128   # suicide/giveaway quiescence: only the best captures deep down
+SELECTIVE = (F_NULL_MOVE | F_LMR | F_CHECK_EXT | F_FUTILITY | F_REVERSE_FUTILITY | F_RAZOR
+             | F_QSEE | F_SUICIDE_QBOUND)
 
 # TT flags
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
 
 _ORDER_VALUE = np.array([0, 1, 3, 3, 5, 9, 20], dtype=np.int64)
+
+# Late-move reductions in plies by (depth, move number), the usual log-log shape.
+_LMR = np.zeros((64, 64), dtype=np.int64)
+for _d in range(1, 64):
+    for _i in range(1, 64):
+        _LMR[_d, _i] = int(0.5 + np.log(_d) * np.log(_i) / 2.0)
+# Pruning margins in pawns per variant (chess, crazyhouse, suicide, giveaway, atomic):
+# drops and explosions swing material further in one move.
+_FUTILITY_MARGIN = np.array([1.0, 2.0, 0.0, 0.0, 1.5])
+_RAZOR_MARGIN = np.array([3.0, 4.0, 0.0, 0.0, 3.5])
+# Suicide/giveaway quiescence: from this many capture plies on, only the best few
+# captures (by ordering) are tried.
+_SUICIDE_QDEEP = 4
+_SUICIDE_QWIDTH = 3
 _HASH_BONUS = np.int64(1) << np.int64(50)
 _CAPTURE_BONUS = np.int64(1) << np.int64(40)
 _KILLER_BONUS = np.int64(1) << np.int64(39)
@@ -199,11 +231,12 @@ def _update_pv(pv, pvlen, ply, m):
 
 
 @njit(cache=True)
-def _is_repetition(st, keys, idx, key):
-    """Whether ``key`` (at history index ``idx``) occurred before, same side to move."""
-    limit = 0
+def _is_repetition(st, keys, idx, key, floor):
+    """Whether ``key`` (at history index ``idx``) occurred before, same side to move,
+    at index ``floor`` or later (a null move on the line is a floor)."""
+    limit = floor
     if st[core.VARIANT] != core.CRAZYHOUSE:
-        limit = max(0, idx - st[core.HALFMOVE])
+        limit = max(limit, idx - st[core.HALFMOVE])
     j = idx - 2
     while j >= limit:
         if keys[j] == key:
@@ -296,8 +329,16 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
             return best
         us = st[core.TURN]
         legal = 0
+        flags = ctl[C_FLAGS]
+        antichess = v == core.SUICIDE or v == core.GIVEAWAY
+        qsee = (flags & F_QSEE) != 0 and standing and not antichess
+        narrow = (flags & F_SUICIDE_QBOUND) != 0 and antichess and -depth >= _SUICIDE_QDEEP
         for i in range(k):
+            if narrow and i >= _SUICIDE_QWIDTH:
+                break
             m = pick(moves[ply], mscores[ply], i, k)
+            if qsee and see(bb, st, m) < 0:
+                continue
             core.copy_make(bb, st, bbs[ply + 1], sts[ply + 1], m)
             if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(bbs[ply + 1], us):
                 continue
@@ -333,7 +374,8 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     if ply > 0:
         if v != core.CRAZYHOUSE and st[core.HALFMOVE] >= 100:
             return 0.0
-        if _is_repetition(st, keys, hidx, key):
+        floor = ctl[C_HIST_LEN] + ctl[C_NULL_PLY] - 1 if ctl[C_NULL_PLY] > 0 else 0
+        if _is_repetition(st, keys, hidx, key, floor):
             return 0.0
         if popcount(bb[core.OCC] | bb[core.OCC + 1]) <= 6 and core.is_insufficient_material(bb, st):
             return 0.0
@@ -351,6 +393,43 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
             if f == TT_EXACT or (f == TT_LOWER and s >= beta) or (f == TT_UPPER and s <= alpha):
                 return s
 
+    flags = ctl[C_FLAGS]
+    antichess = v == core.SUICIDE or v == core.GIVEAWAY
+    in_check = core.checkers_mask(bb, st) != 0
+    # Pruning before any move (selective mode, never at PV nodes, in check or near mates).
+    prune = flags != 0 and not is_pv and not in_check and not antichess
+    static = 0.0
+    if prune:
+        static = static_eval(bb, st, evals[ply], noise, ctl[C_NOISE_SEED])
+        quiet_window = abs(alpha) < MATE_BOUND and abs(beta) < MATE_BOUND
+        if flags & F_REVERSE_FUTILITY and depth <= 3 and quiet_window:
+            if static - _FUTILITY_MARGIN[v] * depth >= beta:
+                return static
+        if flags & F_RAZOR and depth <= 2 and quiet_window:
+            if static + _RAZOR_MARGIN[v] * depth <= alpha:
+                q = negamax(ply, no_pv, alpha, alpha + NULL_EPS, no_pv, bbs, sts, evals, moves,
+                            mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
+                            tt_score, tt_depth, tt_flag, ctl, w, noise)
+                if ctl[C_STOP]:
+                    return 0.0
+                if q <= alpha:
+                    return q
+        if (flags & F_NULL_MOVE and depth >= 3 and static >= beta and abs(beta) < MATE_BOUND
+                and ctl[C_NULL_PLY] != ply + 1 and _has_pieces(bb, st)):
+            reduction = 3 + depth // 6
+            core.make_null(bb, st, bbs[ply + 1], sts[ply + 1])
+            evals[ply + 1] = evals[ply]
+            saved = ctl[C_NULL_PLY]
+            ctl[C_NULL_PLY] = ply + 2
+            score = -negamax(ply + 1, depth - 1 - reduction, -beta, -beta + NULL_EPS, no_pv, bbs,
+                             sts, evals, moves, mscores, pv, pvlen, killers, history, keys,
+                             tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise)
+            ctl[C_NULL_PLY] = saved
+            if ctl[C_STOP]:
+                return 0.0
+            if score >= beta:
+                return beta if score > MATE_BOUND else score
+
     n = core.gen_moves(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1], True)
     if n == 0:
         return terminal_score(bb, st, ply)
@@ -362,24 +441,53 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     best = -INF
     best_move = mv[0]
     us = st[core.TURN]
+    legal = 0
     searched = 0
+    futile = (prune and flags & F_FUTILITY and depth <= 2 and abs(alpha) < MATE_BOUND
+              and static + _FUTILITY_MARGIN[v] * depth <= alpha)
+    reduce = flags & F_LMR and depth >= 3 and not in_check
+    extend_checks = flags & F_CHECK_EXT and (v == core.CHESS or v == core.ATOMIC) \
+        and ply < 2 * ctl[C_ROOT_DEPTH]
     for i in range(n):
         m = pick(mv, sc, i, n)
         core.copy_make(bb, st, bbs[ply + 1], sts[ply + 1], m)
         if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(bbs[ply + 1], us):
             continue
+        legal += 1
+        quiet = not core.is_tactical(st, m) and m != killers[ply, 0] and m != killers[ply, 1] \
+            and m != hash_move
+        gives_check = False
+        if (futile or reduce or extend_checks) and not antichess:
+            gives_check = core.checkers_mask(bbs[ply + 1], sts[ply + 1]) != 0
+        if futile and quiet and legal > 1 and not gives_check:
+            # This quiet move cannot lift the score to alpha: skip it, keeping the bound.
+            bound = static + _FUTILITY_MARGIN[v] * depth
+            if bound > best:
+                best = bound
+            continue
         searched += 1
         evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, bbs[ply + 1], sts[ply + 1], w)
+        new_depth = depth - 1
+        if extend_checks and gives_check:
+            new_depth += 1
         if searched == 1:
-            score = -negamax(ply + 1, depth - 1, -beta, -alpha, is_pv, bbs, sts, evals, moves,
+            score = -negamax(ply + 1, new_depth, -beta, -alpha, is_pv, bbs, sts, evals, moves,
                              mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
                              tt_score, tt_depth, tt_flag, ctl, w, noise)
         else:
-            score = -negamax(ply + 1, depth - 1, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts,
+            r = 0
+            if reduce and quiet and not gives_check and searched > (4 if is_pv else 2):
+                r = _LMR[min(depth, 63), min(searched, 63)] - (1 if is_pv else 0)
+                r = max(0, min(r, new_depth - 1))
+            score = -negamax(ply + 1, new_depth - r, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts,
                              evals, moves, mscores, pv, pvlen, killers, history, keys, tt_key,
                              tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise)
+            if r > 0 and score > alpha and not ctl[C_STOP]:
+                score = -negamax(ply + 1, new_depth, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts,
+                                 evals, moves, mscores, pv, pvlen, killers, history, keys,
+                                 tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise)
             if score > alpha and score < beta and not ctl[C_STOP]:
-                score = -negamax(ply + 1, depth - 1, -beta, -alpha, yes_pv, bbs, sts, evals,
+                score = -negamax(ply + 1, new_depth, -beta, -alpha, yes_pv, bbs, sts, evals,
                                  moves, mscores, pv, pvlen, killers, history, keys, tt_key,
                                  tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise)
         if ctl[C_STOP]:
@@ -398,7 +506,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                         history[us, history_index(m)] += depth * depth
                     break
 
-    if searched == 0:
+    if legal == 0:
         return terminal_score(bb, st, ply)
     if best >= beta:
         flag = TT_LOWER
@@ -416,14 +524,30 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     return best
 
 
+@njit(cache=True)
+def _has_pieces(bb, st):
+    """Whether the side to move has more than pawns and king (on the board or, in
+    crazyhouse, in hand): a null move is then unlikely to be a zugzwang."""
+    us = st[core.TURN]
+    if bb[core.OCC + us] & ~bb[core.PAWN - 1] & ~bb[core.KING - 1]:
+        return True
+    if st[core.VARIANT] == core.CRAZYHOUSE:
+        for t in range(core.PAWN, core.KING):
+            if st[core.POCKET + 6 * us + t] > 0:
+                return True
+    return False
+
+
 @njit(cache=True, nogil=True)
 def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_scores, pv,
                 pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag,
-                ctl, w, noise):
+                ctl, w, noise, alpha_in, beta_in):
     """One iteration at ``depth``. Returns the number of root moves; ``moves[0, :n]``
     holds them in searched order and ``root_scores`` their scores (exact for the best,
     bounds for the others). With ``ties``, the best move is drawn at random among the
-    equally scored best ones (seeded by ``ctl[C_RNG]``)."""
+    equally scored best ones (seeded by ``ctl[C_RNG]``). The window ``(alpha_in,
+    beta_in)`` is an aspiration window (-INF, INF for none): a best score at or below
+    ``alpha_in`` or at or above ``beta_in`` is only a bound, and the caller searches again."""
     # Views of these arrays are made at every node: drop their reference counting.
     bbs, sts, evals, moves, mscores = (unmanaged(bbs), unmanaged(sts), unmanaged(evals),
                                        unmanaged(moves), unmanaged(mscores))
@@ -459,9 +583,10 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
             ctl[C_RNG] += 1
             j = np.int64(r % np.uint64(i + 1))
             mv[i], mv[j] = mv[j], mv[i]
-    alpha = -INF
-    beta = INF
+    alpha = alpha_in
+    beta = beta_in
     best = -INF
+    ctl[C_ROOT_DEPTH] = depth
     for i in range(n):
         m = mv[i]
         core.copy_make(bb, st, bbs[1], sts[1], m)
@@ -485,10 +610,15 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
             best = score
             alpha = max(alpha, score)
             _update_pv(pv, pvlen, 0, m)
-    slot = np.int64(key % np.uint64(tt_key.shape[0]))
-    tt_key[slot] = key
-    tt_move[slot] = pv[0, 0]
-    tt_score[slot] = best
-    tt_depth[slot] = depth
-    tt_flag[slot] = TT_EXACT
+            if score >= beta:       # fail high on the aspiration window
+                for j in range(i + 1, n):
+                    root_scores[j] = -INF
+                return n
+    if best > alpha_in:
+        slot = np.int64(key % np.uint64(tt_key.shape[0]))
+        tt_key[slot] = key
+        tt_move[slot] = pv[0, 0]
+        tt_score[slot] = best
+        tt_depth[slot] = depth
+        tt_flag[slot] = TT_EXACT
     return n

@@ -26,6 +26,25 @@ from .layout import Weights, default_weights, load_weights
 TT_ENTRY_BYTES = 8 + 8 + 8 + 2 + 1
 _compiled = False
 
+#: Search modes: ``selective`` (null move, reductions, pruning: the default for play)
+#: and ``plain`` (the full-width alpha-beta with quiescence of the report).
+SEARCH_MODES = ("selective", "plain")
+#: Aspiration windows at the root (not a numba flag: the root loop is here).
+F_ASPIRATION = 1 << 16
+#: Half-width of the first aspiration window, pawns, per variant code.
+_ASPIRATION = (0.3, 0.6, 0.5, 0.5, 0.5)
+#: Never let a clock fall below this (seconds): what a move costs to send and read.
+TIME_MARGIN = 0.1
+
+
+def search_flags(mode: str) -> int:
+    """The technique bits (``alphabeta.F_*`` and :data:`F_ASPIRATION`) of a search mode."""
+    if mode == "plain":
+        return 0
+    if mode == "selective":
+        return ab.SELECTIVE | F_ASPIRATION
+    raise ValueError(f"unknown search mode {mode!r}; expected one of {', '.join(SEARCH_MODES)}")
+
 
 def ensure_compiled() -> None:
     """Load (or compile) the search once per process, outside any time limit."""
@@ -82,8 +101,10 @@ class Engine:
 
     def __init__(self, variant: str = "chess", weights: Weights | str | None = None, *,
                  hash_mb: int = 64, depth: int | None = None, qlimit: int = 16,
-                 random_ties: bool = False, noise: float = 0.0, seed: int = 0) -> None:
+                 random_ties: bool = False, noise: float = 0.0, seed: int = 0,
+                 search: str = "selective", flags: int | None = None) -> None:
         self.variant = canonical_variant(variant)
+        self.set_search(search, flags)
         self.set_weights(weights)
         self.default_depth = depth
         self.qlimit = qlimit
@@ -120,6 +141,13 @@ class Engine:
             raise ValueError(f"weights are for {weights.variant}, engine plays {self.variant}")
         self.weights = weights
         self.w = np.ascontiguousarray(weights.w, dtype=np.float64)
+
+    def set_search(self, mode: str, flags: int | None = None) -> None:
+        """``selective`` or ``plain``; ``flags`` (technique bits) overrides the mode's
+        set, for measuring one technique against the others."""
+        base = search_flags(mode)
+        self.search_mode = mode
+        self.flags = base if flags is None else int(flags)
 
     def set_hash(self, hash_mb: int) -> None:
         if hash_mb < 1:
@@ -175,18 +203,27 @@ class Engine:
             raise ValueError(f"position is {p.variant}, engine plays {self.variant}")
         return p
 
-    def _budget(self, lim: Limits, white: bool) -> float | None:
-        """Seconds to spend on this move."""
+    def _time_plan(self, lim: Limits, pos: Position) -> tuple[float, float] | None:
+        """``(soft, hard)`` seconds for this move, or None without a time limit. The hard
+        limit stops the search; at the soft one no new iteration starts (scaled by how
+        stable the best move has been). A clock keeps TIME_MARGIN in reserve."""
         if lim.infinite:
             return None
         if lim.movetime is not None:
-            return max(0.0, lim.movetime)
+            t = max(0.0, lim.movetime)
+            return t, t
+        white = pos.turn
         left = lim.wtime if white else lim.btime
         if left is None:
             return None
         inc = lim.winc if white else lim.binc
-        togo = lim.movestogo or 30
-        return max(0.01, min(left / togo + 0.8 * inc, left * 0.5))
+        usable = max(0.0, left - TIME_MARGIN)
+        # Moves still to play: as asked, else fewer as the game goes on (its phase).
+        togo = lim.movestogo or max(15, 45 - int(pos.st[core.FULLMOVE]) // 2)
+        soft = usable / togo + 0.75 * inc
+        hard = min(usable * 0.4 + inc * 0.5, soft * 4.0)
+        hard = max(0.001, min(hard, usable))
+        return min(soft, hard), hard
 
     def search(self, position: Position | chess.Board | str | None = None, depth: int | None = None,
                movetime: float | None = None, nodes: int | None = None, *,
@@ -210,10 +247,10 @@ class Engine:
             lim.movetime = movetime
         if nodes is not None:
             lim.nodes = nodes
-        budget = self._budget(lim, pos.turn)
+        plan = self._time_plan(lim, pos)
         max_depth = lim.depth
         if max_depth is None:
-            max_depth = ab.MAXPLY - 10 if (budget is not None or lim.nodes or lim.infinite) \
+            max_depth = ab.MAXPLY - 10 if (plan is not None or lim.nodes or lim.infinite) \
                 else (self.default_depth or 5)
         max_depth = max(1, min(int(max_depth), ab.MAXPLY - 10))
 
@@ -231,27 +268,26 @@ class Engine:
         ctl[ab.C_QLIMIT] = self.qlimit
         ctl[ab.C_NOISE_SEED] = (self.seed * 1000003 + 17) % (1 << 62)
         ctl[ab.C_RNG] = (self.seed * 7919 + self._searches) % (1 << 62)
+        ctl[ab.C_FLAGS] = self.flags & ab.SELECTIVE
         self._searches += 1
 
         start = time.perf_counter()
         timer = None
-        if budget is not None:
-            timer = threading.Timer(budget, self.stop)
+        if plan is not None:
+            timer = threading.Timer(plan[1], self.stop)
             timer.daemon = True
             timer.start()
         result: SearchResult | None = None
         prev_best = -1
+        prev_score = 0.0
+        stable = 0                    # iterations in a row with the same best move
         try:
             for d in range(1, max_depth + 1):
                 ctl[ab.C_MAX_NODES] = (lim.nodes or 0) if d > 1 else 0
                 # Ties are broken at random in the last iteration (the one whose move is
                 # played); earlier ones keep the best ordering.
                 ties = self.random_ties and d == max_depth
-                n = ab.search_root(d, ties, prev_best, self.bbs, self.sts, self.evals,
-                                   self.moves, self.mscores, self.root_scores, self.pv,
-                                   self.pvlen, self.killers, self.history, self.keys,
-                                   self.tt_key, self.tt_move, self.tt_score, self.tt_depth,
-                                   self.tt_flag, ctl, self.w, self.noise)
+                n = self._iterate(d, ties, prev_best, prev_score)
                 elapsed = time.perf_counter() - start
                 if d == 1:
                     self._armed = True
@@ -265,15 +301,22 @@ class Engine:
                 # Depth 1 always completes, so there is always a move and a PV. The leaf
                 # is worked out once, for the last completed iteration.
                 result = self._snapshot(d, n, int(ctl[ab.C_NODES]), elapsed)
+                stable = stable + 1 if int(self.pv[0, 0]) == prev_best else 0
                 prev_best = int(self.pv[0, 0])
+                prev_score = result.score
                 if info is not None:
                     info(result)
                 if ctl[ab.C_STOP]:
                     break
                 if result.mate is not None and abs(result.mate) <= d:
                     break
-                if budget is not None and elapsed > 0.5 * budget and lim.movetime is None:
-                    break
+                if plan is not None and lim.movetime is None:
+                    # A best move that keeps changing earns more time, a settled one
+                    # less; an iteration that would not end before the soft limit is
+                    # not started (each costs a few times the one before).
+                    scale = 1.3 if stable == 0 else (0.9 if stable < 3 else 0.6)
+                    if elapsed > 0.5 * plan[0] * scale:
+                        break
         finally:
             if timer is not None:
                 timer.cancel()
@@ -287,6 +330,31 @@ class Engine:
         result.nodes = int(ctl[ab.C_NODES])
         result.time = time.perf_counter() - start
         return result
+
+    def _iterate(self, depth: int, ties: bool, prev_best: int, prev_score: float) -> int:
+        """One iteration, with aspiration windows around the previous score in selective
+        mode (widened until the score falls inside). Returns the number of root moves."""
+        args = (self.bbs, self.sts, self.evals, self.moves, self.mscores, self.root_scores,
+                self.pv, self.pvlen, self.killers, self.history, self.keys, self.tt_key,
+                self.tt_move, self.tt_score, self.tt_depth, self.tt_flag, self.ctl, self.w,
+                self.noise)
+        if not (self.flags & F_ASPIRATION) or depth < 4 or ties or abs(prev_score) > ab.MATE_BOUND:
+            return ab.search_root(depth, ties, prev_best, *args, -ab.INF, ab.INF)
+        delta = _ASPIRATION[int(self.sts[0, core.VARIANT])]
+        alpha, beta = prev_score - delta, prev_score + delta
+        while True:
+            n = ab.search_root(depth, ties, prev_best, *args, alpha, beta)
+            if n == 0 or self.ctl[ab.C_STOP]:
+                return n
+            best = float(self.root_scores[:n].max())
+            if best <= alpha:
+                alpha = -ab.INF if delta > 4.0 else best - delta
+            elif best >= beta:
+                beta = ab.INF if delta > 4.0 else best + delta
+            else:
+                return n
+            delta *= 2.0
+            prev_best = int(self.pv[0, 0])
 
     def _no_moves(self, pos: Position, elapsed: float) -> SearchResult:
         score = ab.terminal_score(pos.bb, pos.st, 0)

@@ -116,3 +116,19 @@ def copy_make(bb, st, nbb, nst, m):
     nbb[:] = bb
     nst[:] = st
     apply_move(nbb, nst, m)
+
+
+@njit(cache=True)
+def make_null(bb, st, nbb, nst):
+    """The position after a null move (the side to move passes), for a search's null-move
+    pruning: no legal move of any variant, but the same hash scheme, so the child is a
+    position like any other (its en passant right, if any, is gone)."""
+    nbb[:] = bb
+    nst[:] = st
+    us = st[TURN]
+    nst[EP] = -1
+    nst[HALFMOVE] += 1
+    if us == BLACK:
+        nst[FULLMOVE] += 1
+    nst[TURN] = 1 - us
+    nbb[HASH] ^= Z_SIDE

@@ -128,8 +128,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--games", type=int, default=4, help="games per variant and feature set (default 4)")
     b.add_argument("--depth", type=int, default=5, help="search depth (default 5, plus quiescence)")
     b.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    b.add_argument("--search", choices=["plain", "selective", "both"], default="both",
+                   help="the search mode(s) to measure (default both)")
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_selfplay)
+
+    from tdleaf.bench import selective
+    b = sub.add_parser("selective", help="Elo of each selective-search technique (SPRT matches)",
+                       description=selective.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
+                   help="variants (default: chess, crazyhouse, atomic, suicide, giveaway)")
+    b.add_argument("--movetime", type=seconds_arg, default=0.05, metavar="S",
+                   help="seconds a move for both sides (default 0.05)")
+    b.add_argument("--max-games", type=positive_int, default=1000, metavar="N",
+                   help="games at most per technique (default 1000)")
+    b.add_argument("--sprt", default="0,15", metavar="ELO0,ELO1[,ALPHA,BETA]",
+                   help="the sequential test of each technique (default 0,15)")
+    b.add_argument("--workers", type=positive_int, default=1, metavar="W")
+    b.add_argument("--out", default="runs/bench-selective", metavar="DIR",
+                   help="folder of the matches' PGNs and report.json (default runs/bench-selective)")
+    b.add_argument("--resume", action="store_true", help="carry on the matches in --out")
+    b.set_defaults(run=run_selective)
 
 
 def run_perft(args: argparse.Namespace) -> int:
@@ -191,7 +211,30 @@ def run_selfplay(args: argparse.Namespace) -> int:
         raise CliError("--games and --depth must be >= 1")
     names = [canonical_variant(v) for v in (args.variant or SELFPLAY_VARIANTS)]
     features = ["material", "psq"] if args.features == "both" else [args.features]
+    searches = ("plain", "selective") if args.search == "both" else (args.search,)
     report = bench_selfplay(names, features, args.games, args.depth, args.seed,
-                            progress=not args.json)
+                            progress=not args.json, searches=searches)
     print_report(report, args.json, format_report)
+    return 0
+
+
+def run_selective(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench selective``."""
+    from pathlib import Path
+
+    from tdleaf.bench.selective import format_report, run
+    from tdleaf.play.stats import Sprt
+    from variants import canonical_variant
+
+    try:
+        Sprt.parse(args.sprt)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    names = [canonical_variant(v) for v in (args.variant or
+                                            ["chess", "crazyhouse", "atomic", "suicide", "giveaway"])]
+    for name in names:
+        report = run(name, Path(args.out) / name, movetime=args.movetime,
+                     max_games=args.max_games, sprt=args.sprt, workers=args.workers,
+                     resume=args.resume, progress=lambda text: print(text, flush=True))
+        print(format_report(report), flush=True)
     return 0

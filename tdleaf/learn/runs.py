@@ -27,6 +27,7 @@ from typing import Any, Callable
 import numpy as np
 
 from search import Engine
+from search.engine import SEARCH_MODES
 from search.layout import HAND, HAND_PIECES, MATERIAL, N_FEATURES, PIECES, PSQ, Weights, load_weights
 from variants import canonical_variant
 
@@ -61,6 +62,7 @@ class LearnConfig:
     max_plies: int = 400
     hash_mb: int = 16
     qlimit: int = 16
+    search: str = "plain"           # the engine's search mode (search.engine.SEARCH_MODES)
 
     def validate(self) -> "LearnConfig":
         self.variant = canonical_variant(self.variant)
@@ -74,6 +76,8 @@ class LearnConfig:
             raise LearnError(f"lambda must be in [0, 1], got {self.lam}")
         if not self.omega > 0 or not self.alpha > 0:
             raise LearnError("omega and alpha must be > 0")
+        if self.search not in SEARCH_MODES:
+            raise LearnError(f"--search must be one of {', '.join(SEARCH_MODES)}, got {self.search!r}")
         if not 0.0 <= self.noise < 1.0:
             raise LearnError(f"noise must be in [0, 1), got {self.noise}")
         initial_weights(self)   # the --init spec must load
@@ -223,7 +227,7 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     _truncate(pgn_path, ck["pgn_bytes"])
     mask = learn_mask(cfg)
     engine = Engine(cfg.variant, Weights(cfg.variant, w.copy(), {}), hash_mb=cfg.hash_mb,
-                    qlimit=cfg.qlimit, random_ties=True, noise=cfg.noise)
+                    qlimit=cfg.qlimit, random_ties=True, noise=cfg.noise, search=cfg.search)
     for g in range(int(ck["games"]), cfg.games):
         engine.w[:] = w
         t0 = time.perf_counter()

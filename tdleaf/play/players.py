@@ -37,7 +37,7 @@ import chess
 import chess.engine
 
 from search import Engine, Limits, WeightsError
-from search.engine import ensure_compiled
+from search.engine import SEARCH_MODES, ensure_compiled
 from search.layout import REFERENCE_SETS, VALUE_SETS
 from variants import Position, board_class
 
@@ -45,9 +45,9 @@ from variants import Position, board_class
 NAMED_SETS = VALUE_SETS + REFERENCE_SETS + ("default",)
 #: Settings an internal player understands (anything else is a mistake).
 INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "search",
-                     "playouts", "prior", "q_init")
-#: How a tdleaf player searches: alpha-beta, or MCTS over the heuristic prior.
-PLAYER_SEARCHES = ("alphabeta", "mcts")
+                     "flags", "playouts", "prior", "q_init")
+#: How a tdleaf player searches: the alpha-beta modes, or MCTS over the heuristic prior.
+PLAYER_SEARCHES = SEARCH_MODES + ("mcts",)
 #: Settings of an external player that are not engine options.
 EXTERNAL_SETTINGS = ("depth", "nodes", "movetime", "name", "timeout")
 #: Seconds an external engine may take beyond its limit before it counts as stalled.
@@ -178,10 +178,13 @@ class InternalPlayer(Player):
         self.hash_mb = _int_setting(settings, "hash") or 16
         qlimit = settings.get("qlimit")
         self.qlimit = 16 if qlimit is None else int(qlimit)
-        self.search = str(settings.get("search") or "alphabeta")
+        self.search = str(settings.get("search") or "selective")
         if self.search not in PLAYER_SEARCHES:
             raise PlayerError(f"{spec}: search must be one of {', '.join(PLAYER_SEARCHES)}, "
                               f"got {self.search!r}")
+        # flags: the selective techniques as a bit mask (search.alphabeta.F_*), to measure
+        # one technique against the others.
+        self.flags = None if settings.get("flags") is None else int(str(settings["flags"]), 0)
         # MCTS: playouts a move (unless a node or time limit is given), the prior's kind
         # ("heuristic", or "uniform" to measure what the heuristic adds) and Q-init.
         self.playouts = _int_setting(settings, "playouts")
@@ -199,7 +202,9 @@ class InternalPlayer(Player):
     def start(self, variant: str) -> None:
         weights = None if self.spec == "default" else self.spec
         try:
-            self.engine = Engine(variant, weights, hash_mb=self.hash_mb, qlimit=self.qlimit)
+            mode = "selective" if self.search == "mcts" else self.search
+            self.engine = Engine(variant, weights, hash_mb=self.hash_mb, qlimit=self.qlimit,
+                                 search=mode, flags=self.flags)
             if self.search == "mcts":
                 self.mcts = _make_mcts(variant, self.engine.weights, self.prior, self.q_init)
         except (WeightsError, ValueError) as exc:
