@@ -118,7 +118,8 @@ def parse_options(items: list[str], sides: list[str]) -> dict[str, dict[str, str
     return out
 
 
-_LIMIT_KEYS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "timeout")
+_LIMIT_KEYS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "timeout", "search",
+               "flags", "playouts", "prior", "q_init")
 
 
 def player_configs(specs: list[str], options: dict[str, dict[str, str]], sides: list[str],
@@ -135,7 +136,8 @@ def player_configs(specs: list[str], options: dict[str, dict[str, str]], sides: 
         own = options.get(side, {})
         settings: dict[str, Any] = dict(shared)
         settings.update(own)
-        if not any(k in settings for k in ("depth", "nodes", "movetime")) and not args.tc:
+        if not any(k in settings for k in ("depth", "nodes", "movetime", "playouts")) \
+                and not args.tc and settings.get("search") != "mcts":
             if is_external(spec):
                 settings["movetime"] = 0.1
             else:

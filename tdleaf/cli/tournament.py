@@ -92,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
     settings: dict[str, dict[str, Any]] = {}
     for name, spec in sides.items():
         own = dict(options.get(name, {}))
-        if not shared and not args.tc and not any(k in own for k in ("depth", "nodes", "movetime")):
+        if not shared and not args.tc and own.get("search") != "mcts" \
+                and not any(k in own for k in ("depth", "nodes", "movetime", "playouts")):
             own["movetime" if is_external(spec) else "depth"] = 0.1 if is_external(spec) else 4
         settings[spec] = own
     base = MatchConfig(variant=variant, a=PlayerConfig("-", shared), b=PlayerConfig("-", shared),
