@@ -48,8 +48,9 @@ F_REVERSE_FUTILITY = 16  # static null move: eval far above beta near the leaves
 F_RAZOR = 32             # razoring: eval far below alpha near the leaves -> quiescence
 F_QSEE = 64              # quiescence skips captures that lose material (SEE < 0)
 F_SUICIDE_QBOUND = 128   # suicide/giveaway quiescence: only the best captures deep down
+F_SEE_ORDER = 256        # captures losing material by SEE are tried after quiet moves
 SELECTIVE = (F_NULL_MOVE | F_LMR | F_CHECK_EXT | F_FUTILITY | F_REVERSE_FUTILITY | F_RAZOR
-             | F_QSEE | F_SUICIDE_QBOUND)
+             | F_QSEE | F_SUICIDE_QBOUND | F_SEE_ORDER)
 
 # TT flags
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
@@ -72,6 +73,7 @@ _SUICIDE_QWIDTH = 3
 _HASH_BONUS = np.int64(1) << np.int64(50)
 _CAPTURE_BONUS = np.int64(1) << np.int64(40)
 _KILLER_BONUS = np.int64(1) << np.int64(39)
+_BAD_CAPTURE = -(np.int64(1) << np.int64(40))
 
 
 @njit(cache=True)
@@ -155,7 +157,10 @@ def _capture_gain(bb, st, m):
 
 
 @njit(cache=True)
-def score_moves(bb, st, moves, n, out, hash_move, killers, history):
+def score_moves(bb, st, moves, n, out, hash_move, killers, history, see_order):
+    """Ordering scores: the hash move, captures and promotions (MVV-LVA, or the blast in
+    atomic), killers, then quiet moves by history. With ``see_order``, captures that lose
+    material by static exchange go after every quiet move."""
     us = st[core.TURN]
     for i in range(n):
         m = moves[i]
@@ -163,9 +168,12 @@ def score_moves(bb, st, moves, n, out, hash_move, killers, history):
             out[i] = _HASH_BONUS
         elif core.is_tactical(st, m):
             s = _CAPTURE_BONUS
-            if st[core.m_to(m)] != 0 or core.m_flags(m) & core.F_EP:
+            capture = st[core.m_to(m)] != 0 or core.m_flags(m) & core.F_EP
+            if capture:
                 s += _capture_gain(bb, st, m)
             s += _ORDER_VALUE[core.m_piece(m)] * 16
+            if see_order and capture and see(bb, st, m) < 0:
+                s = _BAD_CAPTURE + _capture_gain(bb, st, m)
             out[i] = s
         elif m == killers[0]:
             out[i] = _KILLER_BONUS + 1
@@ -436,7 +444,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
 
     mv = moves[ply]
     sc = mscores[ply]
-    score_moves(bb, st, mv, n, sc, hash_move, killers[ply], history)
+    score_moves(bb, st, mv, n, sc, hash_move, killers[ply], history, (flags & F_SEE_ORDER) != 0)
     alpha0 = alpha
     best = -INF
     best_move = mv[0]
@@ -569,7 +577,7 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
         return 0
     mv = moves[0]
     sc = mscores[0]
-    score_moves(bb, st, mv, n, sc, prev_best, killers[0], history)
+    score_moves(bb, st, mv, n, sc, prev_best, killers[0], history, (ctl[C_FLAGS] & F_SEE_ORDER) != 0)
     # Keep the moves in their searched order so the caller can read them back.
     for i in range(n):
         pick(mv, sc, i, n)

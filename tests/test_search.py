@@ -419,3 +419,13 @@ def test_engine_rejects_mismatched_inputs():
         Engine("chess", hash_mb=1).search(new_board("atomic"))
     # giveaway and antichess share rules and weights
     Engine("antichess", value_set("traditional", "giveaway"), hash_mb=1)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fixed_node_searches_are_deterministic(variant):
+    """The same position, weights and node limit give the same search, move for move,
+    in either mode (nothing depends on the clock or on an earlier search's state)."""
+    for i, fen in enumerate(random_positions(variant, "nodes", 4)):
+        runs = [search(variant, fen, None, nodes=3000 + 2000 * i) for _ in range(2)]
+        a, b = runs
+        assert (a.move, a.pv, a.score, a.depth, a.nodes) == (b.move, b.pv, b.score, b.depth, b.nodes)

@@ -28,6 +28,7 @@ def techniques() -> list[tuple[str, int]]:
             ("late-move reductions", ab.F_LMR), ("futility", ab.F_FUTILITY),
             ("reverse futility", ab.F_REVERSE_FUTILITY), ("razoring", ab.F_RAZOR),
             ("check extensions", ab.F_CHECK_EXT), ("SEE pruning in quiescence", ab.F_QSEE),
+            ("SEE move ordering", ab.F_SEE_ORDER),
             ("bounded suicide quiescence", ab.F_SUICIDE_QBOUND)]
 
 
@@ -38,7 +39,7 @@ def applies(name: str, variant: str) -> bool:
     """Whether a technique does anything in a variant (the search switches some off)."""
     anti = variant in ANTICHESS
     if name in ("null move", "futility", "reverse futility", "razoring",
-                "SEE pruning in quiescence"):
+                "SEE pruning in quiescence", "SEE move ordering"):
         return not anti
     if name == "check extensions":
         return variant in ("chess", "atomic")
