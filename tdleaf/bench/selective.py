@@ -113,7 +113,7 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
                           event=f"tdleaf bench selective: {name}")
         summary = run_match(cfg, resume=resume and pgn.exists())
         data = summary.to_json()
-        decision = data["sprt"]["decision"]
+        decision = data["sprt"]["decision"]   # when it was reached (games may follow)
         lo, hi = data["elo_ci"]
         kept = decision == "H1" or (decision is None and (hi is None or hi > 0) and (data["elo"] or 0) > 0)
         if decision == "H0" or (hi is not None and hi < 0):

@@ -119,6 +119,25 @@ class Summary:
     variant: str
     outcomes: list[GameOutcome] = field(default_factory=list)
     sprt: stats.Sprt | None = None
+    #: The SPRT's decision and the games played when it was reached: games still being
+    #: played then finish and count, and may move the LLR back inside the bounds.
+    decision: str | None = None
+    decided_at: int | None = None
+
+    def record(self, outcome: GameOutcome) -> bool:
+        """Add a finished game; True when this game made the SPRT decide."""
+        self.outcomes.append(outcome)
+        return self.check_sprt()
+
+    def check_sprt(self) -> bool:
+        if self.sprt is None or self.decision is not None:
+            return False
+        llr = self.llr()
+        decision = self.sprt.decision(llr) if llr is not None else None
+        if decision is None:
+            return False
+        self.decision, self.decided_at = decision, self.games
+        return True
 
     @property
     def wins(self) -> int:
@@ -182,7 +201,7 @@ class Summary:
             out["sprt"] = {"elo0": self.sprt.elo0, "elo1": self.sprt.elo1,
                            "alpha": self.sprt.alpha, "beta": self.sprt.beta,
                            "llr": llr, "lower": self.sprt.lower, "upper": self.sprt.upper,
-                           "decision": self.sprt.decision(llr) if llr is not None else None}
+                           "decision": self.decision, "decided_at_games": self.decided_at}
         return out
 
     def progress_line(self) -> str:
@@ -217,6 +236,8 @@ class Summary:
             s = j["sprt"]
             verdict = {"H1": f"H1 accepted (elo >= {s['elo1']:g})",
                        "H0": f"H0 accepted (elo <= {s['elo0']:g})"}.get(s["decision"], "no decision")
+            if s["decided_at_games"] is not None and s["decided_at_games"] != n:
+                verdict += f" at game {s['decided_at_games']}"
             lines.append(f"SPRT ({s['elo0']:g}, {s['elo1']:g}; alpha {s['alpha']:g}, beta "
                          f"{s['beta']:g}): LLR {s['llr']:.2f} [{s['lower']:.2f}, {s['upper']:.2f}], "
                          f"{verdict}")
@@ -393,13 +414,12 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
         """Record a game; True when the SPRT has decided."""
         if pgn is not None:
             append_game(pgn, text)
-        summary.outcomes.append(outcome)
+        decided = summary.record(outcome)
         if progress:
             progress(summary, outcome)
-        llr = summary.llr()
-        return llr is not None and cfg.sprt is not None and cfg.sprt.decision(llr) is not None
+        return decided
 
-    if summary.llr() is not None and cfg.sprt.decision(summary.llr()) is not None:  # type: ignore[union-attr]
+    if summary.check_sprt():          # a resumed match that had already decided
         todo = []
     if cfg.workers <= 1 or len(todo) <= 1:
         try:
