@@ -29,9 +29,12 @@ MATE_BOUND = MATE - 1000.0
 INF = 1.0e9
 NULL_EPS = 1.0e-7   # width of a null window
 
-# ctl indices
+# ctl indices. C_ROOT_N: when > 0, the root searches only the first C_ROOT_N moves of
+# ``root_only`` (searchmoves, and MultiPV's lines after the first: the moves not yet
+# taken by an earlier line); 0 searches every legal move.
 C_NODES, C_MAX_NODES, C_STOP, C_HIST_LEN, C_QLIMIT, C_SELDEPTH, C_NOISE_SEED, C_RNG = 0, 1, 2, 3, 4, 5, 6, 7
-N_CTL = 8
+C_ROOT_N = 8
+N_CTL = 9
 
 # TT flags
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
@@ -417,17 +420,21 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
 
 
 @njit(cache=True, nogil=True)
-def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_scores, pv,
-                pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag,
+def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscores, root_scores,
+                pv, pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag,
                 ctl, w, noise):
-    """One iteration at ``depth``. Returns the number of root moves; ``moves[0, :n]``
-    holds them in searched order and ``root_scores`` their scores (exact for the best,
-    bounds for the others). With ``ties``, the best move is drawn at random among the
-    equally scored best ones (seeded by ``ctl[C_RNG]``)."""
+    """One iteration at ``depth``. Returns the number of root moves searched;
+    ``moves[0, :n]`` holds them in searched order and ``root_scores`` their scores
+    (exact for the best, bounds for the others). With ``ctl[C_ROOT_N] > 0`` only the
+    legal moves among ``root_only[:ctl[C_ROOT_N]]`` are searched (0 returned when there
+    is none), and the root is not stored in the table (its score is not the position's).
+    With ``ties``, the best move is drawn at random among the equally scored best ones
+    (seeded by ``ctl[C_RNG]``)."""
     # Views of these arrays are made at every node: drop their reference counting.
     bbs, sts, evals, moves, mscores = (unmanaged(bbs), unmanaged(sts), unmanaged(evals),
                                        unmanaged(moves), unmanaged(mscores))
     root_scores, pv, pvlen = unmanaged(root_scores), unmanaged(pv), unmanaged(pvlen)
+    root_only = unmanaged(root_only)
     killers, history, keys = unmanaged(killers), unmanaged(history), unmanaged(keys)
     tt_key, tt_move, tt_score = unmanaged(tt_key), unmanaged(tt_move), unmanaged(tt_score)
     tt_depth, tt_flag = unmanaged(tt_depth), unmanaged(tt_flag)
@@ -441,9 +448,19 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
     key = core.position_key(bb, st, bbs[1], sts[1])
     keys[ctl[C_HIST_LEN]] = key
     n = core.gen_legal(bb, st, moves[0], bbs[1], sts[1])
+    mv = moves[0]
+    restricted = ctl[C_ROOT_N]
+    if restricted > 0:
+        k = 0
+        for i in range(n):
+            for j in range(restricted):
+                if mv[i] == root_only[j]:
+                    mv[k] = mv[i]
+                    k += 1
+                    break
+        n = k
     if n == 0:
         return 0
-    mv = moves[0]
     sc = mscores[0]
     score_moves(bb, st, mv, n, sc, prev_best, killers[0], history)
     # Keep the moves in their searched order so the caller can read them back.
@@ -485,10 +502,11 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
             best = score
             alpha = max(alpha, score)
             _update_pv(pv, pvlen, 0, m)
-    slot = np.int64(key % np.uint64(tt_key.shape[0]))
-    tt_key[slot] = key
-    tt_move[slot] = pv[0, 0]
-    tt_score[slot] = best
-    tt_depth[slot] = depth
-    tt_flag[slot] = TT_EXACT
+    if restricted == 0:
+        slot = np.int64(key % np.uint64(tt_key.shape[0]))
+        tt_key[slot] = key
+        tt_move[slot] = pv[0, 0]
+        tt_score[slot] = best
+        tt_depth[slot] = depth
+        tt_flag[slot] = TT_EXACT
     return n
