@@ -6,7 +6,9 @@ out-of-order line as something to report with ``info string``, never as a reason
 
 Options: ``UCI_Variant``, ``Hash``, ``Weights``, ``MultiPV`` (the N best lines, each
 with its exact score and PV), ``Ponder`` (that the GUI may send ``go ponder``) and
-``UCI_AnalyseMode`` (accepted; it changes nothing, see :data:`ANALYSE_MODE_NOTE`).
+``UCI_AnalyseMode`` (accepted; it changes nothing: the UCI engine plays
+deterministically and has no play-only heuristic an analyst would want off -- no
+contempt, no random tie-breaks, no resignation or draw logic).
 ``go`` takes ``depth``, ``nodes``, ``movetime``, ``wtime``/``btime``/``winc``/``binc``/
 ``movestogo``, ``mate``, ``infinite``, ``ponder`` and ``searchmoves``. A refused
 ``position`` leaves no position behind: ``go`` then answers ``bestmove 0000`` with an
@@ -28,10 +30,6 @@ NAME = "tdleaf"
 AUTHOR = "the tdleaf developers"
 MAX_MULTIPV = 256
 
-#: Why ``UCI_AnalyseMode`` changes nothing: the UCI engine plays deterministically and
-#: has no play-only heuristic (no contempt, no random tie-breaks, no resign or draw
-#: logic, no time-saving shortcuts an analyst would want off).
-ANALYSE_MODE_NOTE = "UCI_AnalyseMode changes nothing: the search is the same for play and analysis"
 
 _GO_INT = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate")
 _GO_FLAGS = ("infinite", "ponder")
