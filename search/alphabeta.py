@@ -30,13 +30,16 @@ MATE_BOUND = MATE - 1000.0
 INF = 1.0e9
 NULL_EPS = 1.0e-7   # width of a null window
 
-# ctl indices
+# ctl indices. C_ROOT_N: when > 0, the root searches only the first C_ROOT_N moves of
+# ``root_only`` (searchmoves, and MultiPV's lines after the first: the moves not yet
+# taken by an earlier line); 0 searches every legal move.
 C_NODES, C_MAX_NODES, C_STOP, C_HIST_LEN, C_QLIMIT, C_SELDEPTH, C_NOISE_SEED, C_RNG = 0, 1, 2, 3, 4, 5, 6, 7
 # C_FLAGS: the selective techniques in use (0: the plain full-width search).
 # C_NULL_PLY: 1 + the ply of the position after the latest null move on the current line
 # (0: none); repetitions are not looked for across it.
 # C_ROOT_DEPTH: the iteration's nominal depth (bounds check extensions).
-C_FLAGS, C_NULL_PLY, C_ROOT_DEPTH = 8, 9, 10
+C_ROOT_N = 8
+C_FLAGS, C_NULL_PLY, C_ROOT_DEPTH = 9, 10, 11
 N_CTL = 12
 
 # Selective techniques (bits of ctl[C_FLAGS]); each is measured on its own (BENCHMARKS.md).
@@ -547,19 +550,23 @@ def _has_pieces(bb, st):
 
 
 @njit(cache=True, nogil=True)
-def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_scores, pv,
-                pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag,
+def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscores, root_scores,
+                pv, pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag,
                 ctl, w, noise, alpha_in, beta_in):
-    """One iteration at ``depth``. Returns the number of root moves; ``moves[0, :n]``
-    holds them in searched order and ``root_scores`` their scores (exact for the best,
-    bounds for the others). With ``ties``, the best move is drawn at random among the
-    equally scored best ones (seeded by ``ctl[C_RNG]``). The window ``(alpha_in,
-    beta_in)`` is an aspiration window (-INF, INF for none): a best score at or below
-    ``alpha_in`` or at or above ``beta_in`` is only a bound, and the caller searches again."""
+    """One iteration at ``depth``. Returns the number of root moves searched;
+    ``moves[0, :n]`` holds them in searched order and ``root_scores`` their scores
+    (exact for the best, bounds for the others). With ``ctl[C_ROOT_N] > 0`` only the
+    legal moves among ``root_only[:ctl[C_ROOT_N]]`` are searched (0 returned when there
+    is none), and the root is not stored in the table (its score is not the position's).
+    With ``ties``, the best move is drawn at random among the equally scored best ones
+    (seeded by ``ctl[C_RNG]``). The window ``(alpha_in, beta_in)`` is an aspiration
+    window (-INF, INF for none): a best score at or below ``alpha_in`` or at or above
+    ``beta_in`` is only a bound, and the caller searches again."""
     # Views of these arrays are made at every node: drop their reference counting.
     bbs, sts, evals, moves, mscores = (unmanaged(bbs), unmanaged(sts), unmanaged(evals),
                                        unmanaged(moves), unmanaged(mscores))
     root_scores, pv, pvlen = unmanaged(root_scores), unmanaged(pv), unmanaged(pvlen)
+    root_only = unmanaged(root_only)
     killers, history, keys = unmanaged(killers), unmanaged(history), unmanaged(keys)
     tt_key, tt_move, tt_score = unmanaged(tt_key), unmanaged(tt_move), unmanaged(tt_score)
     tt_depth, tt_flag = unmanaged(tt_depth), unmanaged(tt_flag)
@@ -573,9 +580,19 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
     key = core.position_key(bb, st, bbs[1], sts[1])
     keys[ctl[C_HIST_LEN]] = key
     n = core.gen_legal(bb, st, moves[0], bbs[1], sts[1])
+    mv = moves[0]
+    restricted = ctl[C_ROOT_N]
+    if restricted > 0:
+        k = 0
+        for i in range(n):
+            for j in range(restricted):
+                if mv[i] == root_only[j]:
+                    mv[k] = mv[i]
+                    k += 1
+                    break
+        n = k
     if n == 0:
         return 0
-    mv = moves[0]
     sc = mscores[0]
     score_moves(bb, st, mv, n, sc, prev_best, killers[0], history, (ctl[C_FLAGS] & F_SEE_ORDER) != 0)
     # Keep the moves in their searched order so the caller can read them back.
@@ -622,7 +639,7 @@ def search_root(depth, ties, prev_best, bbs, sts, evals, moves, mscores, root_sc
                 for j in range(i + 1, n):
                     root_scores[j] = -INF
                 return n
-    if best > alpha_in:
+    if restricted == 0 and best > alpha_in:
         slot = np.int64(key % np.uint64(tt_key.shape[0]))
         tt_key[slot] = key
         tt_move[slot] = pv[0, 0]

@@ -71,6 +71,10 @@ class SearchResult:
     leaf_terminal: bool = False
     leaf_features: np.ndarray = field(default_factory=lambda: np.zeros(0))
     leaf_position: Position | None = None
+    #: MultiPV: this line's rank (1 = best) and, on the first line, every line of the
+    #: iteration (``lines[0]`` is the result itself); a single-PV search has one line.
+    multipv: int = 1
+    lines: list["SearchResult"] = field(default_factory=list, repr=False)
 
     @property
     def nps(self) -> float:
@@ -88,6 +92,16 @@ class Limits:
     binc: float = 0.0
     movestogo: int | None = None
     infinite: bool = False
+    #: Stop as soon as a win in at most this many moves is found; alone, search up to
+    #: 2 * mate plies (the last ply of a suicide/giveaway win may be the opponent's).
+    mate: int | None = None
+    #: Only these root moves (UCI), as ``go searchmoves``; None: every legal move.
+    searchmoves: list[str] | None = None
+    #: The number of best lines to find (UCI MultiPV), each with its exact score and PV.
+    multipv: int = 1
+    #: Ponder: no time limit until :meth:`Engine.ponderhit`, which starts the clock
+    #: budget these limits give (depth, nodes and mate limits apply throughout).
+    ponder: bool = False
 
 
 class Engine:
@@ -114,6 +128,12 @@ class Engine:
         self._searches = 0
         self._armed = False
         self._stop_requested = False
+        self._clock = threading.Lock()      # guards the timer and the ponder state
+        self._timer: threading.Timer | None = None
+        self._pondering = False
+        self._pending_budget: float | None = None
+        self._move_budget: float | None = None
+        self._budget_start = 0.0
         m = ab.MAXPLY + 4
         self.bbs = np.zeros((m, core.NBB), dtype=np.uint64)
         self.sts = np.zeros((m, core.NST), dtype=np.int64)
@@ -126,6 +146,7 @@ class Engine:
         self.killers = np.zeros((m, 2), dtype=np.int64)
         self.history = np.zeros((2, 4096 + 7 * 64), dtype=np.int64)
         self.ctl = np.zeros(ab.N_CTL, dtype=np.int64)
+        self.root_only = np.zeros(core.MAX_MOVES, dtype=np.int64)
         self.keys = np.zeros(0, dtype=np.uint64)
         self.set_hash(hash_mb)
 
@@ -183,6 +204,24 @@ class Engine:
         if self._armed:
             self.ctl[ab.C_STOP] = 1
 
+    def ponderhit(self) -> None:
+        """The move pondered on was played: the search running with ``Limits.ponder``
+        now keeps the time budget of its limits, counted from now (thread-safe; a no-op
+        when no search is pondering)."""
+        with self._clock:
+            if self._pondering:
+                self._pondering = False
+                self._start_clock(self._pending_budget)
+
+    def _start_clock(self, budget: float | None) -> None:
+        """Start the time budget of the move (call with ``_clock`` held)."""
+        self._move_budget = budget
+        self._budget_start = time.perf_counter()
+        if budget is not None:
+            self._timer = threading.Timer(budget, self.stop)
+            self._timer.daemon = True
+            self._timer.start()
+
     # -- searching ------------------------------------------------------------------
 
     def _position(self, pos: Position | chess.Board | str | None) -> Position:
@@ -205,7 +244,7 @@ class Engine:
 
     def _time_plan(self, lim: Limits, pos: Position) -> tuple[float, float] | None:
         """``(soft, hard)`` seconds for this move, or None without a time limit. The hard
-        limit stops the search; at the soft one no new iteration starts (scaled by how
+        limit stops the search; after the soft one no new iteration starts (scaled by how
         stable the best move has been). A clock keeps TIME_MARGIN in reserve."""
         if lim.infinite:
             return None
@@ -233,10 +272,12 @@ class Engine:
         """Search a position (FEN, python-chess board or :class:`Position`).
 
         Limits: ``depth`` (plies + quiescence), ``movetime`` (seconds), ``nodes``, or a
-        :class:`Limits` for clocks. With none of them the engine's default depth (or 5)
-        is used. ``info`` is called after every completed iteration. ``leaf=False``
-        skips describing the PV's leaf (its FEN and features: what learning needs and
-        play does not).
+        :class:`Limits` for clocks, ``mate``, ``searchmoves``, ``multipv`` and
+        ``ponder``. With none of them the engine's default depth (or 5) is used.
+        ``info`` is called after every completed iteration, with the first line (its
+        ``lines`` hold every line of the iteration). Raises IllegalMoveError for a
+        search move that is not legal. ``leaf=False`` skips describing the PV's leaf
+        (its FEN and features: what learning needs and play does not).
         """
         ensure_compiled()
         pos = self._position(position)
@@ -248,11 +289,26 @@ class Engine:
         if nodes is not None:
             lim.nodes = nodes
         plan = self._time_plan(lim, pos)
+        budget = None if plan is None else plan[1]
         max_depth = lim.depth
         if max_depth is None:
-            max_depth = ab.MAXPLY - 10 if (plan is not None or lim.nodes or lim.infinite) \
-                else (self.default_depth or 5)
+            if budget is not None or lim.nodes or lim.infinite:
+                max_depth = ab.MAXPLY - 10
+            elif lim.mate:
+                max_depth = 2 * lim.mate
+            else:
+                max_depth = self.default_depth or 5
         max_depth = max(1, min(int(max_depth), ab.MAXPLY - 10))
+
+        # Root moves: every legal one, or the search moves; MultiPV lines after the first
+        # search what the earlier lines of the iteration left.
+        allowed: list[int] | None = None
+        if lim.searchmoves is not None:
+            allowed = list(dict.fromkeys(pos.parse_uci(m) for m in lim.searchmoves))
+            if not allowed:
+                raise ValueError("searchmoves: no move to search")
+        n_root = len(allowed) if allowed is not None else len(pos.legal_move_codes())
+        n_lines = max(1, min(int(lim.multipv), n_root))
 
         hist = [f.key for f in pos._history]
         self.keys = np.zeros(len(hist) + ab.MAXPLY + 4, dtype=np.uint64)
@@ -272,13 +328,14 @@ class Engine:
         self._searches += 1
 
         start = time.perf_counter()
-        timer = None
-        if plan is not None:
-            timer = threading.Timer(plan[1], self.stop)
-            timer.daemon = True
-            timer.start()
+        with self._clock:
+            self._pondering = lim.ponder
+            self._pending_budget = budget
+            self._move_budget = None
+            if not lim.ponder:
+                self._start_clock(budget)
         result: SearchResult | None = None
-        prev_best = -1
+        prev_lines: list[int] = []
         prev_score = 0.0
         stable = 0                    # iterations in a row with the same best move
         try:
@@ -287,58 +344,97 @@ class Engine:
                 # Ties are broken at random in the last iteration (the one whose move is
                 # played); earlier ones keep the best ordering.
                 ties = self.random_ties and d == max_depth
-                n = self._iterate(d, ties, prev_best, prev_score)
+                lines: list[SearchResult] = []
+                taken: list[int] = []
+                for k in range(n_lines):
+                    if allowed is None and k == 0:
+                        ctl[ab.C_ROOT_N] = 0           # every legal move
+                    else:
+                        rest = [m for m in (allowed if allowed is not None
+                                            else pos.legal_move_codes()) if m not in taken]
+                        self.root_only[:len(rest)] = rest
+                        ctl[ab.C_ROOT_N] = len(rest)
+                    prev = prev_lines[k] if k < len(prev_lines) else -1
+                    # Aspiration windows for the first line of an unrestricted root.
+                    window = allowed is None and k == 0
+                    n = self._root(d, ties and k == 0, prev, prev_score if window else None)
+                    if n == 0 or (ctl[ab.C_STOP] and d > 1):
+                        break
+                    line = self._snapshot(d, n, int(ctl[ab.C_NODES]),
+                                          time.perf_counter() - start)
+                    line.multipv = k + 1
+                    lines.append(line)
+                    taken.append(line._codes[0])  # type: ignore[attr-defined]
                 elapsed = time.perf_counter() - start
                 if d == 1:
                     self._armed = True
                     if self._stop_requested or (lim.nodes and ctl[ab.C_NODES] >= lim.nodes):
                         ctl[ab.C_STOP] = 1
-                if n == 0:
-                    result = self._no_moves(pos, elapsed)
+                if not lines:
+                    if ctl[ab.C_STOP] and d > 1:
+                        break
+                    result = self._no_moves(pos, elapsed)   # no legal move at all
                     break
-                if ctl[ab.C_STOP] and d > 1:
-                    break
+                if ctl[ab.C_STOP] and d > 1 and len(lines) < n_lines:
+                    break                                     # an unfinished iteration
                 # Depth 1 always completes, so there is always a move and a PV. The leaf
                 # is worked out once, for the last completed iteration.
-                result = self._snapshot(d, n, int(ctl[ab.C_NODES]), elapsed)
-                stable = stable + 1 if int(self.pv[0, 0]) == prev_best else 0
-                prev_best = int(self.pv[0, 0])
+                for line in lines:
+                    line.nodes, line.time = int(ctl[ab.C_NODES]), elapsed
+                result = lines[0]
+                result.lines = lines
+                best_code = result._codes[0]  # type: ignore[attr-defined]
+                stable = stable + 1 if prev_lines and best_code == prev_lines[0] else 0
                 prev_score = result.score
+                prev_lines = [line._codes[0] for line in lines]  # type: ignore[attr-defined]
                 if info is not None:
                     info(result)
                 if ctl[ab.C_STOP]:
                     break
                 if result.mate is not None and abs(result.mate) <= d:
                     break
-                if plan is not None and lim.movetime is None:
+                if lim.mate and result.mate is not None and 0 < result.mate <= lim.mate:
+                    break
+                with self._clock:
+                    started = self._move_budget is not None
+                    since = time.perf_counter() - self._budget_start
+                if plan is not None and started and lim.movetime is None:
                     # A best move that keeps changing earns more time, a settled one
                     # less; an iteration that would not end before the soft limit is
                     # not started (each costs a few times the one before).
                     scale = 1.3 if stable == 0 else (0.9 if stable < 3 else 0.6)
-                    if elapsed > 0.5 * plan[0] * scale:
+                    if since > 0.5 * plan[0] * scale:
                         break
         finally:
-            if timer is not None:
-                timer.cancel()
+            with self._clock:
+                if self._timer is not None:
+                    self._timer.cancel()
+                    self._timer = None
+                self._pondering = False
             # A stop() that arrives before the next search starts must not be lost:
             # only the end of a search clears it (front ends call clear_stop()).
             self._armed = False
             self._stop_requested = False
         assert result is not None
-        if leaf and result.leaf_position is None:
-            self._add_leaf(pos, result)
+        if not result.lines:
+            result.lines = [result]
+        for line in result.lines if leaf else []:
+            if line.leaf_position is None:
+                self._add_leaf(pos, line)
         result.nodes = int(ctl[ab.C_NODES])
         result.time = time.perf_counter() - start
         return result
 
-    def _iterate(self, depth: int, ties: bool, prev_best: int, prev_score: float) -> int:
-        """One iteration, with aspiration windows around the previous score in selective
-        mode (widened until the score falls inside). Returns the number of root moves."""
-        args = (self.bbs, self.sts, self.evals, self.moves, self.mscores, self.root_scores,
-                self.pv, self.pvlen, self.killers, self.history, self.keys, self.tt_key,
-                self.tt_move, self.tt_score, self.tt_depth, self.tt_flag, self.ctl, self.w,
-                self.noise)
-        if not (self.flags & F_ASPIRATION) or depth < 4 or ties or abs(prev_score) > ab.MATE_BOUND:
+    def _root(self, depth: int, ties: bool, prev_best: int, prev_score: float | None) -> int:
+        """One root search; with ``prev_score`` (and aspiration on, from depth 4, not for
+        random ties) inside an aspiration window around it, widened until the score
+        falls inside. Returns the number of root moves searched."""
+        args = (self.root_only, self.bbs, self.sts, self.evals, self.moves, self.mscores,
+                self.root_scores, self.pv, self.pvlen, self.killers, self.history, self.keys,
+                self.tt_key, self.tt_move, self.tt_score, self.tt_depth, self.tt_flag,
+                self.ctl, self.w, self.noise)
+        if (prev_score is None or not (self.flags & F_ASPIRATION) or depth < 4 or ties
+                or abs(prev_score) > ab.MATE_BOUND):
             return ab.search_root(depth, ties, prev_best, *args, -ab.INF, ab.INF)
         delta = _ASPIRATION[int(self.sts[0, core.VARIANT])]
         alpha, beta = prev_score - delta, prev_score + delta

@@ -1,12 +1,23 @@
 """``tdleaf uci``: the engine behind the Universal Chess Interface.
 
-Answers ``uci``/``isready`` at once, searches in a background thread (so ``stop`` and
-``isready`` are read while it thinks) and treats every malformed or out-of-order line as
-something to report with ``info string``, never as a reason to exit.
+Answers ``uci``/``isready`` at once, searches in a background thread (so ``stop``,
+``ponderhit`` and ``isready`` are read while it thinks) and treats every malformed or
+out-of-order line as something to report with ``info string``, never as a reason to exit.
+
+Options: ``UCI_Variant``, ``Hash``, ``Weights``, ``MultiPV`` (the N best lines, each
+with its exact score and PV), ``Ponder`` (that the GUI may send ``go ponder``) and
+``UCI_AnalyseMode`` (accepted; it changes nothing: the UCI engine plays
+deterministically and has no play-only heuristic an analyst would want off -- no
+contempt, no random tie-breaks, no resignation or draw logic).
+``go`` takes ``depth``, ``nodes``, ``movetime``, ``wtime``/``btime``/``winc``/``binc``/
+``movestogo``, ``mate``, ``infinite``, ``ponder`` and ``searchmoves``. A refused
+``position`` leaves no position behind: ``go`` then answers ``bestmove 0000`` with an
+``info string`` saying why, until a valid ``position`` arrives.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import TextIO
 
 from variants import VARIANTS, Position, VariantError, canonical_variant
@@ -17,6 +28,11 @@ from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
 
 NAME = "tdleaf"
 AUTHOR = "the tdleaf developers"
+MAX_MULTIPV = 256
+
+
+_GO_INT = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate")
+_GO_FLAGS = ("infinite", "ponder")
 
 
 def format_score(result: SearchResult) -> str:
@@ -34,10 +50,21 @@ class UciEngine(Session):
         self.variant = "chess"
         self.hash_mb = 64
         self.weights_spec = "default"
+        self.multipv = 1
+        self.analyse_mode = False
         self._engine: Engine | None = None
-        self.position = Position.start(self.variant)
+        #: The position ``go`` searches; None after a refused ``position`` command,
+        #: with the reason in ``refusal``, until a valid one arrives.
+        self.position: Position | None = Position.start(self.variant)
+        self.refusal = ""
         self.search = BackgroundSearch()
         self.warmup = Warmup()
+        # While pondering (go ponder) or in an infinite search, the result waits for
+        # ponderhit/stop: UCI forbids bestmove before them.
+        self._hold_lock = threading.Lock()
+        self._holding = False
+        self._pondering = False
+        self._held: tuple[SearchResult | None, BaseException | None] | None = None
 
     # -- engine life cycle ----------------------------------------------------------
 
@@ -50,6 +77,11 @@ class UciEngine(Session):
 
     def info(self, text: str) -> None:
         self.out(f"info string {text}")
+
+    def _stop_search(self) -> None:
+        """End the running search, its bestmove sent (a held one included)."""
+        self._release()
+        self.search.wait(self._engine, stop=True)
 
     # -- commands -------------------------------------------------------------------
 
@@ -80,6 +112,9 @@ class UciEngine(Session):
         self.out(f"option name UCI_Variant type combo default chess {variants}")
         self.out("option name Hash type spin default 64 min 1 max 65536")
         self.out("option name Weights type string default default")
+        self.out(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
+        self.out("option name Ponder type check default false")
+        self.out("option name UCI_AnalyseMode type check default false")
         self.out("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -90,7 +125,7 @@ class UciEngine(Session):
         pass
 
     def cmd_setoption(self, args: list[str]) -> None:
-        self.search.wait(self._engine, stop=True)
+        self._stop_search()
         text = " ".join(args)
         if not text.startswith("name "):
             raise ValueError(f"malformed setoption: {text!r}")
@@ -99,7 +134,8 @@ class UciEngine(Session):
         if name == "uci_variant":
             self.variant = canonical_variant(value)
             self._engine = None
-            self.position = Position.start(self.variant)
+            if self.position is not None:
+                self.position = Position.start(self.variant)
         elif name == "hash":
             mb = int(value)
             if mb < 1:
@@ -113,18 +149,38 @@ class UciEngine(Session):
                 Engine(self.variant, spec, hash_mb=1)   # validate now, report now
             self.weights_spec = spec
             self._engine = None
+        elif name == "multipv":
+            n = int(value)
+            if not 1 <= n <= MAX_MULTIPV:
+                raise ValueError(f"MultiPV must be in 1..{MAX_MULTIPV}, got {n}")
+            self.multipv = n
+        elif name == "ponder":
+            _check_bool(name, value)      # pondering is driven by 'go ponder' alone
+        elif name == "uci_analysemode":
+            self.analyse_mode = _check_bool(name, value)
         else:
-            raise ValueError(f"unknown option {name!r} (options: UCI_Variant, Hash, Weights; "
-                             f"weight sets: {', '.join(VALUE_SETS)})")
+            raise ValueError(f"unknown option {name!r} (options: UCI_Variant, Hash, Weights, "
+                             f"MultiPV, Ponder, UCI_AnalyseMode; weight sets: {', '.join(VALUE_SETS)})")
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
-        self.search.wait(self._engine, stop=True)
+        self._stop_search()
         if self._engine is not None:
             self._engine.new_game()
-        self.position = Position.start(self.variant)
+        if self.position is not None:      # a refused position stays refused
+            self.position = Position.start(self.variant)
 
     def cmd_position(self, args: list[str]) -> None:
-        self.search.wait(self._engine, stop=True)   # tolerate a missing "stop"
+        self._stop_search()   # tolerate a missing "stop"
+        try:
+            pos = self._parse_position(args)
+        except (VariantError, ValueError) as exc:
+            self.position, self.refusal = None, f"position refused: {exc}"
+            raise
+        self.position, self.refusal = pos, ""
+        if pos.warning:
+            self.info(f"warning: {pos.warning}")
+
+    def _parse_position(self, args: list[str]) -> Position:
         if not args:
             raise ValueError("position needs startpos or fen")
         if "moves" in args:
@@ -134,31 +190,33 @@ class UciEngine(Session):
             setup, moves = args, []
         if not setup:
             raise ValueError("position needs startpos or fen before moves")
-        if setup[0] == "startpos":
+        if setup[0] == "startpos" and len(setup) == 1:
             pos = Position.start(self.variant)
         elif setup[0] == "fen" and len(setup) > 1:
-            pos = Position.from_fen(" ".join(setup[1:]), self.variant)
+            pos = Position.from_fen(" ".join(setup[1:]), self.variant, warn=False)
         else:
             raise ValueError(f"malformed position command: {' '.join(args)[:80]}")
         for mv in moves:
             pos.push_uci(mv)
-        self.position = pos
+        return pos
 
     def cmd_go(self, args: list[str]) -> None:
-        self.search.wait(self._engine, stop=True)
-        lim = Limits()
-        keys = {"depth": int, "nodes": int, "movetime": int, "wtime": int, "btime": int,
-                "winc": int, "binc": int, "movestogo": int, "mate": int}
+        self._stop_search()
+        lim = Limits(multipv=self.multipv)
+        searchmoves: list[str] | None = None
         i = 0
         while i < len(args):
             key = args[i]
             if key == "infinite":
                 lim.infinite = True
             elif key == "ponder":
-                pass
+                lim.ponder = True
             elif key == "searchmoves":
-                break
-            elif key in keys and i + 1 < len(args):
+                searchmoves = []
+                while i + 1 < len(args) and args[i + 1] not in _GO_INT + _GO_FLAGS + ("searchmoves",):
+                    i += 1
+                    searchmoves.append(args[i])
+            elif key in _GO_INT and i + 1 < len(args):
                 try:
                     value = int(args[i + 1])
                 except ValueError:
@@ -170,39 +228,111 @@ class UciEngine(Session):
                     lim.nodes = max(1, value)
                 elif key == "movetime":
                     lim.movetime = max(0, value) / 1000
-                elif key in ("wtime", "btime"):
-                    setattr(lim, key, max(0, value) / 1000)
-                elif key in ("winc", "binc"):
+                elif key in ("wtime", "btime", "winc", "binc"):
                     setattr(lim, key, max(0, value) / 1000)
                 elif key == "movestogo":
                     lim.movestogo = max(1, value)
+                elif key == "mate":
+                    lim.mate = max(1, value)
             else:
                 raise ValueError(f"go: unexpected {key!r}")
             i += 1
+        if self.position is None:
+            self.info(f"no position to search ({self.refusal}); send a valid 'position'")
+            self.out("bestmove 0000")
+            return
+        if searchmoves is not None:
+            lim.searchmoves = self._legal_search_moves(searchmoves)
+            if not lim.searchmoves:
+                self.info("searchmoves: no legal move to search")
+                self.out("bestmove 0000")
+                return
+        with self._hold_lock:
+            self._holding = lim.ponder or lim.infinite
+            self._pondering = lim.ponder
+            self._held = None
         engine = self.engine
         self.search.start(engine, self.position.copy(), lim, self._info, self._done)
 
+    def _legal_search_moves(self, moves: list[str]) -> list[str]:
+        """The legal ones among ``moves`` (the others are reported and ignored;
+        python-chess sends ``0000`` for an empty list)."""
+        assert self.position is not None
+        legal = []
+        for mv in moves:
+            if mv == "0000":
+                continue
+            try:
+                self.position.parse_uci(mv)
+            except VariantError as exc:
+                self.info(f"searchmoves: ignoring {mv!r}: {exc}")
+            else:
+                legal.append(mv)
+        return legal
+
     def _info(self, r: SearchResult) -> None:
         ms = int(r.time * 1000)
-        self.out(f"info depth {r.depth} seldepth {r.seldepth} score {format_score(r)} "
-                 f"nodes {r.nodes} nps {int(r.nps)} time {ms} pv {' '.join(r.pv)}")
+        for line in r.lines or [r]:
+            self.out(f"info depth {line.depth} seldepth {line.seldepth} multipv {line.multipv} "
+                     f"score {format_score(line)} nodes {line.nodes} nps {int(line.nps)} "
+                     f"time {ms} pv {' '.join(line.pv)}")
 
     def _done(self, result: SearchResult | None, exc: BaseException | None) -> None:
+        with self._hold_lock:
+            if self._holding:
+                self._held = (result, exc)
+                return
+        self._bestmove(result, exc)
+
+    def _bestmove(self, result: SearchResult | None, exc: BaseException | None) -> None:
         if exc is not None:
             self.info(f"search failed: {exc}")
-            self.out("bestmove (none)")
+            self.out("bestmove 0000")
             return
         assert result is not None
-        self.out(f"bestmove {result.move or '(none)'}")
+        if result.move is None:
+            self.out("bestmove 0000")
+        elif len(result.pv) >= 2:
+            self.out(f"bestmove {result.move} ponder {result.pv[1]}")
+        else:
+            self.out(f"bestmove {result.move}")
+
+    def _release(self) -> None:
+        """Stop holding the result back (stop, or anything that ends the search):
+        a result already waiting is sent now, a later one when the search ends."""
+        with self._hold_lock:
+            self._holding = self._pondering = False
+            held, self._held = self._held, None
+        if held is not None:
+            self._bestmove(*held)
 
     def cmd_stop(self, args: list[str]) -> None:
-        self.search.wait(self._engine, stop=True)
+        self._stop_search()
 
     def cmd_ponderhit(self, args: list[str]) -> None:
-        pass
+        """The GUI played the move pondered on: the search carries on as a normal one
+        (its time budget starts now); one that already finished answers at once."""
+        with self._hold_lock:
+            if not self._pondering:
+                return
+            self._holding = self._pondering = False
+            held, self._held = self._held, None
+        if held is not None:
+            self._bestmove(*held)
+        elif self._engine is not None:
+            self._engine.ponderhit()
 
     def cmd_d(self, args: list[str]) -> None:
-        self.info(f"{self.position.variant} {self.position.fen()}")
+        if self.position is None:
+            self.info(f"no position ({self.refusal})")
+        else:
+            self.info(f"{self.position.variant} {self.position.fen()}")
+
+
+def _check_bool(name: str, value: str) -> bool:
+    if value.lower() not in ("true", "false"):
+        raise ValueError(f"{name} must be true or false, got {value!r}")
+    return value.lower() == "true"
 
 
 def main(inp: TextIO | None = None, out: TextIO | None = None) -> int:

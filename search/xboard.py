@@ -3,7 +3,9 @@
 Supports ``protover``/features (with the ``variants`` feature), ``new``, ``variant``,
 ``force``, ``go``, ``playother``, ``usermove``, ``sd``, ``st``, ``level``, ``time``,
 ``otim``, ``setboard``, ``undo``/``remove``, ``ping`` and ``?``. Bad input is answered
-with ``Error (...)`` or ``Illegal move``, never by exiting.
+with ``Error (...)`` or ``Illegal move``, never by exiting. A refused ``setboard`` leaves
+no position behind: until ``new`` or a valid ``setboard``, moves are answered with
+``Illegal move (no position: ...)`` and ``go`` with an ``Error``, never with a move.
 """
 
 from __future__ import annotations
@@ -44,7 +46,9 @@ class XBoardEngine(Session):
         self.hash_mb = hash_mb
         self.variant = "chess"
         self._engine: Engine | None = None
-        self.position = Position.start(self.variant)
+        #: None after a refused setboard (the reason in ``refusal``) until new/setboard.
+        self.position: Position | None = Position.start(self.variant)
+        self.refusal = ""
         self.force = False
         self.engine_white = False          # the side the engine plays
         self.post = True
@@ -114,11 +118,16 @@ class XBoardEngine(Session):
                  'ping=1 time=1 draw=0 sigint=0 reuse=1 analyze=0 colors=0 '
                  'san=0 nps=0 memory=0 done=1')
 
+    def _need_position(self) -> Position:
+        if self.position is None:
+            raise ValueError(f"no position: {self.refusal}; send new or a valid setboard")
+        return self.position
+
     def cmd_new(self, args: list[str]) -> None:
         self._stop()
         self.variant = "chess"
         self._engine = None
-        self.position = Position.start(self.variant)
+        self.position, self.refusal = Position.start(self.variant), ""
         self.force = False
         self.engine_white = False
         self.depth = None
@@ -130,11 +139,19 @@ class XBoardEngine(Session):
             raise ValueError(f"unsupported variant {' '.join(args)!r}")
         self.variant = canonical_variant(_XB_TO_VARIANT[args[0]])
         self._engine = None
-        self.position = Position.start(self.variant)
+        if self.position is not None:      # a refused setboard stays refused
+            self.position = Position.start(self.variant)
 
     def cmd_setboard(self, args: list[str]) -> None:
         self._stop()
-        self.position = Position.from_fen(" ".join(args), self.variant)
+        try:
+            pos = Position.from_fen(" ".join(args), self.variant, warn=False)
+        except VariantError as exc:
+            self.position, self.refusal = None, f"setboard refused: {exc}"
+            raise
+        self.position, self.refusal = pos, ""
+        if pos.warning:
+            self.out(f"# warning: {pos.warning}")
 
     def cmd_force(self, args: list[str]) -> None:
         self._stop()
@@ -142,20 +159,25 @@ class XBoardEngine(Session):
 
     def cmd_go(self, args: list[str]) -> None:
         self._stop()
+        pos = self._need_position()
         self.force = False
-        self.engine_white = self.position.turn
+        self.engine_white = pos.turn
         self._think()
 
     def cmd_playother(self, args: list[str]) -> None:
         self._stop()
+        pos = self._need_position()
         self.force = False
-        self.engine_white = not self.position.turn
+        self.engine_white = not pos.turn
 
     def cmd_usermove(self, args: list[str]) -> None:
         if not args:
             raise ValueError("usermove needs a move")
         if self.search.running:
             self._stop()
+        if self.position is None:
+            self.out(f"Illegal move (no position: {self.refusal}): {args[0]}")
+            return
         try:
             self.position.push_uci(args[0])
         except VariantError:
@@ -166,12 +188,13 @@ class XBoardEngine(Session):
 
     def cmd_undo(self, args: list[str]) -> None:
         self._stop()
-        self.position.pop()
+        self._need_position().pop()
 
     def cmd_remove(self, args: list[str]) -> None:
         self._stop()
-        self.position.pop()
-        self.position.pop()
+        pos = self._need_position()
+        pos.pop()
+        pos.pop()
 
     def cmd_sd(self, args: list[str]) -> None:
         self.depth = max(1, int(args[0]))
@@ -201,6 +224,7 @@ class XBoardEngine(Session):
     # -- thinking -------------------------------------------------------------------
 
     def _limits(self) -> Limits:
+        assert self.position is not None
         lim = Limits(depth=self.depth)
         if self.st is not None:
             lim.movetime = self.st
@@ -218,7 +242,7 @@ class XBoardEngine(Session):
         return lim
 
     def _think(self) -> None:
-        if self.position.outcome() is not None:
+        if self.position is None or self.position.outcome() is not None:
             return
         self.search.start(self.engine, self.position.copy(), self._limits(), self._info, self._done)
 
@@ -232,7 +256,7 @@ class XBoardEngine(Session):
     def _done(self, result: SearchResult | None, exc: BaseException | None) -> None:
         if self._discard:
             return
-        if exc is not None or result is None or result.move is None:
+        if exc is not None or result is None or result.move is None or self.position is None:
             if exc is not None:
                 self.out(f"Error (search failed: {exc}): go")
             return

@@ -94,6 +94,47 @@ def test_epd_suite_passes(capsys, variant):
     assert data["nodes"] == sum(p["nodes"] for p in data["positions"])
 
 
+@pytest.mark.parametrize("variant", variants.VARIANTS)
+def test_epd_suite_of_impossible_positions_passes(capsys, variant):
+    """Positions python-chess's status() calls impossible but plays: counted as
+    python-chess counts them, one warning per position naming the problem; --strict
+    refuses the suite (exit 2) at the first one."""
+    path = DATA / f"perft_{variant}_impossible.epd"
+    code, out, err = run(capsys, "perft", "--variant", variant, "--epd", str(path), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["failed"] == 0 and data["passed"] == len(data["positions"]) >= 8
+    fens = [line.split(" ;")[0] for line in path.read_text().splitlines()
+            if line and not line.startswith("#")]
+    warnings = err.splitlines()
+    assert len(warnings) == len(fens)
+    for fen, line in zip(fens, warnings):
+        assert line.startswith(f"tdleaf: warning: {path}:") and repr(fen) in line
+        board = variants.board_class(variant)(fen)
+        for flag in variants.position_problems(board)[1]:
+            assert flag in line
+    code, out, err = run(capsys, "perft", "--variant", variant, "--epd", str(path), "--strict")
+    assert code == 2 and out == ""
+    assert err.startswith("tdleaf: error: ") and repr(fens[0]) in err
+
+
+@pytest.mark.parametrize("fen,flag,nodes", [
+    ("3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1", "impossible_check", 2854),
+    ("2Nq4/2K5/1b6/8/7R/3k4/7P/8 w - - 0 1", "impossible_check", 1217),
+    ("8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1", "impossible_check", 711),
+    ("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "bad_castling_rights", None),
+])
+def test_perft_impossible_position_warns(capsys, fen, flag, nodes):
+    code, out, err = run(capsys, "perft", "--fen", fen, "--depth", "3")
+    assert code == 0
+    lines = dict(line.split(": ", 1) for line in out.splitlines())
+    assert int(lines["nodes"]) == (nodes or oracle("chess", fen, 3)) == oracle("chess", fen, 3)
+    assert len(err.splitlines()) == 1 and err.startswith("tdleaf: warning: ")
+    assert flag in err and repr(fen) in err
+    code, out, err = run(capsys, "perft", "--fen", fen, "--depth", "2", "--divide", "--json")
+    assert code == 0 and json.loads(out)["nodes"] == oracle("chess", fen, 2)
+
+
 def test_epd_depth_cap_and_text_output(capsys):
     path = DATA / "perft_chess.epd"
     code, out, _ = run(capsys, "perft", "--epd", str(path), "--depth", "1")
@@ -121,7 +162,9 @@ def test_epd_wrong_count_fails(capsys, tmp_path):
 @pytest.mark.parametrize("argv", [
     ["perft", "--fen", "not a fen", "--depth", "1"],
     ["perft", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "--depth", "1"],  # no kings
-    ["perft", "--fen", "4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "--depth", "1"],  # bad castling
+    ["perft", "--fen", "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", "--depth", "1"],  # opposite check
+    ["perft", "--strict", "--fen", "4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "--depth", "1"],  # bad castling
+    ["perft", "--strict", "--fen", "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1", "--depth", "1"],
     ["perft", "--variant", "shogi", "--depth", "1"],
     ["perft", "--depth", "-1"],
     ["perft", "--depth", "two"],

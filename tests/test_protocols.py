@@ -333,14 +333,12 @@ def test_uci_go_before_position_and_out_of_order():
     for m in ("e2e4", "e7e5"):
         board.push_uci(m)
     _uci_bestmove(eng, out, board, "position startpos moves e2e4 e7e5", "go depth 2")
-    # A rejected position (illegal move in the list) leaves a usable position behind.
+    # A rejected position (illegal move in the list) leaves no position behind: go
+    # answers bestmove 0000 with the reason (see test_uci_refused_position_*).
     start = len(out.lines)
     eng.handle("position startpos moves g1f3 g1f3 b8c6")
     eng.handle("go depth 1")
-    move = chess.Move.from_uci(out.wait_for(lambda l: l.startswith("bestmove"), "bestmove", start).split()[1])
-    after_prefix = chess.Board()
-    after_prefix.push_uci("g1f3")
-    assert move in board.legal_moves or move in after_prefix.legal_moves
+    assert out.wait_for(lambda l: l.startswith("bestmove"), "bestmove", start) == "bestmove 0000"
     # No legal moves: the engine still answers.
     start = len(out.lines)
     eng.handle("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
@@ -593,6 +591,391 @@ def test_xboard_process_survives_binary_junk_under_strict_utf8():
         for junk in JUNK:
             eng.send(junk)
         _pong(eng, 7)
+        eng.send("sd 1")
+        eng.send("go")
+        _xmove(eng, chess.Board())
+        assert eng.quit() == 0
+
+
+# --------------------------------------------------------------------------------------
+# Refused positions: no move for a position the GUI did not send
+# --------------------------------------------------------------------------------------
+
+REFUSED_POSITIONS = [
+    "position fen 8/8/8/8/8/8/8/8 w - - 0 1",                    # no kings: cannot be played
+    "position fen 4k3/8/8/8/8/8/4R3/4K3 w - - 0 1",              # the side to move gives check
+    "position fen not a fen",
+    "position startpos moves e2e4 e2e4",                         # an illegal move in the list
+    "position startpos e2e4",                                    # 'moves' missing
+    "position",
+]
+
+
+@pytest.mark.parametrize("command", REFUSED_POSITIONS)
+def test_uci_refused_position_answers_0000(command):
+    """After a refused 'position', go answers 'bestmove 0000' with an info string saying
+    why -- also after ucinewgame or a variant change -- until a valid position arrives."""
+    eng, out = _uci_session()
+    board = chess.Board()
+    board.push_uci("d2d4")
+    _uci_bestmove(eng, out, board, "position startpos moves d2d4")   # an old position exists
+    start = len(out.lines)
+    eng.handle(command)
+    out.wait_for(lambda l: l.startswith("info string error"), "the refusal", start)
+    for before in ([], ["ucinewgame"], ["setoption name UCI_Variant value atomic"]):
+        for cmd in before:
+            eng.handle(cmd)
+        start = len(out.lines)
+        eng.handle("go depth 2")
+        line = out.wait_for(lambda l: l.startswith("bestmove"), "bestmove", start)
+        assert line == "bestmove 0000"
+        why = [l for l in out.lines[start:] if l.startswith("info string no position")]
+        assert why and "refused" in why[0], out.lines[start:]
+    start = len(out.lines)
+    eng.handle("d")
+    assert out.wait_for(lambda l: l.startswith("info string"), "d", start).startswith("info string no position")
+    eng.handle("setoption name UCI_Variant value chess")
+    _uci_bestmove(eng, out, board, "position startpos moves d2d4")
+    assert eng.handle("quit") is False
+
+
+def test_uci_impossible_position_warns_and_plays():
+    """A position python-chess plays but calls impossible: an info string warning, then
+    a legal move (python-chess's move generation decides what is legal)."""
+    eng, out = _uci_session()
+    fen = "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1"
+    start = len(out.lines)
+    eng.handle(f"position fen {fen}")
+    warning = out.wait_for(lambda l: l.startswith("info string"), "warning", start)
+    assert warning.startswith("info string warning") and "impossible_check" in warning
+    _uci_bestmove(eng, out, chess.Board(fen), f"position fen {fen}", "go depth 3")
+    assert eng.handle("quit") is False
+
+
+def _xboard_no_move(eng: Guarded, out: Collector, command: str, n: int) -> list[str]:
+    """Send ``command``; the lines up to a pong (there must be no move among them)."""
+    start = len(out.lines)
+    eng.handle(command)
+    _xboard_ping(eng, out, n)
+    lines = out.lines[start:]
+    assert not any(l.startswith("move ") for l in lines), lines
+    return lines
+
+
+def test_xboard_refused_setboard_leaves_no_position():
+    eng, out = _xboard_session()
+    eng.handle("sd 1")
+    eng.handle("new")
+    eng.handle("force")
+    eng.handle("usermove e2e4")                    # an old position exists
+    lines = _xboard_no_move(eng, out, "setboard 8/8/8/8/8/8/8/8 w - - 0 1", 1)
+    assert any(l.startswith("Error") for l in lines)
+    for n, cmd in enumerate(["go", "playother", "variant crazyhouse", "go", "undo"], 2):
+        lines = _xboard_no_move(eng, out, cmd, n)
+        if cmd != "variant crazyhouse":
+            assert any(l.startswith("Error (no position: setboard refused") for l in lines), lines
+    lines = _xboard_no_move(eng, out, "usermove e7e5", 10)
+    assert any(l.startswith("Illegal move (no position") for l in lines), lines
+    board = chess.Board()
+    board.push_uci("e2e4")
+    _xboard_move(eng, out, board, "new", "force", "usermove e2e4", "sd 1", "go")
+    # a valid setboard ends the refusal too
+    _xboard_no_move(eng, out, "setboard garbage", 11)
+    fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
+    _xboard_move(eng, out, chess.Board(fen), "force", f"setboard {fen}", "go")
+    assert eng.handle("quit") is False
+
+
+def test_xboard_impossible_setboard_warns_and_plays():
+    eng, out = _xboard_session()
+    fen = "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1"
+    start = len(out.lines)
+    eng.handle("new")
+    eng.handle("force")
+    eng.handle(f"setboard {fen}")
+    warning = out.wait_for(lambda l: l.startswith("#"), "warning", start)
+    assert "impossible_check" in warning
+    eng.handle("sd 2")
+    _xboard_move(eng, out, chess.Board(fen), "go")
+    assert eng.handle("quit") is False
+
+
+# --------------------------------------------------------------------------------------
+# GUI analysis features: MultiPV, searchmoves, go mate, ponder, UCI_AnalyseMode
+# --------------------------------------------------------------------------------------
+
+#: A forced win in one move per variant (from tests/test_search.py's FORCED_WINS).
+MATE_IN_ONE = {
+    "chess": ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", {"a1a8"}),
+    "crazyhouse": ("6rk/6pp/8/8/8/8/8/6K1[N] w - - 0 1", {"N@f7"}),
+    "atomic": ("4k3/3p4/8/8/8/8/8/3QK3 w - - 0 1", {"d1d7"}),
+    "suicide": ("8/8/8/8/8/1p6/8/R7 w - - 0 1", {"a1a2"}),
+    "giveaway": ("8/8/8/8/8/1p6/8/R7 w - - 0 1", {"a1a2"}),
+    "antichess": ("8/8/8/8/8/1p6/8/R7 w - - 0 1", {"a1a2"}),
+}
+
+
+def _replay(board: chess.Board, pv) -> None:
+    b = board.copy()
+    for move in pv:
+        assert move in b.legal_moves, f"PV move {move} illegal in {b.fen()}"
+        b.push(move)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_uci_multipv_through_python_chess(uci_engine, variant):
+    """analyse(..., multipv=3): three lines, best first, distinct moves, legal PVs; each
+    line's score is the score of that move searched alone (root_moves, fresh game)."""
+    from helpers_search import random_positions
+    for fen in random_positions(variant, "uci-multipv", 2):
+        board = new_board(variant, fen)
+        lines = uci_engine.analyse(board, chess.engine.Limit(depth=2), multipv=3, game=object())
+        assert len(lines) == min(3, board.legal_moves.count())
+        assert [info["multipv"] for info in lines] == list(range(1, len(lines) + 1))
+        assert len({info["pv"][0] for info in lines}) == len(lines)
+        scores = []
+        for info in lines:
+            _replay(board, info["pv"])
+            assert info["depth"] == 2
+            alone = uci_engine.analyse(board, chess.engine.Limit(depth=2),
+                                       root_moves=[info["pv"][0]], game=object())
+            assert alone["pv"][0] == info["pv"][0]
+            assert alone["score"] == info["score"], (fen, info["pv"])
+            scores.append(info["score"].relative)
+        assert scores == sorted(scores, reverse=True)
+    # MultiPV goes back to 1 for play (python-chess resets it) and single analysis
+    info = uci_engine.analyse(new_board(variant), chess.engine.Limit(depth=1))
+    assert info.get("multipv", 1) == 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_uci_searchmoves_through_python_chess(uci_engine, variant):
+    board = new_board(variant, MATE_IN_ONE[variant][0])
+    winners = MATE_IN_ONE[variant][1]
+    others = sorted((m for m in board.legal_moves if m.uci() not in winners), key=lambda m: m.uci())
+    pick = others[:2]
+    info = uci_engine.analyse(board, chess.engine.Limit(depth=2), root_moves=pick)
+    assert info["pv"][0] in pick                       # the winning move is not searched
+    lines = uci_engine.analyse(board, chess.engine.Limit(depth=2), multipv=5, root_moves=pick)
+    assert {info["pv"][0] for info in lines} == set(pick)
+    result = uci_engine.play(board, chess.engine.Limit(depth=2), root_moves=[pick[0]])
+    assert result.move == pick[0]
+    winner = chess.Move.from_uci(sorted(winners)[0])
+    result = uci_engine.play(board, chess.engine.Limit(depth=2), root_moves=[pick[0], winner])
+    assert result.move == winner
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_uci_go_mate_through_python_chess(uci_engine, variant):
+    fen, winners = MATE_IN_ONE[variant]
+    board = new_board(variant, fen)
+    info = uci_engine.analyse(board, chess.engine.Limit(mate=1))
+    assert info["pv"][0].uci() in winners
+    assert info["score"].relative == chess.engine.Mate(1)
+    assert uci_engine.play(board, chess.engine.Limit(mate=1)).move.uci() in winners
+    # no mate to find: still a legal move, after at most 2 * N plies
+    start = new_board(variant)
+    info = uci_engine.analyse(start, chess.engine.Limit(mate=1))
+    assert info["pv"][0] in start.legal_moves and info["depth"] <= 2
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_uci_ponder_through_python_chess(uci_engine, variant, caplog):
+    """play(..., ponder=True): a ponder move comes with the best move; when the
+    opponent plays it, python-chess sends ponderhit and gets the answer of the search
+    that pondered; when the opponent plays something else, stop, then a new search."""
+    import logging
+    caplog.set_level(logging.DEBUG, logger="chess.engine")
+    board = new_board(variant)
+    limit = chess.engine.Limit(depth=2)
+    hits = 0
+    for _ in range(3):
+        result = uci_engine.play(board, limit, ponder=True)
+        assert result.move in board.legal_moves
+        board.push(result.move)
+        if board.outcome() is not None or result.ponder is None:
+            break
+        assert result.ponder in board.legal_moves
+        board.push(result.ponder)
+        if board.outcome() is not None:
+            break
+        caplog.clear()
+        result = uci_engine.play(board, limit, ponder=True)       # the expected reply
+        hits += any("<< ponderhit" in r.getMessage() for r in caplog.records)
+        assert result.move in board.legal_moves
+        board.push(result.move)
+        replies = sorted(board.legal_moves, key=lambda m: m.uci())
+        if board.outcome() is not None or not replies:
+            break
+        unexpected = [m for m in replies if m != result.ponder]
+        if not unexpected:
+            break
+        board.push(unexpected[0])                              # not the expected reply
+        if board.outcome() is not None:
+            break
+    assert hits >= 1
+    result = uci_engine.play(board, limit)                      # pondering ends
+    assert result.move is None or result.move in board.legal_moves
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_uci_plays_impossible_positions_through_python_chess(uci_engine, variant):
+    """The positions of tests/data/perft_<variant>_impossible.epd (python-chess plays
+    them, its status() calls them impossible): a legal move in each."""
+    path = os.path.join(ROOT, "tests", "data", f"perft_{variant}_impossible.epd")
+    fens = [line.split(" ;")[0] for line in open(path) if line.strip() and not line.startswith("#")]
+    for fen in fens:
+        board = new_board(variant, fen)
+        assert not board.is_valid()
+        result = uci_engine.play(board, chess.engine.Limit(depth=2))
+        assert result.move in board.legal_moves, fen
+
+
+def test_uci_options_multipv_ponder_analysemode():
+    eng, out = _uci_session()
+    options = [l for l in out.lines if l.startswith("option name")]
+    assert any(l.startswith("option name MultiPV type spin default 1 min 1 max") for l in options)
+    assert "option name Ponder type check default false" in options
+    assert "option name UCI_AnalyseMode type check default false" in options
+    for good in ("MultiPV value 4", "Ponder value true", "UCI_AnalyseMode value true",
+                 "UCI_AnalyseMode value false", "MultiPV value 1"):
+        start = len(out.lines)
+        eng.handle(f"setoption name {good}")
+        eng.handle("isready")
+        out.wait_for(lambda l: l == "readyok", "readyok", start)
+        assert not any(l.startswith("info string") for l in out.lines[start:]), (good, out.lines[start:])
+    for bad in ("MultiPV value 0", "MultiPV value 100000", "MultiPV value x",
+                "UCI_AnalyseMode value maybe", "Ponder value 2"):
+        start = len(out.lines)
+        eng.handle(f"setoption name {bad}")
+        out.wait_for(lambda l: l.startswith("info string error"), f"error for {bad}", start)
+    assert eng.handle("quit") is False
+
+
+def test_uci_multipv_info_lines():
+    """MultiPV 3: every iteration reports lines 1..3; bestmove is line 1's move and
+    carries line 1's second move as the ponder move; searchmoves limit the lines."""
+    eng, out = _uci_session()
+    eng.handle("setoption name MultiPV value 3")
+    start = len(out.lines)
+    eng.handle("position startpos")
+    eng.handle("go depth 3")
+    best = out.wait_for(lambda l: l.startswith("bestmove"), "bestmove", start)
+    infos = [l.split() for l in out.lines[start:] if l.startswith("info depth")]
+    by_depth = {}
+    for words in infos:
+        by_depth.setdefault(int(words[2]), []).append(words)
+    assert sorted(by_depth) == [1, 2, 3]
+    for words in by_depth.values():
+        assert [w[w.index("multipv") + 1] for w in words] == ["1", "2", "3"]
+    last = by_depth[3]
+    pv1 = last[0][last[0].index("pv") + 1:]
+    assert best.split() == ["bestmove", pv1[0], "ponder", pv1[1]]
+    assert len({w[w.index("pv") + 1] for w in last}) == 3
+    start = len(out.lines)
+    eng.handle("go depth 2 searchmoves a2a3 h2h4 zz9 e2e5")
+    best = out.wait_for(lambda l: l.startswith("bestmove"), "bestmove", start)
+    assert best.split()[1] in ("a2a3", "h2h4")
+    lines = out.lines[start:]
+    assert sum("ignoring" in l for l in lines) == 2                 # zz9, e2e5 reported
+    depth2 = [l.split() for l in lines if l.startswith("info depth 2 ")]
+    assert {w[w.index("pv") + 1] for w in depth2} == {"a2a3", "h2h4"}
+    start = len(out.lines)
+    eng.handle("go depth 2 searchmoves e2e5")
+    assert out.wait_for(lambda l: l.startswith("bestmove"), "bestmove", start) == "bestmove 0000"
+    assert eng.handle("quit") is False
+
+
+def _no_bestmove_yet(eng: Guarded, out: Collector, start: int) -> None:
+    """isready is answered while the search holds its result: no bestmove before it."""
+    mark = len(out.lines)
+    eng.handle("isready")
+    out.wait_for(lambda l: l == "readyok", "readyok", mark)
+    assert not any(l.startswith("bestmove") for l in out.lines[start:]), out.lines[start:]
+
+
+def test_uci_ponder_and_ponderhit():
+    eng, out = _uci_session()
+    board = chess.Board()
+    board.push_uci("e2e4")
+    eng.handle("position startpos moves e2e4")
+    # Pondering with clocks: no time limit until ponderhit (a 0.03 s budget after it).
+    start = len(out.lines)
+    eng.handle("go ponder wtime 1000 btime 1000")
+    out.wait_for(lambda l: l.startswith("info depth 2 "), "an iteration", start)
+    _no_bestmove_yet(eng, out, start)
+    eng.handle("ponderhit")
+    line = out.wait_for(lambda l: l.startswith("bestmove"), "bestmove after ponderhit", start)
+    assert chess.Move.from_uci(line.split()[1]) in board.legal_moves
+    # A pondering search that finishes (depth 1) holds its move until ponderhit.
+    start = len(out.lines)
+    eng.handle("go ponder depth 1")
+    out.wait_for(lambda l: l.startswith("info depth 1 "), "depth 1", start)
+    _no_bestmove_yet(eng, out, start)
+    eng.handle("ponderhit")
+    out.wait_for(lambda l: l.startswith("bestmove"), "bestmove after ponderhit", start)
+    # stop while pondering: the move at once; a new position while pondering: the same.
+    for end in ("stop", "position startpos"):
+        start = len(out.lines)
+        eng.handle("go ponder wtime 1000 btime 1000")
+        out.wait_for(lambda l: l.startswith("info depth 1 "), "depth 1", start)
+        eng.handle(end)
+        out.wait_for(lambda l: l.startswith("bestmove"), f"bestmove after {end}", start)
+        assert sum(l.startswith("bestmove") for l in out.lines[start:]) == 1
+    # ponderhit when not pondering: ignored
+    start = len(out.lines)
+    eng.handle("ponderhit")
+    _no_bestmove_yet(eng, out, start)
+    assert eng.handle("quit") is False
+
+
+def test_uci_infinite_search_holds_bestmove_until_stop():
+    """'go infinite' on a mate in one: the search ends at once (the mate is proven), but
+    UCI forbids bestmove before 'stop'."""
+    eng, out = _uci_session()
+    start = len(out.lines)
+    eng.handle("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    eng.handle("go infinite")
+    out.wait_for(lambda l: "score mate 1" in l, "the mate", start)
+    _no_bestmove_yet(eng, out, start)
+    eng.handle("stop")
+    assert out.wait_for(lambda l: l.startswith("bestmove"), "bestmove", start) == "bestmove a1a8"
+    assert eng.handle("quit") is False
+
+
+def test_uci_process_refused_position_and_ponderhit():
+    """The same through the real process: a refused position, then pondering."""
+    with _uci_process() as eng:
+        eng.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1")
+        eng.send("go depth 1")
+        eng.expect(lambda l: l.startswith("info string no position"), "why")
+        assert eng.expect(lambda l: l.startswith("bestmove"), "bestmove") == "bestmove 0000"
+        eng.send("position startpos moves e2e4")
+        eng.send("go ponder wtime 2000 btime 2000")
+        eng.expect(lambda l: l.startswith("info depth 1 "), "depth 1")
+        eng.send("isready")
+        line = eng.expect(lambda l: l == "readyok" or l.startswith("bestmove"), "readyok")
+        assert line == "readyok", eng.describe("bestmove while pondering")
+        eng.send("ponderhit")
+        board = chess.Board()
+        board.push_uci("e2e4")
+        _bestmove(eng, board)
+        assert eng.quit() == 0
+
+
+def test_xboard_process_refused_setboard():
+    with _xboard_process() as eng:
+        eng.send("new")
+        eng.send("force")
+        eng.send("setboard 8/8/8/8/8/8/8/8 w - - 0 1")
+        eng.expect(lambda l: l.startswith("Error"), "the refusal")
+        eng.send("sd 1")
+        eng.send("go")
+        eng.expect(lambda l: l.startswith("Error (no position"), "no position")
+        eng.send("ping 5")
+        line = eng.expect(lambda l: l == "pong 5" or l.startswith("move "), "pong")
+        assert line == "pong 5", eng.describe("a move for a refused position")
+        eng.send("new")
         eng.send("sd 1")
         eng.send("go")
         _xmove(eng, chess.Board())

@@ -4,9 +4,13 @@ numba error, and never a crash."""
 
 from __future__ import annotations
 
+import warnings
+
 import chess
 import chess.variant
 import pytest
+
+import helpers_rules as H
 
 import variants
 from variants import (IllegalMoveError, ImpossiblePositionError, InvalidFenError, Position,
@@ -38,23 +42,42 @@ MALFORMED_FENS = [
     ("antichess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1 z", ["more parts"]),
 ]
 
-# (variant, FEN, python-chess status flag names that the message must name)
-IMPOSSIBLE = [
+# Positions that cannot be played, refused whatever the options: (variant, FEN, words the
+# message must name: python-chess status flag names or the package's own problems).
+UNPLAYABLE = [
     ("chess", "4k3/8/8/8/8/8/8/3KK3 w - - 0 1", ["too_many_kings"]),
-    ("chess", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1", ["pawns_on_backrank"]),
-    ("chess", "p3k3/8/8/8/8/8/8/4K3 b - - 0 1", ["pawns_on_backrank"]),
     ("chess", "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", ["opposite_check"]),  # side not to move in check
     ("chess", "8/8/8/8/8/8/8/8 w - - 0 1", ["no_white_king", "no_black_king", "empty"]),
     ("chess", "4k3/8/8/8/8/8/8/8 w - - 0 1", ["no_white_king"]),
+    ("chess", "4k3/8/8/8/8/8/8/8 b - - 0 1", ["no_white_king"]),
+    ("chess", "8/8/8/3Pk3/8/8/8/4K3 w - e6 0 1", ["en passant on e6 would capture a king"]),
+    ("crazyhouse", "4k3/8/8/8/8/8/8/3KK3[Q] w - - 0 1", ["too_many_kings"]),
+    ("crazyhouse", "4k3/8/8/8/8/8/4R3/4K3[] w - - 0 1", ["opposite_check"]),
+    ("crazyhouse", "8/5K2/7q/6kP/3r4/8/8/8[Q] w - g6 0 1", ["would capture a king"]),
+    ("crazyhouse", "4k3/8/8/8/8/8/8/4K3[QQQQQQQQQQQQQQQQQQQQqqqqqqqqqqqqqqqqq] w - - 0 1",
+     ["more than 36 pieces"]),
+    ("atomic", "4k3/8/8/8/8/8/8/3KK3 w - - 0 1", ["too_many_kings"]),
+    ("atomic", "8/8/8/8/8/8/8/4K3 w - - 0 1", ["no_black_king"]),
+    ("giveaway", "8/8/8/8/8/8/8/8 w - - 0 1", ["empty"]),
+    ("suicide", "QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQ3/8/8/7q w - - 0 1", ["more than 36 pieces"]),
+]
+
+# Positions python-chess's status() calls impossible but plays: accepted with a warning
+# (refused with strict=True). (variant, FEN, status flag names the warning names.)
+IMPOSSIBLE = [
+    ("chess", "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1", ["impossible_check"]),
+    ("chess", "2Nq4/2K5/1b6/8/7R/3k4/7P/8 w - - 0 1", ["impossible_check"]),
+    ("chess", "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1", ["impossible_check"]),
+    ("chess", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1", ["pawns_on_backrank"]),
+    ("chess", "p3k3/8/8/8/8/8/8/4K3 b - - 0 1", ["pawns_on_backrank"]),
     ("chess", "4k3/8/8/8/8/8/8/4K3 b - e3 0 1", ["invalid_ep_square"]),
     ("chess", "4k3/8/8/8/8/8/8/4K3 w K - 0 1", ["bad_castling_rights"]),
     ("chess", "4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", ["too_many_black_pawns"]),
-    ("crazyhouse", "4k3/8/8/8/8/8/8/3KK3[Q] w - - 0 1", ["too_many_kings"]),
-    ("crazyhouse", "4k3/8/8/8/8/8/4R3/4K3[] w - - 0 1", ["opposite_check"]),
-    ("atomic", "4k3/8/8/8/8/8/8/3KK3 w - - 0 1", ["too_many_kings"]),
+    ("chess", "4k3/8/8/2Pq4/8/8/8/4K3 w - d6 0 1", ["invalid_ep_square"]),   # e.p. takes a queen
+    ("chess", "k7/8/8/8/8/2bn4/8/2r1K1r1 w - - 0 1", ["too_many_checkers", "impossible_check"]),
+    ("crazyhouse", "4k3/8/8/8/8/8/8/P3K3[Nn] w - - 0 1", ["pawns_on_backrank"]),
     ("atomic", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1", ["pawns_on_backrank"]),
     ("suicide", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1", ["pawns_on_backrank"]),
-    ("giveaway", "8/8/8/8/8/8/8/8 w - - 0 1", ["empty"]),
     ("antichess", "4k3/8/8/8/8/8/8/4K3 w - e6 0 1", ["invalid_ep_square"]),
 ]
 
@@ -93,20 +116,56 @@ def test_non_string_fen(fen):
         Position.from_fen(fen, "chess")
 
 
-@pytest.mark.parametrize("variant,fen,flags", IMPOSSIBLE)
-def test_impossible_position(variant, fen, flags):
-    board = board_class(variant)(fen)  # parses...
-    assert not board.is_valid()        # ...but python-chess calls it invalid
-    with pytest.raises(ImpossiblePositionError) as info:
-        Position.from_fen(fen, variant)
-    msg = str(info.value)
-    assert repr(fen) in msg and variant in msg
-    for flag in flags:
-        assert flag in msg, msg
+@pytest.mark.parametrize("variant,fen,words", UNPLAYABLE)
+def test_unplayable_position(variant, fen, words):
+    board_class(variant)(fen)  # python-chess parses it...
+    for strict in (False, True):
+        with pytest.raises(ImpossiblePositionError) as info:
+            Position.from_fen(fen, variant, strict=strict)
+        msg = str(info.value)
+        assert repr(fen) in msg and variant in msg
+        for word in words:
+            assert word in msg, msg
     with pytest.raises(ImpossiblePositionError):
         variants.perft(variant, fen, 2)
     with pytest.raises(ImpossiblePositionError):
         variants.divide(variant, fen, 1)
+
+
+@pytest.mark.parametrize("variant,fen,flags", IMPOSSIBLE)
+def test_impossible_position_accepted_with_warning(variant, fen, flags):
+    board = board_class(variant)(fen)
+    assert not board.is_valid()        # python-chess calls it invalid, and plays it
+    with pytest.warns(variants.ImpossiblePositionWarning) as record:
+        pos = Position.from_fen(fen, variant)
+    msg = str(record[0].message)
+    assert repr(fen) in msg and variant in msg
+    for flag in flags:
+        assert flag in msg and flag in pos.problems, (msg, pos.problems)
+    assert pos.warning == msg
+    assert pos.fen() == board.fen()
+    assert sorted(pos.legal_moves()) == sorted(m.uci() for m in board.legal_moves)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert variants.perft(variant, fen, 2, warn=False) == H.pc_perft(board, 2)
+        assert Position.from_fen(fen, variant, warn=False).problems == pos.problems
+        assert Position.from_fen(fen, variant, validate=False).problems == ()
+    # strict: today's refusal, naming the flags
+    for call in (lambda: Position.from_fen(fen, variant, strict=True),
+                 lambda: variants.perft(variant, fen, 1, strict=True),
+                 lambda: variants.divide(variant, fen, 1, strict=True)):
+        with pytest.raises(ImpossiblePositionError) as info:
+            call()
+        for flag in flags:
+            assert flag in str(info.value)
+
+
+def test_valid_position_has_no_problems():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pos = Position.from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", strict=True)
+    assert pos.problems == () and pos.warning == ""
+    assert Position.start("crazyhouse").problems == ()
 
 
 def test_impossible_position_accepted_without_validation():

@@ -18,6 +18,7 @@ from helpers_search import (MATE, VARIANTS, mate_moves, new_board, oracle_eval,
                             oracle_features, random_positions, random_weight_vector,
                             shortest_win, winning_moves)
 from search import Engine, Weights, value_set
+from search.engine import Limits
 
 MATE_BOUND = MATE - 1000
 TOL = 1e-6
@@ -429,3 +430,108 @@ def test_fixed_node_searches_are_deterministic(variant):
         runs = [search(variant, fen, None, nodes=3000 + 2000 * i) for _ in range(2)]
         a, b = runs
         assert (a.move, a.pv, a.score, a.depth, a.nodes) == (b.move, b.pv, b.score, b.depth, b.nodes)
+
+
+# --------------------------------------------------------------------------------------
+# MultiPV, search moves, mate limits, pondering (what `tdleaf uci` offers GUIs)
+# --------------------------------------------------------------------------------------
+
+
+def multipv_search(variant, fen, depth, k, weights="traditional", **limits):
+    return Engine(variant, weights, hash_mb=2).search(
+        fen, limits=Limits(depth=depth, multipv=k, nodes=NODE_CAP, **limits))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_multipv_lines_are_the_best_moves_with_exact_scores(variant):
+    """Line k is the k-th best root move with its exact score: each line's score equals
+    an independent search of that move alone (searchmoves, fresh engine), and the lines'
+    scores are the best k of all those single-move scores. Every line is consistent: a
+    legal PV whose leaf is worth the line's score."""
+    checked = 0
+    for i, fen in enumerate(random_positions(variant, "multipv", 6)):
+        depth = 1 + i % 3
+        wts = _weights(variant, "random" if i % 2 else "traditional", 300 + i)
+        r = multipv_search(variant, fen, depth, 3, wts)
+        if r.depth < depth:
+            continue                                # node cap hit
+        legal = [m.uci() for m in new_board(variant, fen).legal_moves]
+        assert len(r.lines) == min(3, len(legal)) and r.lines[0] is r
+        assert [line.multipv for line in r.lines] == list(range(1, len(r.lines) + 1))
+        assert len({line.move for line in r.lines}) == len(r.lines)
+        single = {m: Engine(variant, wts, hash_mb=2).search(
+            fen, limits=Limits(depth=depth, searchmoves=[m], nodes=NODE_CAP)) for m in legal}
+        if any(s.depth < depth for s in single.values()):
+            continue
+        best = sorted((s.score for s in single.values()), reverse=True)
+        for k, line in enumerate(r.lines):
+            assert line.score == pytest.approx(single[line.move].score, abs=TOL), (fen, k, line.pv)
+            assert line.score == pytest.approx(best[k], abs=TOL), (fen, k, line.pv)
+            check_consistent(variant, fen, line, wts.w, depth)
+        checked += 1
+    assert checked >= 4, checked
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_multipv_one_is_the_plain_search(variant):
+    """MultiPV=1 and no search moves searches exactly as before: same nodes, move, score
+    and PV as a plain search, and a one-line result."""
+    for i, fen in enumerate(random_positions(variant, "multipv-one", 3)):
+        a = search(variant, fen, 3, nodes=NODE_CAP)
+        b = multipv_search(variant, fen, 3, 1)
+        assert (a.nodes, a.move, a.score, a.pv) == (b.nodes, b.move, b.score, b.pv)
+        assert b.lines == [b]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_searchmoves_restrict_the_root(variant):
+    for i, fen in enumerate(random_positions(variant, "searchmoves", 4)):
+        legal = sorted(m.uci() for m in new_board(variant, fen).legal_moves)
+        some = legal[i % len(legal):][:2]
+        r = Engine(variant, hash_mb=2).search(fen, limits=Limits(depth=2, searchmoves=some,
+                                                                 multipv=5, nodes=NODE_CAP))
+        assert r.move in some and {line.move for line in r.lines} == set(some)
+        play_pv(variant, fen, r.pv)
+    engine = Engine(variant, hash_mb=2)
+    with pytest.raises(ValueError):
+        engine.search(None, limits=Limits(depth=1, searchmoves=["a1a1"]))
+    with pytest.raises(ValueError):
+        engine.search(None, limits=Limits(depth=1, searchmoves=[]))
+
+
+@pytest.mark.parametrize("variant,fen,plies,winners", FORCED_WINS, ids=WIN_IDS)
+def test_mate_limit_finds_the_win(variant, fen, plies, winners):
+    """A mate limit alone searches until a win in that many moves is found (at most
+    2 * N plies): the move is a winning one and the reported distance is exact."""
+    n = mate_moves(plies)
+    r = Engine(variant, hash_mb=4).search(fen, limits=Limits(mate=n))
+    assert r.move in winners and r.mate == n and r.depth <= 2 * n
+
+
+def test_mate_limit_without_a_mate_returns_a_move():
+    r = Engine("chess", hash_mb=2).search(None, limits=Limits(mate=1))
+    assert r.move in {m.uci() for m in chess.Board().legal_moves}
+    assert r.mate is None and r.depth == 2
+
+
+def test_ponder_waits_for_ponderhit():
+    """A pondering search has no time limit until ponderhit; then its clock budget
+    (0.05 s here) ends it. Every wait is bounded."""
+    import threading
+    engine = Engine("chess", hash_mb=2)
+    engine.search(None, depth=1)
+    box = {}
+    lim = Limits(wtime=1.5, btime=1.5, movestogo=30, ponder=True)
+    t = threading.Thread(target=lambda: box.setdefault("r", engine.search(None, limits=lim)),
+                         daemon=True)
+    t.start()
+    t.join(1.0)                      # well past the 0.05 s budget: still pondering
+    pondering = t.is_alive()
+    engine.ponderhit()
+    t.join(60)
+    if t.is_alive():
+        engine.stop()
+        t.join(60)
+        pytest.fail("the search did not end after ponderhit")
+    assert pondering, "the pondering search ended by itself (time limit applied while pondering)"
+    assert box["r"].move in {m.uci() for m in chess.Board().legal_moves}

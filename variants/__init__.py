@@ -7,13 +7,14 @@ compiled with numba and exact to python-chess 1.11.
 """
 
 from . import jitcache  # noqa: F401  (first: before any function is compiled)
-from .errors import (IllegalMoveError, ImpossiblePositionError, InvalidFenError,
-                     UnknownVariantError, VariantError)
+from .errors import (IllegalMoveError, ImpossiblePositionError, ImpossiblePositionWarning,
+                     InvalidFenError, UnknownVariantError, VariantError)
 from .position import (VARIANTS, Position, board_class, canonical_variant, divide,
-                       move_to_uci, perft, starting_fen, variant_code)
+                       move_to_uci, perft, position_problems, starting_fen, variant_code)
 
 __all__ = [
     "VARIANTS", "Position", "perft", "divide", "board_class", "canonical_variant",
     "starting_fen", "variant_code", "move_to_uci", "VariantError", "UnknownVariantError",
     "InvalidFenError", "ImpossiblePositionError", "IllegalMoveError",
+    "ImpossiblePositionWarning", "position_problems",
 ]

@@ -15,8 +15,16 @@ class InvalidFenError(VariantError):
 
 
 class ImpossiblePositionError(VariantError):
-    """The FEN parses but describes a position that cannot be played (python-chess status)."""
+    """The FEN parses but describes a position that cannot be played (no king where the
+    variant needs one, ...; see :func:`variants.position.position_problems`), or, with
+    ``strict=True``, any position python-chess's ``status()`` calls invalid."""
 
 
 class IllegalMoveError(VariantError):
     """A move string is malformed or not legal in the position."""
+
+
+class ImpossiblePositionWarning(UserWarning):
+    """A position python-chess's ``status()`` calls impossible (a check no game can
+    reach, a pawn on its back rank, ...) was accepted because it can still be played:
+    its moves are generated exactly as python-chess generates them."""

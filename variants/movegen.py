@@ -125,13 +125,15 @@ def gen_pseudo(bb, st, moves, n, from_mask, to_mask, castling, ep, king_promo):
         while targets:
             n = _add_pawn_move(moves, n, frm, lsb(targets), king_promo)
             targets &= targets - np.uint64(1)
+    # Double pushes land on the 3rd/4th (6th/5th) rank, as in python-chess: a pawn on
+    # its own back rank (an impossible position) may step two squares to the 3rd.
     if us == WHITE:
         single = (pawns << np.uint64(8)) & ~occ
-        double = (single << np.uint64(8)) & ~occ & np.uint64(0xFF000000)
+        double = (single << np.uint64(8)) & ~occ & np.uint64(0xFFFF0000)
         delta = 8
     else:
         single = (pawns >> np.uint64(8)) & ~occ
-        double = (single >> np.uint64(8)) & ~occ & np.uint64(0xFF00000000)
+        double = (single >> np.uint64(8)) & ~occ & np.uint64(0xFFFF00000000)
         delta = -8
     single &= to_mask
     double &= to_mask
@@ -185,11 +187,54 @@ def _slider_blockers(bb, king, us):
 
 
 @njit(cache=True)
-def _standard_ep_legal(bb, st, m, sbb, sst):
-    copy_make(bb, st, sbb, sst, m)
+def _pin_mask(bb, us, sq):
+    """python-chess ``pin_mask(us, sq)``: the line ``sq`` may move on (all squares when
+    it is not pinned to the non-promoted king)."""
+    king = king_square(bb, us)
+    if king < 0:
+        return ~EMPTY
+    occ = bb[OCC] | bb[OCC + 1]
+    s = SQ[sq]
+    rq = bb[ROOK - 1] | bb[QUEEN - 1]
+    bq = bb[BISHOP - 1] | bb[QUEEN - 1]
+    snipers = ((rook_attacks(king, EMPTY) & rq) | (bishop_attacks(king, EMPTY) & bq)) & bb[OCC + 1 - us]
+    while snipers:
+        sniper = lsb(snipers)
+        snipers &= snipers - np.uint64(1)
+        if BETWEEN[king, sniper] & (occ | s) == s:
+            return LINE[king, sniper]
+    return ~EMPTY
+
+
+@njit(cache=True)
+def _ep_safe(bb, st, king, checkers, m):
+    """Whether python-chess lets the en-passant capture ``m`` through, for the side to
+    move with king ``king`` and ``checkers``: its evasion rule (only against a single
+    checker, only when the capture lands between the king and a slider or takes the
+    checker), its pin test on the capturer and its skewer test on the capture rank and
+    the diagonals. These are python-chess's rules, not "the king is not attacked
+    after the move": they differ in impossible positions (a non-pawn standing where the
+    double-pushed pawn should be, checks no game can reach)."""
     us = st[TURN]
-    k = king_square(sbb, us)
-    return k < 0 or not attackers(sbb, 1 - us, k, sbb[OCC] | sbb[OCC + 1])
+    ep = st[EP]
+    frm = m_from(m)
+    last_double = ep - 8 if us == WHITE else ep + 8
+    if checkers:
+        if checkers & (checkers - np.uint64(1)):
+            return False
+        checker = lsb(checkers)
+        if not (SQ[ep] & (BETWEEN[king, checker] | checkers)) and last_double != checker:
+            return False
+    if not (_pin_mask(bb, us, frm) & SQ[ep]):
+        return False
+    occ = ((bb[OCC] | bb[OCC + 1]) & ~SQ[last_double] & ~SQ[frm]) | SQ[ep]
+    theirs = bb[OCC + 1 - us]
+    rank = BB_RANK_1 << np.uint64(8 * (king >> 3))
+    if rook_attacks(king, occ) & rank & theirs & (bb[ROOK - 1] | bb[QUEEN - 1]):
+        return False
+    if bishop_attacks(king, occ) & theirs & (bb[BISHOP - 1] | bb[QUEEN - 1]):
+        return False
+    return True
 
 
 @njit(cache=True)
@@ -274,12 +319,12 @@ def _gen_legal_standard(bb, st, moves, sbb, sst, tactical):
                 moves[k] = m
                 k += 1
             n = k
-    # En passant: rare, so test it by playing it.
+    # En passant, judged as python-chess judges it (see _ep_safe).
     start = n
     n = gen_ep(bb, st, moves, n, ~EMPTY)
     k = start
     for i in range(start, n):
-        if _standard_ep_legal(bb, st, moves[i], sbb, sst):
+        if _ep_safe(bb, st, king, checkers, moves[i]):
             moves[k] = moves[i]
             k += 1
     n = k
@@ -438,11 +483,23 @@ def has_legal_ep(bb, st, sbb, sst):
     ep = st[EP]
     v = st[VARIANT]
     us = st[TURN]
-    while caps:   # tried one by one: no move buffer to allocate
+    if v == SUICIDE or v == GIVEAWAY:
+        return True
+    if v == CHESS or v == CRAZYHOUSE:
+        # python-chess is_into_check: the non-promoted king, its evasion and safety rules.
+        king = king_square(bb, us)
+        if king < 0:
+            return True
+        checkers = attackers(bb, 1 - us, king, bb[OCC] | bb[OCC + 1])
+        while caps:
+            m = encode(lsb(caps), ep, 0, F_EP)
+            caps &= caps - np.uint64(1)
+            if _ep_safe(bb, st, king, checkers, m):
+                return True
+        return False
+    while caps:   # atomic: tried one by one (no move buffer to allocate)
         frm = lsb(caps)
         caps &= caps - np.uint64(1)
-        if v == SUICIDE or v == GIVEAWAY:
-            return True
         copy_make(bb, st, sbb, sst, encode(frm, ep, 0, F_EP))
         if v == ATOMIC and kings_connected(sbb):
             return True

@@ -6,6 +6,7 @@ validating FENs, handing boards to other tools); every rule runs in :mod:`varian
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import chess
@@ -13,8 +14,8 @@ import chess.variant
 import numpy as np
 
 from . import core
-from .errors import (IllegalMoveError, ImpossiblePositionError, InvalidFenError, UnknownVariantError,
-                     VariantError)
+from .errors import (IllegalMoveError, ImpossiblePositionError, ImpossiblePositionWarning,
+                     InvalidFenError, UnknownVariantError, VariantError)
 
 #: Variant name -> (rules code, python-chess board class).
 _VARIANTS: dict[str, tuple[int, type[chess.Board]]] = {
@@ -43,6 +44,56 @@ _TERMINATIONS = {
     core.T_VARIANT_DRAW: chess.Termination.VARIANT_DRAW,
 }
 _SYMBOLS = " pnbrqk"
+
+#: python-chess ``status()`` flags of positions that cannot be played. Where a variant's
+#: status reports them (chess, crazyhouse, atomic), its rules need one king a side: with
+#: none, check and mate mean nothing; with two, which one is "the" king? And a side to
+#: move that gives check (opposite_check) could take the king, a move no rule defines.
+#: Every other flag (impossible_check, too_many_checkers, pawns_on_backrank,
+#: invalid_ep_square, bad_castling_rights, too_many_*) only says that no game reaches
+#: the position: python-chess still generates its moves, and so does this package.
+_UNPLAYABLE = (chess.STATUS_EMPTY | chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING
+               | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_OPPOSITE_CHECK)
+
+#: The most pieces a side may have (in crazyhouse, on the board and in both pockets, as
+#: captures change sides): every pseudo-legal move of a node must fit in the move buffer,
+#: core.MAX_MOVES (27 moves a piece at most, 5 kinds of drops, castling, en passant).
+MAX_PIECES = 36
+
+
+def _flag_names(status: chess.Status) -> list[str]:
+    return [f.name.lower() for f in chess.Status if f and f in status]
+
+
+def position_problems(board: chess.Board) -> tuple[list[str], list[str]]:
+    """``(unplayable, impossible)``: what keeps a python-chess board of one of our
+    variants from being played, and what only makes it impossible to reach.
+
+    ``unplayable`` names the ``status()`` flags in :data:`_UNPLAYABLE` and three
+    problems of this package's own: a king in a crazyhouse pocket (python-chess lists
+    its drops and then refuses to play them), an en-passant capture that would take a
+    king (chess and crazyhouse: a king capture; the crazyhouse pocket would get a king)
+    and more than :data:`MAX_PIECES` pieces a side. ``impossible`` names every other
+    flag: such positions are played exactly as python-chess plays them.
+    """
+    status = board.status()
+    unplayable = _flag_names(status & _UNPLAYABLE)
+    impossible = _flag_names(status & ~_UNPLAYABLE)
+    if isinstance(board, chess.variant.CrazyhouseBoard):
+        if any(pocket.count(chess.KING) for pocket in board.pockets):
+            unplayable.append("a king in a pocket")
+        pieces = chess.popcount(board.occupied) + sum(len(p) for p in board.pockets)
+    else:
+        pieces = max(chess.popcount(c) for c in board.occupied_co)
+    if pieces > MAX_PIECES:
+        unplayable.append(f"more than {MAX_PIECES} pieces a side")
+    if (type(board) in (chess.Board, chess.variant.CrazyhouseBoard) and board.ep_square
+            and any(board.generate_pseudo_legal_ep())):
+        captured = board.ep_square + (-8 if board.turn == chess.WHITE else 8)
+        if board.kings & chess.BB_SQUARES[captured]:
+            unplayable.append(f"en passant on {chess.square_name(board.ep_square)} "
+                              "would capture a king")
+    return unplayable, impossible
 
 
 def canonical_variant(name: str) -> str:
@@ -103,6 +154,10 @@ class Position:
         self._sst = np.zeros(core.NST, dtype=np.int64)
         self._buf = np.zeros(core.MAX_MOVES, dtype=np.int64)
         self._history: list[_Frame] = []
+        #: python-chess ``status()`` problems of the FEN this game started from, and a
+        #: line saying so (see :meth:`from_fen`); empty for a possible position.
+        self.problems: tuple[str, ...] = ()
+        self.warning = ""
 
     # -- construction --------------------------------------------------------------
 
@@ -112,11 +167,19 @@ class Position:
         return cls.from_board(board_class(variant)())
 
     @classmethod
-    def from_fen(cls, fen: str | None = None, variant: str = "chess", *, validate: bool = True) -> "Position":
+    def from_fen(cls, fen: str | None = None, variant: str = "chess", *, strict: bool = False,
+                 validate: bool = True, warn: bool = True) -> "Position":
         """Parse a FEN (X-FEN with ``[pockets]`` and ``~`` in crazyhouse).
 
-        Raises :class:`InvalidFenError` on malformed text and, when ``validate`` is true,
-        :class:`ImpossiblePositionError` on positions python-chess deems invalid.
+        Raises :class:`InvalidFenError` on malformed text and
+        :class:`ImpossiblePositionError` on positions that cannot be played (no king
+        where the variant needs one, ...: see :func:`position_problems`). A position
+        python-chess's ``status()`` calls impossible but that can be played (a check no
+        game can reach, a pawn on its back rank, ...) is accepted and played exactly as
+        python-chess plays it: its problems are in :attr:`problems` and an
+        :class:`ImpossiblePositionWarning` is issued (unless ``warn`` is false). With
+        ``strict``, such a position is refused too (any ``status()`` problem). With
+        ``validate`` false no check is made at all but the limit on pieces.
         """
         variant = canonical_variant(variant)
         cls_ = board_class(variant)
@@ -128,17 +191,22 @@ class Position:
             board = cls_(fen)
         except (ValueError, IndexError, AssertionError) as exc:
             raise InvalidFenError(f"invalid {variant} FEN {fen!r}: {exc}") from None
+        problems: list[str] = []
         if validate:
-            if isinstance(board, chess.variant.CrazyhouseBoard) and any(
-                    pocket.count(chess.KING) for pocket in board.pockets):
+            unplayable, problems = position_problems(board)
+            if strict:
+                unplayable += problems
+            if unplayable:
                 raise ImpossiblePositionError(
-                    f"impossible {variant} position {fen!r}: a king in a pocket")
-            status = board.status()
-            if status != chess.STATUS_VALID:
-                flags = [f.name.lower() for f in chess.Status if f and f in status]
-                raise ImpossiblePositionError(
-                    f"impossible {variant} position {fen!r}: {', '.join(flags)}")
-        return cls.from_board(board, variant)
+                    f"impossible {variant} position {fen!r}: {', '.join(unplayable)}")
+        pos = cls.from_board(board, variant)
+        if problems:
+            pos.problems = tuple(problems)
+            pos.warning = (f"impossible {variant} position {fen!r} accepted "
+                           f"({', '.join(problems)}): played as python-chess plays it")
+            if warn:
+                warnings.warn(ImpossiblePositionWarning(pos.warning), stacklevel=2)
+        return pos
 
     @classmethod
     def from_board(cls, board: chess.Board, variant: str | None = None) -> "Position":
@@ -148,6 +216,15 @@ class Position:
             if variant is None:
                 raise UnknownVariantError(f"unsupported board class {type(board).__name__}")
         variant = canonical_variant(variant)
+        pieces = chess.popcount(board.occupied)
+        if isinstance(board, chess.variant.CrazyhouseBoard):
+            pieces += sum(len(p) for p in board.pockets)
+        else:
+            pieces = max(chess.popcount(c) for c in board.occupied_co)
+        if pieces > MAX_PIECES:   # the move buffer could overflow: never allowed
+            raise ImpossiblePositionError(
+                f"impossible {variant} position {board.fen()!r}: more than {MAX_PIECES} "
+                "pieces a side")
         bb = np.zeros(core.NBB, dtype=np.uint64)
         st = np.zeros(core.NST, dtype=np.int64)
         st[core.VARIANT] = variant_code(variant)
@@ -175,6 +252,7 @@ class Position:
         """An independent copy, history included."""
         other = Position(self.variant, self.bb.copy(), self.st.copy(), self.root_fen)
         other._history = [_Frame(f.bb.copy(), f.st.copy(), f.key, f.move) for f in self._history]
+        other.problems, other.warning = self.problems, self.warning
         return other
 
     # -- state ---------------------------------------------------------------------
@@ -400,18 +478,21 @@ class Position:
         return f"Position({self.variant!r}, {self.fen()!r})"
 
 
-def perft(variant: str, fen: str | None, depth: int) -> int:
-    """Number of leaf nodes of the legal move tree of depth ``depth`` (bulk counted)."""
+def perft(variant: str, fen: str | None, depth: int, *, strict: bool = False,
+          warn: bool = True) -> int:
+    """Number of leaf nodes of the legal move tree of depth ``depth`` (bulk counted).
+    ``strict`` and ``warn`` as in :meth:`Position.from_fen`."""
     if depth < 0:
         raise VariantError(f"perft depth must be >= 0, got {depth}")
-    pos = Position.from_fen(fen, variant)
+    pos = Position.from_fen(fen, variant, strict=strict, warn=warn)
     return int(core.perft(pos.bb, pos.st, int(depth)))
 
 
-def divide(variant: str, fen: str | None, depth: int) -> dict[str, int]:
+def divide(variant: str, fen: str | None, depth: int, *, strict: bool = False,
+           warn: bool = True) -> dict[str, int]:
     """Perft split by root move: ``{uci: leaves}``."""
     if depth < 1:
         raise VariantError(f"divide needs depth >= 1, got {depth}")
-    pos = Position.from_fen(fen, variant)
+    pos = Position.from_fen(fen, variant, strict=strict, warn=warn)
     moves, counts = core.perft_divide(pos.bb, pos.st, int(depth))
     return {move_to_uci(int(m)): int(c) for m, c in zip(moves, counts)}

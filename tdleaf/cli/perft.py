@@ -27,6 +27,13 @@ An EPD suite has one position a line, in the usual perft form
 (blank lines and lines starting with # are ignored). Every depth listed is checked;
 --depth D then only checks depths up to D. The exit status is 1 when a count differs
 from the one expected, 2 on bad input (a one-line 'tdleaf: error: ...' on stderr).
+
+Positions python-chess's status() calls impossible but can still play (a check no
+game can reach, a pawn on its back rank, an en-passant square without a double push,
+...) are counted as python-chess counts them, after a 'tdleaf: warning: ...' line on
+stderr naming the problem; --strict refuses them (exit 2). Positions that cannot be
+played at all (no king where the variant needs one, two kings, the side to move giving
+check, ...) are always refused.
 """
 
 _DEPTH_RE = re.compile(r"^[Dd](\d+)\s+(\d+)$")
@@ -60,6 +67,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--divide", action="store_true",
                    help="also print the leaf count below each root move")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--strict", action="store_true",
+                   help="refuse positions python-chess's status() calls impossible even when "
+                        "they can be played (default: count them, with a warning)")
     p.set_defaults(run=run)
 
 
@@ -74,9 +84,11 @@ def run(args: argparse.Namespace) -> int:
         entries = parse_epd(_read_text(args.epd), args.epd)
         for e in entries:
             try:
-                variants.Position.from_fen(e.fen, variant)
+                pos = variants.Position.from_fen(e.fen, variant, strict=args.strict, warn=False)
             except variants.VariantError as exc:
                 raise CliError(f"{args.epd}:{e.line}: {exc}") from None
+            if pos.problems:
+                _warn(f"{args.epd}:{e.line}: {pos.warning}")
         result = run_suite(variant, entries, args.depth, progress=not args.json)
         if args.json:
             print_json(result)
@@ -92,16 +104,19 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--divide needs --depth >= 1")
     fen = args.fen if args.fen is not None else variants.starting_fen(variant)
     # Validate the FEN and load the compiled code before timing.
+    pos = variants.Position.from_fen(fen, variant, strict=args.strict, warn=False)
+    if pos.problems:
+        _warn(pos.warning)
     if args.divide:
-        variants.divide(variant, fen, 1)
+        variants.divide(variant, fen, 1, warn=False)
     else:
-        variants.perft(variant, fen, 0)
+        variants.perft(variant, fen, 0, warn=False)
     t0 = time.perf_counter()
     if args.divide:
-        split = dict(sorted(variants.divide(variant, fen, args.depth).items()))
+        split = dict(sorted(variants.divide(variant, fen, args.depth, warn=False).items()))
         nodes = sum(split.values())
     else:
-        split, nodes = None, variants.perft(variant, fen, args.depth)
+        split, nodes = None, variants.perft(variant, fen, args.depth, warn=False)
     seconds = time.perf_counter() - t0
     nps = nodes / seconds if seconds > 0 else None
     if args.json:
@@ -119,6 +134,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"seconds: {seconds:.3f}")
         print(f"nodes/s: {si(nps)}")
     return 0
+
+
+def _warn(message: str) -> None:
+    print(f"tdleaf: warning: {message}", file=sys.stderr)
 
 
 def _read_text(path: str) -> str:
@@ -180,7 +199,7 @@ def run_suite(variant: str, entries: list[EpdEntry], max_depth: int | None = Non
                disable=not progress or not sys.stderr.isatty())
     for e, depth, expected in bar:
         t0 = time.perf_counter()
-        nodes = variants.perft(variant, e.fen, depth)
+        nodes = variants.perft(variant, e.fen, depth, warn=False)
         seconds = time.perf_counter() - t0
         ok = nodes == expected
         results.append({"fen": e.fen, "depth": depth, "expected": expected, "nodes": nodes,

@@ -1,4 +1,5 @@
-"""Regenerate the perft_<variant>.epd suites: expected counts from python-chess (the oracle).
+"""Regenerate the perft_<variant>.epd and perft_<variant>_impossible.epd suites: expected
+counts from python-chess (the oracle).
 
     python tests/data/make_epd.py
 """
@@ -69,22 +70,73 @@ SUITES = {
 }
 
 
+#: Positions python-chess's status() calls impossible but plays (and so does tdleaf,
+#: with a warning): perft_<variant>_impossible.epd. The chess ones are python-chess's
+#: own (examples/perft/tricky.perft: "impossible checker alignment"); the others carry
+#: the same problems into each variant (pawns on the back rank step two squares to the
+#: third rank, en-passant squares without a double push take what stands behind them).
+_ANTI_IMPOSSIBLE = [
+    "8/8/8/3Pn3/8/8/8/p6P w - e6 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP w - - 0 1",
+    "8/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/8 w - - 0 1",
+    "4k3/8/8/8/2pP4/8/8/4K3 b - e3 0 1",
+]
+IMPOSSIBLE_SUITES = {
+    "chess": [
+        "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1",
+        "2Nq4/2K5/1b6/8/7R/3k4/7P/8 w - - 0 1",
+        "5R2/2P5/8/4k3/8/3rK2r/8/8 w - - 0 1",
+        "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1",
+        "1b1k4/8/8/1rPpK3/8/8/8/8 w - d6 0 1",
+        "rnbqk1nr/bb3p1p/1q2r3/2pPp3/3P4/7P/1PP1NpPP/R1BQKBNR w KQkq c6 0 1",
+    ],
+    "crazyhouse": [
+        "3R4/8/q4k2/2B5/1NK5/3b4/8/8[Nn] w - - 0 1",
+        "8/8/8/1k6/3Pp3/8/8/4KQ2[Pq] b - d3 0 1",
+        "2Nq4/2K5/1b6/8/7R/3k4/7P/8[] w - - 0 1",
+        "4k3/8/8/8/8/8/8/P3K2p[Nn] w - - 0 1",
+        "r3k2r/8/8/4Pp2/8/8/8/R3K2R[Bb] w KQkq d6 0 1",
+    ],
+    "atomic": [
+        "4k3/8/8/3Pn3/8/8/8/4K3 w - e6 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPKPPP w kq - 0 1",
+        "r3k2r/pppppppp/pppppppp/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+        "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1",
+    ],
+    "suicide": _ANTI_IMPOSSIBLE,
+    "giveaway": _ANTI_IMPOSSIBLE,
+    "antichess": _ANTI_IMPOSSIBLE,
+}
+
+
+def _suite(variant: str, fens: list[str], valid: bool) -> str:
+    kind = "perft suite" if valid else "perft suite of impossible (status() != VALID) positions"
+    lines = [f"# {variant} {kind}; expected counts from python-chess {chess.__version__}",
+             "# (regenerate with tests/data/make_epd.py)"]
+    for fen in fens:
+        board = BOARDS[variant](fen)
+        if valid:
+            assert board.is_valid(), (variant, fen, board.status())
+        else:
+            from variants import position_problems
+            unplayable, impossible = position_problems(board)
+            assert impossible and not unplayable, (variant, fen, unplayable, impossible)
+        fields = []
+        for depth in (1, 2, 3):
+            n = perft(board, depth)
+            if depth > 1 and n > MAX_NODES:
+                break
+            fields.append(f";D{depth} {n}")
+        lines.append(f"{fen} {' '.join(fields)}")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     here = Path(__file__).parent
     for variant, fens in SUITES.items():
-        lines = [f"# {variant} perft suite; expected counts from python-chess {chess.__version__}",
-                 "# (regenerate with tests/data/make_epd.py)"]
-        for fen in fens:
-            board = BOARDS[variant](fen)
-            assert board.is_valid(), (variant, fen, board.status())
-            fields = []
-            for depth in (1, 2, 3):
-                n = perft(board, depth)
-                if depth > 1 and n > MAX_NODES:
-                    break
-                fields.append(f";D{depth} {n}")
-            lines.append(f"{fen} {' '.join(fields)}")
-        (here / f"perft_{variant}.epd").write_text("\n".join(lines) + "\n")
+        (here / f"perft_{variant}.epd").write_text(_suite(variant, fens, True))
+    for variant, fens in IMPOSSIBLE_SUITES.items():
+        (here / f"perft_{variant}_impossible.epd").write_text(_suite(variant, fens, False))
 
 
 if __name__ == "__main__":
