@@ -295,7 +295,8 @@ class Engine:
             if budget is not None or lim.nodes or lim.infinite:
                 max_depth = ab.MAXPLY - 10
             elif lim.mate:
-                max_depth = 2 * lim.mate
+                # Reductions and pruning may hide a win at the horizon: two plies more.
+                max_depth = 2 * lim.mate + (2 if self.flags else 0)
             else:
                 max_depth = self.default_depth or 5
         max_depth = max(1, min(int(max_depth), ab.MAXPLY - 10))
