@@ -12,8 +12,9 @@ curves, final values, piece-square heatmaps (psq runs), a one-page summary and a
 
 from .api import FORMATS, plot_run
 from .figures import PIECE_COLOURS, BoardGeometry, board_geometry, read_board_geometry
-from .runfolder import REPORT_NORMALISATION, PlotError, RunData, load_run
+from .runfolder import CONVENTION, REPORT_NORMALISATION, PlotError, RunData, load_run
 
 
 __all__ = ["FORMATS", "plot_run", "PlotError", "RunData", "load_run", "REPORT_NORMALISATION",
+           "CONVENTION",
            "BoardGeometry", "read_board_geometry", "board_geometry", "PIECE_COLOURS"]

@@ -10,9 +10,8 @@ from pathlib import Path
 
 from . import figures as F
 from . import paper
-from .runfolder import (FEATURE_TITLES, HAND_PIECES, PIECE_NAMES, PIECES, VARIANT_TITLES,
-                        PlotError,
-                        RunData, load_run)
+from .runfolder import (CONVENTION, FEATURE_TITLES, HAND_PIECES, PIECE_NAMES, PIECES,
+                        VARIANT_TITLES, PlotError, RunData, convention_text, load_run)
 from .values import boards, curves, finals, hand_key, outcome_counts
 
 FORMATS = ("png", "svg", "pdf")
@@ -150,6 +149,10 @@ def _settings(data: RunData) -> str:
 
 # -- report.md --------------------------------------------------------------------------------
 
+def _factor(x: float) -> str:
+    return "n/a (reference near 0)" if math.isnan(x) else f"{x:.4g}"
+
+
 def _md_num(x: float | None, sd: float | None = None) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
@@ -184,13 +187,18 @@ def report_markdown(data: RunData, f, b, files: list[Path], base: Path,
                   f"Black won {oc['black']}; {oc['plies']:.0f} plies on average.", ""]
     piece, target = data.normalisation
     lines += ["## Summary", "", _link(by_name["summary"], base, "summary"), ""]
+    n = len(f.games)
     lines += ["## Final values", "",
-              f"Normalised as the report does for {data.variant}: the "
-              f"{PIECE_NAMES[piece]} = {target:g} "
-              f"(each run normalised, then mean ± standard deviation over runs). "
-              f"Raw: the weights themselves, mean ± sd over runs.", ""]
+              f"Normalised as the report does for {data.variant} ({CONVENTION}): the "
+              f"{convention_text(data.normalisation, n)}, i.e. the mean over runs of the raw "
+              f"weights times {_factor(f.scale)}; ± the standard deviation over runs of the "
+              f"raw weights, times the same factor. (The report averages the runs' results "
+              f"and normalises the averages.) Raw: the weights themselves, mean ± sd over "
+              f"runs." + (" The same numbers as `summary.json`'s `normalised` and "
+                          "`normalised_std`." if data.finished else ""), ""]
     keys = list(data.board_pieces) + ([hand_key(p) for p in HAND_PIECES] if data.has_hand else [])
-    cols = ["piece", "raw weight"] + [s.label for s in f.series]
+    cols = (["piece", "raw weight"]
+            + [f"{s.label} (mean, then {PIECE_NAMES[piece]} = {target:g})" for s in f.series])
     plabel, pvals = paper.values(data.variant, data.features)
     if compare and pvals:
         cols.append(plabel)
@@ -205,13 +213,18 @@ def report_markdown(data: RunData, f, b, files: list[Path], base: Path,
     if data.psq:
         lines += ["In a piece-square run the material weight is a base value: a piece is worth "
                   "its material weight plus its table entry. The table average weighs the "
-                  "entries by how often the piece stood on each square.", ""]
+                  "entries by how often the piece stood on each square: computed from the "
+                  "mean weights over runs and the visits summed over runs, scaled so that the "
+                  f"{PIECE_NAMES[piece]}'s average is {target:g} (factor "
+                  f"{_factor(f.psq_scale)}); ± the standard deviation of each run's own "
+                  "averages, times the same factor.", ""]
     lines += [_link(by_name["final-values"], base, "final values"), ""]
     lines += ["## Learning curves", "", _link(by_name["curves"], base, "learning curves"), ""]
     if b is not None:
         lines += ["## Piece-square tables", "",
-                  f"Material + table entry per square, scaled so that the {PIECE_NAMES[piece]}'s "
-                  f"frequency-weighted average is {target:g}; white is the best square, black "
+                  f"Material + table entry per square of the mean weights over runs, scaled "
+                  f"so that the {PIECE_NAMES[piece]}'s frequency-weighted average (all runs' "
+                  f"visits) is {target:g}; white is the best square, black "
                   "the worst, a1 bottom-left (White's view).", "",
                   _link(by_name["heatmaps"], base, "piece-square tables"), "",
                   "One piece alone: " + ", ".join(

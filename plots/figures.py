@@ -25,7 +25,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from . import paper  # noqa: E402
-from .runfolder import HAND_PIECES, PIECE_NAMES, PIECES, RunData  # noqa: E402
+from .runfolder import HAND_PIECES, PIECE_NAMES, PIECES, RunData, convention_text  # noqa: E402
 from .values import Boards, Curves, Finals, Series, hand_key  # noqa: E402
 
 #: One colour per piece type in every figure (matplotlib's tab10, colour-blind friendlier
@@ -63,6 +63,16 @@ def fmt(x: float) -> str:
 def norm_text(reference: tuple[str, float]) -> str:
     piece, target = reference
     return f"{PIECE_NAMES[piece]} = {target:g}".replace("-", "\u2212")
+
+
+def conv_text(reference: tuple[str, float], runs: int) -> str:
+    """``mean of 2 runs, then normalised so that the knight = 2.5`` (real minus sign)."""
+    return convention_text(reference, runs).replace("-", "\u2212")
+
+
+def value_axis(data: RunData) -> str:
+    """The y label of every value axis: which normalisation it is."""
+    return f"value (mean over runs, then {norm_text(data.normalisation)})"
 
 
 def new_figure(width: float, height: float, dpi: float = 120) -> Figure:
@@ -173,8 +183,10 @@ def min_max_caption(values: np.ndarray, piece: str, variant: str, compare: bool)
 
 
 def heatmap_subtitle(data: RunData, b: Boards, numbers: bool) -> str:
-    what = (f"material + table entry, scaled so that the {norm_text(data.normalisation)} "
-            f"on average over the squares it visited")
+    n = len(data.checkpoints) or len(data.histories)
+    what = (f"material + table entry of the mean weights of {n} run{'s' if n != 1 else ''}, "
+            f"scaled so that the {norm_text(data.normalisation)} on average over the "
+            f"squares it visited (all runs' visits)")
     if not b.normalised:
         what = "material + table entry, raw weights (the reference piece's average is 0)"
     key = ("red = below the piece's base value, blue = above" if numbers
@@ -256,9 +268,12 @@ def draw_curves(ax, c: Curves, keys: list[str], *, title: str, ylabel: str,
                else f"{label(k)}: {tail}")
         ax.plot(x, m, color=colour(k), lw=1.0 if is_ref else 1.6,
                 ls=":" if is_ref else ("--" if hand else "-"), label=lab)
-        if not is_ref and len(x) > 1:
-            ax.fill_between(x, m - s, m + s, color=colour(k), alpha=0.18, lw=0)
-        elif not is_ref:
+        # The reference piece sits at its value; its band is the spread of its raw
+        # weights over runs on the same scale (fainter).
+        if len(x) > 1:
+            ax.fill_between(x, m - s, m + s, color=colour(k), alpha=0.08 if is_ref else 0.18,
+                            lw=0)
+        else:
             ax.errorbar(x, m, yerr=s, color=colour(k), capsize=3, lw=0)
     lo, hi, clipped = _robust_limits([c.mean[k] - c.std[k] for k in keys]
                                      + [c.mean[k] + c.std[k] for k in keys])
@@ -326,7 +341,7 @@ def curve_panels(data: RunData) -> list[tuple[str, list[str]]]:
 
 
 def curves_ylabel(data: RunData) -> str:
-    return f"value ({norm_text(data.normalisation)})"
+    return value_axis(data)
 
 
 def curves_title(data: RunData, panel: str, prefix: str = "") -> str:
@@ -343,9 +358,10 @@ def curves_figure(data: RunData, c: Curves) -> Figure:
         draw_curves(ax, c, keys, title=curves_title(data, name), ylabel=curves_ylabel(data))
     n = len(data.histories)
     fig.suptitle(headline(data, fig) + "\n" + wrap(
-        f"Learning curves: mean over {n} run{'s' if n != 1 else ''} \u00b1 one standard "
-        f"deviation, each run normalised so that the {norm_text(data.normalisation)} after "
-        f"every game", chars(fig)))
+        f"Learning curves: after every game, the {conv_text(data.normalisation, n)}"
+        + (" (of the runs that reached that game)" if len(set(c.runs)) > 1 else "")
+        + "; band: \u00b1 one standard deviation over runs of the raw weights, same scale",
+        chars(fig)))
     return fig
 
 
@@ -437,8 +453,12 @@ def finals_caption(data: RunData, f: Finals) -> str:
     lo, hi = min(f.games), max(f.games)
     when = f"after {lo} games" if lo == hi else f"after {lo}\u2013{hi} games"
     n = len(f.games)
-    return (f"Final values {when}: mean over {n} run{'s' if n != 1 else ''} \u00b1 one standard "
-            f"deviation (error bars), each run normalised so that the {norm_text(data.normalisation)}")
+    text = (f"Final values {when}: {conv_text(data.normalisation, n)}; error bars: one "
+            f"standard deviation over runs of the raw weights, same scale")
+    if data.psq:
+        text += ("; table averages from the mean weights and all runs' visits, scaled so "
+                 f"that the {norm_text(data.normalisation)} on average")
+    return text
 
 
 def finals_figure(data: RunData, f: Finals, compare: bool = False) -> Figure:
@@ -448,7 +468,7 @@ def finals_figure(data: RunData, f: Finals, compare: bool = False) -> Figure:
     fig = new_figure(3.4 + 0.4 * sum(widths) * len(series) + 0.8 * len(panels), 4.9, dpi=120)
     axes = fig.subplots(1, len(panels), squeeze=False, width_ratios=widths)[0]
     for i, (ax, (name, keys)) in enumerate(zip(axes, panels)):
-        draw_finals(ax, series, keys, title=name, ylabel=f"value ({norm_text(data.normalisation)})",
+        draw_finals(ax, series, keys, title=name, ylabel=value_axis(data),
                     legend=i == len(panels) - 1)
     _same_y(axes)
     fig.suptitle(f"{headline(data, fig)}\n{wrap(finals_caption(data, f), chars(fig))}")
@@ -468,7 +488,7 @@ def summary_figure(data: RunData, c: Curves, f: Finals, b: Boards | None,
     subs = fig.subfigures(rows, 1, height_ratios=heights)
     subs = list(np.atleast_1d(subs))
     ylabel_c = curves_ylabel(data)
-    ylabel_f = f"value ({norm_text(data.normalisation)})"
+    ylabel_f = value_axis(data)
     if side_by_side:
         axes = subs[0].subplots(1, 2, width_ratios=[1.35, 1])
         draw_curves(axes[0], c, cpanels[0][1], ylabel=ylabel_c,
@@ -494,5 +514,8 @@ def summary_figure(data: RunData, c: Curves, f: Finals, b: Boards | None,
             draw_board(ax, b.values[p], title=PIECE_NAMES[p].capitalize(),
                        caption=min_max_caption(b.values[p], p, data.variant, compare))
         sub.suptitle("Piece-square values: " + heatmap_subtitle(data, b, False), fontsize=9.5)
-    fig.suptitle(headline(data, fig, 12) + (f"\n{header}" if header else ""), fontsize=12)
+    values = (f"Values: {conv_text(data.normalisation, len(f.games))}; \u00b1 one standard "
+              f"deviation over runs of the raw weights, same scale")
+    fig.suptitle(headline(data, fig, 12) + f"\n{values}" + (f"\n{header}" if header else ""),
+                 fontsize=12)
     return fig

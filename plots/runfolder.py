@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -320,7 +321,64 @@ def scale_for(ref_value: float, target: float) -> float:
     return target / ref_value if abs(ref_value) > 1e-12 else math.nan
 
 
+#: How every normalised value of several runs is made, in the figures, ``report.md`` and
+#: ``summary.json`` (tdleaf/learn/runs.py does the same): the report averages the runs'
+#: results, then normalises ("Each experiment consisted of multiple runs, whose results
+#: were averaged at the end").
+CONVENTION = "mean-then-normalise"
+
+
+def convention_text(reference: tuple[str, float], runs: int) -> str:
+    """``mean of 2 runs, then normalised so that the knight = 2.5``."""
+    piece, target = reference
+    what = f"mean of {runs} runs" if runs != 1 else "1 run"
+    return f"{what}, then normalised so that the {PIECE_NAMES[piece]} = {target:g}"
+
+
+def mean_then_normalise(raw: np.ndarray, ref: int, target: float,
+                        near_zero: float | None = None,
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray | float]:
+    """The normalisation of several runs (:data:`CONVENTION`).
+
+    ``raw[run, ..., k]``: raw values of each run (NaN where a run has none, e.g. a game
+    it has not reached). The mean over runs is scaled so that its column ``ref`` is
+    ``target``; the standard deviation over runs of the raw values is scaled by the same
+    factor. Returns ``(mean, std, scale)``; for ``raw`` of shape (runs, G, k) (curves)
+    each of the G rows has its own scale. Where the reference mean is (nearly) 0 the
+    scale and the values are NaN: below ``near_zero`` times its median magnitude over the
+    rows when given, else below 1e-12.
+    """
+    raw = np.asarray(raw, dtype=float)
+    with warnings.catch_warnings():         # rows no run has reached: mean of nothing
+        warnings.simplefilter("ignore", RuntimeWarning)
+        mean, std = np.nanmean(raw, axis=0), np.nanstd(raw, axis=0)
+        refm = mean[..., ref]
+        floor = 1e-12
+        if near_zero is not None and np.any(~np.isnan(refm)):
+            floor = max(floor, near_zero * float(np.nanmedian(np.abs(refm))))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scale = np.where(np.abs(refm) > floor, target / refm, np.nan)
+    s = scale[..., None] if np.ndim(scale) else float(scale)
+    mean = mean * s
+    mean[..., ref] = np.where(np.isnan(scale), np.nan, target)    # exactly, not nearly
+    return mean, std * s, scale
+
+
 def board_values(w: np.ndarray, piece: str) -> np.ndarray:
     """Material + table entry of ``piece`` on every square (a1 = 0 ... h8 = 63), raw."""
     i = PIECES.index(piece)
     return w[MATERIAL + i] + w[PSQ + 64 * i:PSQ + 64 * (i + 1)]
+
+
+def psq_mean_then_normalise(ws: list[np.ndarray], visits: list[np.ndarray], piece: str,
+                            target: float,
+                            ) -> tuple[dict[str, float], dict[str, float], float]:
+    """Table averages of several runs (:data:`CONVENTION`): :func:`psq_average` of the
+    mean weights with the visits summed over the runs, scaled so that ``piece``'s average
+    is ``target``; the standard deviation over runs of each run's own averages, times the
+    same factor. Returns ``(mean, std, scale)`` (NaN when ``piece``'s average is 0)."""
+    avg = psq_average(np.mean(ws, axis=0), np.sum(visits, axis=0))
+    s = scale_for(avg[piece], target)
+    per = [psq_average(w, v) for w, v in zip(ws, visits)]
+    return ({p: target if p == piece and not math.isnan(s) else avg[p] * s for p in PIECES},
+            {p: float(np.std([r[p] for r in per])) * s for p in PIECES}, s)

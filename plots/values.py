@@ -1,78 +1,80 @@
 """The numbers the figures show, computed from a :class:`~plots.runfolder.RunData`.
 
-Normalisation follows the report: every value is scaled so that the variant's reference
-piece has the report's value (chess and crazyhouse bishop = 3, atomic knight = 2.5,
-suicide/giveaway/antichess rook = -5). Curves and final values normalise *each run*
-(each row of its history) before the mean and standard deviation over runs are taken,
-so the reference piece sits exactly at its value and the spread is that of the ratios.
-(``summary.json``'s ``normalised`` views instead scale the mean weights; the two agree
-up to the spread between runs.) Piece-square tables are scaled so that the reference
-piece's frequency-weighted table average has the report's value, as in the report's
-figures (bishop average 3.00 in Table 5.1 and bishop Min/Max 2.83/3.12 in Fig. 5.2).
+One normalisation everywhere, the report's (``runfolder.CONVENTION``, "mean then
+normalise"): the runs' raw weights are averaged, then the mean is scaled so that the
+variant's reference piece has the report's value (chess and crazyhouse bishop = 3,
+atomic knight = 2.5, suicide/giveaway/antichess rook = -5); a standard deviation is
+that of the raw weights over runs, times the same factor (so the reference piece has
+a spread too). Curves do this at every game with the runs that reached it. Piece-square
+tables and their averages come from the mean weights and the visits summed over runs,
+scaled so that the reference piece's frequency-weighted table average has the report's
+value (bishop average 3.00 in Table 5.1 and bishop Min/Max 2.83/3.12 in Fig. 5.2).
+``summary.json`` (tdleaf/learn/runs.py) holds the same numbers.
 """
 
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .runfolder import (HAND, HAND_PIECES, MATERIAL, PIECES, RunData, board_values,
-                        psq_average, scale_for)
+                        mean_then_normalise, psq_mean_then_normalise)
 
 
 def hand_key(p: str) -> str:
     return f"{p}@hand"
 
 
-#: Games where the reference weight is below this fraction of its median magnitude over
-#: the run are left out of the normalised curves.
+#: Games where the mean reference weight is below this fraction of its median magnitude
+#: over the games are left out of the normalised curves.
 NEAR_ZERO = 0.1
+
+
+def value_keys(data: RunData) -> list[str]:
+    """The values shown: the learnt board pieces, then the pieces in hand (crazyhouse)."""
+    return list(data.board_pieces) + ([hand_key(p) for p in HAND_PIECES] if data.has_hand else [])
+
+
+def _index(key: str) -> int:
+    """The position of a value in the weight vector."""
+    if key.endswith("@hand"):
+        return HAND + HAND_PIECES.index(key[0])
+    return MATERIAL + PIECES.index(key)
 
 
 @dataclass
 class Curves:
-    """Mean and standard deviation over runs, per game, of each normalised value."""
+    """Per game, the mean over runs of the raw weights, normalised (mean-then-normalise),
+    and the standard deviation over runs of the raw weights times the same factor."""
 
     games: np.ndarray                           # (G,) 1..G
     mean: dict[str, np.ndarray]                 # key ("P", "P@hand") -> (G,)
     std: dict[str, np.ndarray]
     runs: np.ndarray                            # (G,) how many runs reached that game
     reference: tuple[str, float]
+    scale: np.ndarray | None = None             # (G,) factor per game (NaN: left out)
 
 
 def curves(data: RunData) -> Curves:
     piece, target = data.normalisation
-    ref = PIECES.index(piece)
+    keys = value_keys(data)
     G = max(len(h.games) for h in data.histories)
-    keys = list(data.board_pieces) + ([hand_key(p) for p in HAND_PIECES] if data.has_hand else [])
-    stacks = {k: np.full((len(data.histories), G), np.nan) for k in keys}
+    raw = np.full((len(data.histories), G, len(keys)), np.nan)
     for j, h in enumerate(data.histories):
         n = len(h.games)
-        refv = h.material[:, ref]
-        # A ratio to a reference weight near 0 means nothing (in suicide every weight
-        # starts at +1 and the rook's crosses 0 on its way to its negative value): such
-        # games are left out of the curve rather than drawn as a spike.
-        small = np.abs(refv) < max(1e-12, NEAR_ZERO * float(np.median(np.abs(refv))))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            scale = np.where(small, np.nan, target / refv)
-        for k in keys:
-            if k.endswith("@hand"):
-                col = h.hand[:, HAND_PIECES.index(k[0])]
-            else:
-                col = h.material[:, PIECES.index(k)]
-            stacks[k][j, :n] = col * scale
+        for i, k in enumerate(keys):
+            raw[j, :n, i] = (h.hand[:, HAND_PIECES.index(k[0])] if k.endswith("@hand")
+                             else h.material[:, PIECES.index(k)])
+    # A ratio to a reference weight near 0 means nothing (in suicide every weight starts
+    # at +1 and the rook's crosses 0 on its way to its negative value): such games are
+    # left out of the curve rather than drawn as a spike.
+    mean, std, scale = mean_then_normalise(raw, keys.index(piece), target, near_zero=NEAR_ZERO)
     lengths = np.array([len(h.games) for h in data.histories])
     count = np.array([int(np.sum(lengths >= g)) for g in range(1, G + 1)])
-    mean, std = {}, {}
-    with warnings.catch_warnings():     # games no run has reached: mean of nothing
-        warnings.simplefilter("ignore", RuntimeWarning)
-        for k in keys:
-            mean[k] = np.nanmean(stacks[k], axis=0)
-            std[k] = np.nanstd(stacks[k], axis=0)
-    return Curves(np.arange(1, G + 1), mean, std, count, (piece, target))
+    return Curves(np.arange(1, G + 1), {k: mean[:, i] for i, k in enumerate(keys)},
+                  {k: std[:, i] for i, k in enumerate(keys)}, count, (piece, target), scale)
 
 
 @dataclass
@@ -92,6 +94,8 @@ class Finals:
     raw_std: dict[str, float]
     games: list[int]                   # games played by each run used
     reference: tuple[str, float]
+    scale: float = math.nan            # the factor of the learnt values
+    psq_scale: float = math.nan        # the factor of the table averages
 
 
 def _run_vectors(data: RunData) -> list[tuple[np.ndarray, np.ndarray | None, int]]:
@@ -109,49 +113,40 @@ def _run_vectors(data: RunData) -> list[tuple[np.ndarray, np.ndarray | None, int
     return out
 
 
-def _stats(rows: list[dict[str, float]]) -> tuple[dict[str, float], dict[str, float]]:
-    keys = rows[0].keys() if rows else []
-    mean, std = {}, {}
-    for k in keys:
-        xs = np.array([r[k] for r in rows], dtype=float)
-        xs = xs[~np.isnan(xs)]
-        mean[k] = float(xs.mean()) if xs.size else math.nan
-        std[k] = float(xs.std()) if xs.size else math.nan
-    return mean, std
+def _psq_runs(data: RunData) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The weights and visits of the runs that have both (their checkpoints), or else the
+    folder's mean weights and summed visits as one."""
+    pairs = [(w, v) for w, v, _ in _run_vectors(data) if v is not None]
+    if pairs:
+        return [w for w, _ in pairs], [v for _, v in pairs]
+    if data.weights is not None:
+        return [data.weights], [data.visits if data.visits is not None else np.ones((6, 64))]
+    return [], []
 
 
 def finals(data: RunData) -> Finals:
     piece, target = data.normalisation
     vecs = _run_vectors(data)
-    keys_board = list(data.board_pieces)
-    learnt_rows, psq_rows, raw_rows = [], [], []
-    for w, visits, _ in vecs:
-        raw = {p: float(w[MATERIAL + PIECES.index(p)]) for p in keys_board}
-        if data.has_hand:
-            raw.update({hand_key(p): float(w[HAND + i]) for i, p in enumerate(HAND_PIECES)})
-        raw_rows.append(raw)
-        s = scale_for(raw[piece], target)
-        learnt_rows.append({k: v * s for k, v in raw.items()})
-        if data.psq:
-            if visits is None:
-                continue
-            avg = psq_average(w, visits)
-            s2 = scale_for(avg[piece], target)
-            row = {p: avg[p] * s2 for p in keys_board}
-            if data.has_hand:
-                row.update({hand_key(p): float(w[HAND + i]) * s2
-                            for i, p in enumerate(HAND_PIECES)})
-            psq_rows.append(row)
-    series = []
-    m, sd = _stats(learnt_rows)
-    series.append(Series("learnt material weights" if data.psq else "learnt",
-                         m, sd, "learnt"))
-    if data.psq and psq_rows:
-        m2, sd2 = _stats(psq_rows)
+    keys = value_keys(data)
+    raw = np.array([[w[_index(k)] for k in keys] for w, _, _ in vecs])
+    m, sd, s = mean_then_normalise(raw, keys.index(piece), target)
+    series = [Series("learnt material weights" if data.psq else "learnt",
+                     dict(zip(keys, map(float, m))), dict(zip(keys, map(float, sd))), "learnt")]
+    psq_scale = math.nan
+    ws, vs = _psq_runs(data) if data.psq else ([], [])
+    if ws:
+        pm, psd, psq_scale = psq_mean_then_normalise(ws, vs, piece, target)
+        mean2 = {p: pm[p] for p in data.board_pieces}
+        std2 = {p: psd[p] for p in data.board_pieces}
+        for k in keys:
+            if k.endswith("@hand"):     # tables are for the board: hand weights, same scale
+                hv = np.array([w[_index(k)] for w in ws])
+                mean2[k], std2[k] = float(hv.mean() * psq_scale), float(hv.std() * psq_scale)
         label = "table average" + (" (hand: weight)" if data.has_hand else "")
-        series.append(Series(label, m2, sd2, "psq"))
-    rm, rs = _stats(raw_rows)
-    return Finals(series, rm, rs, [g for _, _, g in vecs], (piece, target))
+        series.append(Series(label, mean2, std2, "psq"))
+    return Finals(series, dict(zip(keys, map(float, raw.mean(axis=0)))),
+                  dict(zip(keys, map(float, raw.std(axis=0)))), [g for _, _, g in vecs],
+                  (piece, target), float(s), float(psq_scale))
 
 
 @dataclass
@@ -165,17 +160,21 @@ class Boards:
 
 
 def boards(data: RunData) -> Boards | None:
-    """The heatmap values of a psq run (None for material runs or without weights)."""
-    if not data.psq or data.weights is None:
+    """The heatmap values of a psq run (None for material runs or without weights): the
+    mean weights over runs, scaled as the table averages of :func:`finals`."""
+    if not data.psq:
+        return None
+    ws, vs = _psq_runs(data)
+    if not ws:
         return None
     piece, target = data.normalisation
-    w = data.weights
-    visits = data.visits if data.visits is not None else np.ones((6, 64))
-    s = scale_for(psq_average(w, visits)[piece], target)
+    _, _, s = psq_mean_then_normalise(ws, vs, piece, target)
     normalised = not math.isnan(s)
     if not normalised:
         s = 1.0
-    return Boards({p: board_values(w, p) * s for p in PIECES}, s, normalised, data.visits)
+    w = np.mean(ws, axis=0)
+    return Boards({p: board_values(w, p) * s for p in PIECES}, s, normalised,
+                  np.sum(vs, axis=0))
 
 
 def outcome_counts(data: RunData) -> dict[str, float]:

@@ -31,8 +31,11 @@ SQ = {f"{f}{r}": "abcdefgh".index(f) + 8 * (r - 1) for f in "abcdefgh" for r in 
 BEST, WORST = "c6", "h1"
 
 
-def _weights(variant: str, psq: bool, run: int, games: int, g: int) -> np.ndarray:
-    """Weights after game g of run `run`: smooth curves towards 'sensible' values."""
+def _weights(variant: str, psq: bool, run: int, games: int, g: int,
+             skew: bool = False) -> np.ndarray:
+    """Weights after game g of run `run`: smooth curves towards 'sensible' values. With
+    ``skew`` the runs differ in more than a common factor (run r's reference piece is
+    (1 + r) times larger), so that normalising each run and normalising the mean differ."""
     t = g / games
     w = np.zeros(N)
     final = {"P": 1.0, "N": 2.9, "B": 3.0, "R": 4.6, "Q": 9.0, "K": 0.0}
@@ -51,11 +54,14 @@ def _weights(variant: str, psq: bool, run: int, games: int, g: int) -> np.ndarra
         n = PSQ + 64 * PIECES.index("N")
         w[n + SQ[BEST]] = 0.3 * t + 0.01
         w[n + SQ[WORST]] = -0.3 * t - 0.01
+    if skew:
+        piece = plots.REPORT_NORMALISATION[variant][0]
+        w[MATERIAL + PIECES.index(piece)] *= 1 + run
     return w
 
 
 def make_run(root: Path, variant: str = "chess", features: str = "psq", runs: int = 2,
-             games: int = 12, finished: bool = True) -> Path:
+             games: int = 12, finished: bool = True, skew: bool = False) -> Path:
     """A result folder as `tdleaf learn` writes it (finished: with the averaged files)."""
     root.mkdir(parents=True, exist_ok=True)
     cfg = {"variant": variant, "features": features, "games": games, "runs": runs, "depth": 1,
@@ -72,7 +78,7 @@ def make_run(root: Path, variant: str = "chess", features: str = "psq", runs: in
         out = csv.writer(buf, lineterminator="\n")
         out.writerow(HEADER)
         for g in range(1, games + 1):
-            w = _weights(variant, features == "psq", r, games, g)
+            w = _weights(variant, features == "psq", r, games, g, skew)
             out.writerow([g, [1.0, 0.5, 0.0][g % 3], 60 + g, "checkmate", 1000, "0.010"]
                          + [repr(float(x)) for x in w[:6]] + [repr(float(x)) for x in w[6:11]])
         (rdir / "history.csv").write_text(buf.getvalue())
@@ -196,6 +202,89 @@ def test_normalisation_of_other_variants(tmp_path, variant):
     assert ("K" in c.mean) == (variant == "suicide")
 
 
+def _summarise(run: Path) -> dict:
+    """summary.json as `tdleaf learn` writes it for a (synthetic) folder."""
+    from tdleaf.learn.runs import LearnConfig, summarise
+    cfg = LearnConfig.from_json(json.loads((run / "config.json").read_text())["learn"])
+    summarise(run, cfg)
+    return json.loads((run / "summary.json").read_text())
+
+
+@pytest.mark.parametrize("variant,features", [("atomic", "material"), ("crazyhouse", "psq")])
+def test_mean_then_normalise_everywhere(tmp_path, variant, features):
+    """One normalisation (the report's: average the runs, then normalise) in the figures'
+    numbers, summary.json, the terminal and report.md, on runs where normalising each run
+    first would give clearly different numbers; the reference piece is exactly its value."""
+    from plots.values import boards, curves, finals
+    from tdleaf.learn.runs import CONVENTION, summary_lines
+
+    run = make_run(tmp_path / variant, variant=variant, features=features, skew=True)
+    piece, target = plots.REPORT_NORMALISATION[variant]
+    ref = PIECES.index(piece)
+    W = np.array([json.loads((run / f"run-{r:02d}" / "checkpoint.json").read_text())["w"]
+                  for r in range(2)])
+    scale = target / W.mean(axis=0)[ref]
+    want = {p: W[:, i].mean() * scale for i, p in enumerate(PIECES)}
+    want_sd = {p: W[:, i].std() * scale for i, p in enumerate(PIECES)}
+    per_run = {p: np.mean(W[:, i] * target / W[:, ref]) for i, p in enumerate(PIECES)}
+    assert max(abs(per_run[p] - want[p]) for p in "PBRQ") > 0.5      # the conventions differ
+
+    data = plots.load_run(run)
+    f, c = finals(data), curves(data)
+    learnt = f.series[0]
+    assert learnt.mean[piece] == target and c.mean[piece][-1] == target
+    assert learnt.std[piece] > 0.1                  # the reference piece has a spread too
+    for p in data.board_pieces:
+        assert math.isclose(learnt.mean[p], want[p], rel_tol=1e-12), p
+        assert math.isclose(learnt.std[p], want_sd[p], rel_tol=1e-12), p
+        assert math.isclose(c.mean[p][-1], want[p], rel_tol=1e-12), p
+        assert math.isclose(c.std[p][-1], want_sd[p], rel_tol=1e-12), p
+    # a curve at an earlier game: the mean of that game's history rows, normalised
+    g = 6
+    rows = np.array([_weights(variant, features == "psq", r, 12, g, True)[:6] for r in range(2)])
+    m = rows.mean(axis=0)
+    assert math.isclose(c.mean["Q"][g - 1], m[4] * target / m[ref], rel_tol=1e-12)
+
+    summary = _summarise(run)
+    view = f"{piece}={target:g}"
+    assert summary["normalisation"]["convention"] == CONVENTION == "mean-then-normalise"
+    assert summary["normalisation"]["view"] == view
+    assert summary["normalised"][view][piece] == target
+    for k, v in learnt.mean.items():        # pieces and pieces in hand
+        assert math.isclose(summary["normalised"][view][k], v, rel_tol=1e-12), k
+        assert math.isclose(summary["normalised_std"][view][k], learnt.std[k], rel_tol=1e-12), k
+    pawn = summary["normalised"]["P=1"]     # Table 9.1's view scales the same mean
+    assert pawn["P"] == 1.0 and math.isclose(pawn["Q"], want["Q"] / want["P"], rel_tol=1e-12)
+
+    lines = summary_lines(summary)
+    assert lines[0].startswith(f"learnt values (mean of 2 runs, then normalised so that "
+                               f"{piece} = {target:g}")
+    for p in data.board_pieces:
+        assert f"{p} {want[p]:.2f} \u00b1 {want_sd[p]:.2f}" in lines[0], p
+    assert ("K " in lines[0]) == (variant == "suicide")
+
+    if features == "psq":
+        table = f.series[1]
+        assert table.mean[piece] == target
+        for p in data.board_pieces:
+            assert math.isclose(summary["psq_average_normalised"][p], table.mean[p], rel_tol=1e-12)
+            assert math.isclose(summary["psq_average_normalised_std"][p], table.std[p],
+                                rel_tol=1e-12)
+        b = boards(data)
+        assert math.isclose(b.scale, f.psq_scale, rel_tol=1e-12)
+        assert math.isclose(b.scale, summary["normalisation"]["psq_scale"], rel_tol=1e-12)
+        vis = np.asarray(summary["visits"], dtype=float)[ref]
+        assert math.isclose(b.values[piece] @ vis / vis.sum(), target, rel_tol=1e-12)
+        assert len(lines) == 2 and f"{piece}'s average = {target:g}" in lines[1]
+
+    files = plots.plot_run(run)
+    report = (run / "figures" / "report.md").read_text()
+    assert "mean-then-normalise" in report and "mean of 2 runs, then normalised" in report
+    for p in data.board_pieces:
+        assert f"{want[p]:.2f} ± {want_sd[p]:.2f}" in report, p
+    assert len(files) > 3
+
+
 @pytest.mark.parametrize("fmt", ["svg", "pdf"])
 def test_other_formats(tmp_path, fmt):
     run = make_run(tmp_path / "r", features="material", games=4)
@@ -287,7 +376,18 @@ def test_real_short_run(tmp_path, capsys):
     assert main(["learn", "--variant", "chess", "--features", "psq", "--games", "3",
                  "--runs", "2", "--depth", "1", "--workers", "1", "--out", str(out),
                  "--no-progress"]) == 0
-    assert "figures in" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "figures in" in printed
+    # the terminal shows the figures' numbers, and says how they are normalised
+    from plots.values import finals
+    f = finals(plots.load_run(out))
+    line = next(x for x in printed.splitlines() if x.startswith("learnt values"))
+    assert line.startswith("learnt values (mean of 2 runs, then normalised so that B = 3")
+    assert line.split(": ", 1)[1] == ", ".join(
+        f"{p} {f.series[0].mean[p]:.2f} \u00b1 {f.series[0].std[p]:.2f}" for p in "PNBRQ")
+    line = next(x for x in printed.splitlines() if x.startswith("table averages"))
+    assert line.split(": ", 1)[1] == ", ".join(
+        f"{p} {f.series[1].mean[p]:.2f} \u00b1 {f.series[1].std[p]:.2f}" for p in "PNBRQ")
     figs = out / "figures"
     assert {"curves.png", "final-values.png", "heatmaps.png", "heatmap-K.png", "summary.png",
             "report.md"} <= {p.name for p in figs.iterdir()}

@@ -124,7 +124,8 @@ def _default_out(args: argparse.Namespace) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from tdleaf.learn.jobs import BackendError, run_jobs
-    from tdleaf.learn.runs import LearnError, load_checkpoint, run_dir, summarise, write_json_atomic
+    from tdleaf.learn.runs import (LearnError, load_checkpoint, run_dir, summarise, summary_lines,
+                                   write_json_atomic)
 
     if args.resume and not args.out:
         raise CliError("--resume needs --out DIR")
@@ -171,9 +172,8 @@ def run(args: argparse.Namespace) -> int:
     summary = summarise(out, cfg)
     elapsed = time.time() - started
     print(f"done in {elapsed:.0f} s; averaged weights in {out / 'weights.json'}")
-    key = next(iter(summary["normalised"]))
-    values = summary["normalised"][key] or summary["material"]
-    print(f"learnt values ({key}): " + ", ".join(f"{p} {v:.2f}" for p, v in values.items()))
+    for line in summary_lines(summary):
+        print(line)
     figures.final()
     return 0
 

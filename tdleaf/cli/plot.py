@@ -11,13 +11,15 @@ DESCRIPTION = """\
 Draw the figures of a result folder of 'tdleaf learn', in the style of the report
 (Droste & Fuernkranz 2008, figures 5.1-8.4):
 
-  curves        every piece value against games played (normalised per game as the
-                report does: chess/crazyhouse bishop = 3, atomic knight = 2.5,
-                suicide/giveaway/antichess rook = -5), mean over runs +- one standard
-                deviation; pieces in hand as a second panel (crazyhouse)
-  final-values  the final values with their standard deviation over runs; for
-                piece-square runs the learnt material weights beside the tables'
-                frequency-weighted averages
+  curves        every piece value against games played: after every game the mean
+                over runs of the raw weights, then normalised as the report does
+                (chess/crazyhouse bishop = 3, atomic knight = 2.5,
+                suicide/giveaway/antichess rook = -5), +- one standard deviation over
+                runs of the raw weights, same scale; pieces in hand as a second panel
+  final-values  the final values, normalised the same way (mean, then normalise), with
+                their standard deviation over runs; for piece-square runs the learnt
+                material weights beside the tables' frequency-weighted averages (mean
+                weights, visits summed over runs)
   heatmaps      piece-square runs: one 8x8 board per piece (all six, and each alone as
                 heatmap-P ... heatmap-K), best square white, worst black, a1 bottom-left
   summary       all of it on one page

@@ -4,7 +4,10 @@ A result folder holds ``config.json`` (every setting, the seed, versions), one f
 run (``checkpoint.json``, ``history.csv``, ``games.pgn``, ``weights.json``) and, when all
 runs are done, the averaged ``weights.json``, ``weights_std.json``,
 ``weights_normalised.json`` (scaled as the report does for the variant) and
-``summary.json`` (normalised views, frequency-weighted piece-square averages).
+``summary.json`` (normalised views, frequency-weighted piece-square averages). Every
+normalised value is the mean over runs of the raw weights, then scaled so that the
+variant's reference piece has the report's value (:data:`CONVENTION`), as the figures
+of :mod:`plots` show them.
 
 Checkpoints are written atomically after every game together with the sizes of the
 append-only files, so a run killed at any moment loses at most the game in progress and
@@ -265,25 +268,85 @@ def psq_averages(w: np.ndarray, visits: np.ndarray) -> dict[str, float]:
     return out
 
 
-def normalised(values: dict[str, float], piece: str, target: float) -> dict[str, float]:
-    """Scale so that ``values[piece] == target`` (empty if that value is 0)."""
-    ref = values.get(piece, 0.0)
-    if ref == 0:
-        return {}
-    return {k: v * target / ref for k, v in values.items()}
+#: How every normalised value of several runs is made (summary.json, the terminal, the
+#: figures: plots/runfolder.py does the same): the report averages the runs' results, then
+#: normalises ("Each experiment consisted of multiple runs, whose results were averaged
+#: at the end").
+CONVENTION = "mean-then-normalise"
+
+
+def mean_then_normalise(W: np.ndarray, ref: int, target: float,
+                        ) -> tuple[np.ndarray, np.ndarray, float]:
+    """``W[run]``: the raw weights of each run. The mean over runs scaled so that its entry
+    ``ref`` is ``target``, the standard deviation over runs times the same factor, and the
+    factor (NaN, and so NaN values, when the reference mean is (nearly) 0)."""
+    mean, std = W.mean(axis=0), W.std(axis=0)
+    s = target / mean[ref] if abs(mean[ref]) > 1e-12 else float("nan")
+    out = mean * s
+    out[ref] = s if np.isnan(s) else target      # exactly, not nearly
+    return out, std * s, float(s)
+
+
+def _view(W: np.ndarray, piece: str, target: float, hand: bool,
+          ) -> tuple[dict[str, float], dict[str, float], float]:
+    """The material (and hand, ``P@hand``) values of :func:`mean_then_normalise`; empty
+    dicts when the reference mean is 0."""
+    m, sd, s = mean_then_normalise(W, MATERIAL + PIECES.index(piece), target)
+    if np.isnan(s):
+        return {}, {}, s
+    idx = {p: MATERIAL + i for i, p in enumerate(PIECES)}
+    if hand:
+        idx.update({f"{p}@hand": HAND + i for i, p in enumerate(HAND_PIECES)})
+    return ({k: float(m[i]) for k, i in idx.items()}, {k: float(sd[i]) for k, i in idx.items()}, s)
+
+
+def convention_text(piece: str, target: float, runs: int) -> str:
+    """``mean of 2 runs, then normalised so that N = 2.5``."""
+    what = f"mean of {runs} runs" if runs != 1 else "1 run"
+    return f"{what}, then normalised so that {piece} = {target:g}"
+
+
+def summary_lines(summary: dict[str, Any]) -> list[str]:
+    """What the terminal shows of a summary: the values and their convention."""
+    norm = summary["normalisation"]
+    piece, target, runs = norm["piece"], norm["value"], summary["runs"]
+    learnt_king = summary["variant"] in LOSING_VARIANTS     # else K is a constant 0
+
+    def line(what: str, values: dict[str, float], std: dict[str, float]) -> str:
+        return f"{what}: " + ", ".join(f"{k} {v:.2f} \u00b1 {std[k]:.2f}"
+                                       for k, v in values.items() if k != "K" or learnt_king)
+
+    view = summary["normalised"][norm["view"]]
+    if view:
+        out = [line(f"learnt values ({convention_text(piece, target, runs)}; \u00b1 sd over runs)",
+                    view, summary["normalised_std"][norm["view"]])]
+    else:
+        raw = {**summary["material"], **{f"{p}@hand": v for p, v in summary["hand"].items()}}
+        std = {**summary["material_std"],
+               **{f"{p}@hand": v for p, v in summary["hand_std"].items()}}
+        out = [line(f"learnt values (mean of {runs} runs, raw: the mean {piece} is 0, "
+                    f"not normalised)", raw, std)]
+    if summary.get("psq_average_normalised"):
+        out.append(line(f"table averages (mean weights and summed visits of {runs} runs, then "
+                        f"normalised so that {piece}'s average = {target:g})",
+                        summary["psq_average_normalised"],
+                        summary["psq_average_normalised_std"]))
+    return out
 
 
 def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     """Average the runs' final weights and write weights.json, weights_std.json and
-    summary.json (raw, std, normalised views, piece-square averages)."""
-    ws, vis = [], np.zeros((6, 64), dtype=np.int64)
+    summary.json (raw, std, normalised views, piece-square averages): every normalised
+    value is the mean over runs of the raw weights, then scaled (:data:`CONVENTION`)."""
+    ws, visits = [], []
     for r in range(cfg.runs):
         ck = load_checkpoint(run_dir(out, r))
         if ck is None or ck.get("games") != cfg.games:
             raise LearnError(f"run {r} in {out} is not finished")
         ws.append(np.array(ck["w"]))
-        vis += np.array(ck["visits"], dtype=np.int64)
+        visits.append(np.array(ck["visits"], dtype=np.int64))
     W = np.array(ws)
+    vis = np.sum(visits, axis=0)
     mean, std = W.mean(axis=0), W.std(axis=0)
     meta = {"runs": cfg.runs, "games": cfg.games, "features": cfg.features, "depth": cfg.depth,
             "source": "tdleaf learn", "config": cfg.to_json()}
@@ -291,31 +354,57 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     Weights(cfg.variant, std, {"what": "standard deviation over runs", **meta}).save(
         out / "weights_std.json")
     piece, target = REPORT_NORMALISATION[cfg.variant]
-    ref = mean[MATERIAL + PIECES.index(piece)]
-    if ref != 0:
-        Weights(cfg.variant, mean * (target / ref),
+    scaled, _, scale = mean_then_normalise(W, MATERIAL + PIECES.index(piece), target)
+    if not np.isnan(scale):
+        Weights(cfg.variant, scaled,
                 {"what": f"weights.json scaled so that {piece} = {target:g} (the report's "
-                         f"normalisation for {cfg.variant})", **meta}).save(
+                         f"normalisation for {cfg.variant}: {CONVENTION})", **meta}).save(
             out / "weights_normalised.json")
     material = {p: float(mean[MATERIAL + i]) for i, p in enumerate(PIECES)}
     hand = {p: float(mean[HAND + i]) for i, p in enumerate(HAND_PIECES)} \
         if cfg.variant == "crazyhouse" else {}
-    both = {**material, **{f"{p}@hand": v for p, v in hand.items()}}
     pawn_target = -1.0 if cfg.variant in LOSING_VARIANTS else 1.0
+    views, views_std = {}, {}
+    for p, t in ((piece, target), ("P", pawn_target)):
+        views[f"{p}={t:g}"], views_std[f"{p}={t:g}"], scale = _view(
+            W, p, t, cfg.variant == "crazyhouse")
+        if p == piece:
+            main_scale = scale
     summary = {
         "variant": cfg.variant, "features": cfg.features, "runs": cfg.runs, "games": cfg.games,
+        "normalisation": {
+            "convention": CONVENTION, "piece": piece, "value": target,
+            "view": f"{piece}={target:g}",
+            "scale": None if np.isnan(main_scale) else main_scale,
+            "description": (
+                f"normalised views: the mean over the {cfg.runs} runs of the raw weights, "
+                f"scaled so that {piece} = {target:g} (the report's normalisation for "
+                f"{cfg.variant}), or so that P = {pawn_target:g} (Table 9.1); normalised_std: "
+                f"the standard deviation over runs of the raw weights times the same factor"
+                + ("; psq_average: the visit-weighted table averages of the mean weights "
+                   "with the visits summed over runs, psq_average_normalised scaled so that "
+                   f"{piece}'s average = {target:g}, psq_average_normalised_std the standard "
+                   "deviation of each run's own averages times the same factor"
+                   if cfg.features == "psq" else "")),
+        },
         "material": material, "hand": hand,
         "material_std": {p: float(std[MATERIAL + i]) for i, p in enumerate(PIECES)},
         "hand_std": {p: float(std[HAND + i]) for i, p in enumerate(HAND_PIECES)}
         if cfg.variant == "crazyhouse" else {},
-        "normalised": {
-            f"{piece}={target:g}": normalised(both, piece, target),
-            f"P={pawn_target:g}": normalised(both, "P", pawn_target),
-        },
+        "normalised": views,
+        "normalised_std": views_std,
         "psq_average": psq_averages(mean, vis) if cfg.features == "psq" else {},
         "visits": vis.tolist(),
     }
     if cfg.features == "psq":
-        summary["psq_average_normalised"] = normalised(summary["psq_average"], piece, target)
+        per_run = [psq_averages(w, v) for w, v in zip(ws, visits)]
+        summary["psq_average_std"] = {p: float(np.std([r[p] for r in per_run])) for p in PIECES}
+        avg = summary["psq_average"]
+        s2 = target / avg[piece] if abs(avg[piece]) > 1e-12 else None
+        summary["normalisation"]["psq_scale"] = s2
+        summary["psq_average_normalised"] = ({p: target if p == piece else v * s2
+                                              for p, v in avg.items()} if s2 is not None else {})
+        summary["psq_average_normalised_std"] = (
+            {p: v * s2 for p, v in summary["psq_average_std"].items()} if s2 is not None else {})
     write_json_atomic(out / "summary.json", summary)
     return summary
