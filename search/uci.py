@@ -18,17 +18,19 @@ contempt, no random tie-breaks, no resignation or draw logic).
 from __future__ import annotations
 
 import threading
-from typing import TextIO
+from typing import Any, TextIO
 
 from variants import VARIANTS, Position, VariantError, canonical_variant
 
-from .engine import Engine, Limits, SearchResult
+from .engine import SEARCH_MODES, Engine, Limits, SearchResult
 from .layout import VALUE_SETS, WeightsError
 from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
 
 NAME = "tdleaf"
 AUTHOR = "the tdleaf developers"
 MAX_MULTIPV = 256
+#: The UCI option Search: the alpha-beta modes, or MCTS over the heuristic prior.
+SEARCHES = SEARCH_MODES + ("mcts",)
 
 
 _GO_INT = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate")
@@ -52,7 +54,8 @@ class UciEngine(Session):
         self.weights_spec = "default"
         self.multipv = 1
         self.analyse_mode = False
-        self._engine: Engine | None = None
+        self.search_mode = "selective"
+        self._engine: Any = None              # an Engine, or an MCTS with Search=mcts
         #: The position ``go`` searches; None after a refused ``position`` command,
         #: with the reason in ``refusal``, until a valid one arrives.
         self.position: Position | None = Position.start(self.variant)
@@ -69,10 +72,15 @@ class UciEngine(Session):
     # -- engine life cycle ----------------------------------------------------------
 
     @property
-    def engine(self) -> Engine:
+    def engine(self) -> Any:
         if self._engine is None:
             weights = None if self.weights_spec == "default" else self.weights_spec
-            self._engine = Engine(self.variant, weights, hash_mb=self.hash_mb)
+            if self.search_mode == "mcts":
+                from .mcts import MCTS
+                self._engine = MCTS(self.variant, weights=weights)
+            else:
+                self._engine = Engine(self.variant, weights, hash_mb=self.hash_mb,
+                                      search=self.search_mode)
         return self._engine
 
     def info(self, text: str) -> None:
@@ -112,6 +120,8 @@ class UciEngine(Session):
         self.out(f"option name UCI_Variant type combo default chess {variants}")
         self.out("option name Hash type spin default 64 min 1 max 65536")
         self.out("option name Weights type string default default")
+        modes = " ".join(f"var {m}" for m in SEARCHES)
+        self.out(f"option name Search type combo default selective {modes}")
         self.out(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
         self.out("option name Ponder type check default false")
         self.out("option name UCI_AnalyseMode type check default false")
@@ -141,13 +151,18 @@ class UciEngine(Session):
             if mb < 1:
                 raise ValueError(f"Hash must be >= 1, got {mb}")
             self.hash_mb = mb
-            if self._engine is not None:
+            if isinstance(self._engine, Engine):
                 self._engine.set_hash(mb)
         elif name == "weights":
             spec = value or "default"
             if spec != "default":
                 Engine(self.variant, spec, hash_mb=1)   # validate now, report now
             self.weights_spec = spec
+            self._engine = None
+        elif name == "search":
+            if value not in SEARCHES:
+                raise ValueError(f"Search must be one of {', '.join(SEARCHES)}, got {value!r}")
+            self.search_mode = value
             self._engine = None
         elif name == "multipv":
             n = int(value)
@@ -159,7 +174,7 @@ class UciEngine(Session):
         elif name == "uci_analysemode":
             self.analyse_mode = _check_bool(name, value)
         else:
-            raise ValueError(f"unknown option {name!r} (options: UCI_Variant, Hash, Weights, "
+            raise ValueError(f"unknown option {name!r} (options: UCI_Variant, Hash, Weights, Search, "
                              f"MultiPV, Ponder, UCI_AnalyseMode; weight sets: {', '.join(VALUE_SETS)})")
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
@@ -247,6 +262,9 @@ class UciEngine(Session):
                 self.info("searchmoves: no legal move to search")
                 self.out("bestmove 0000")
                 return
+        if self.search_mode == "mcts" and (lim.multipv > 1 or lim.searchmoves or lim.mate):
+            self.info("Search mcts plays one line: MultiPV, searchmoves and mate are ignored")
+            lim.multipv, lim.searchmoves, lim.mate = 1, None, None
         with self._hold_lock:
             self._holding = lim.ponder or lim.infinite
             self._pondering = lim.ponder
@@ -270,7 +288,10 @@ class UciEngine(Session):
                 legal.append(mv)
         return legal
 
-    def _info(self, r: SearchResult) -> None:
+    def _info(self, r: Any) -> None:
+        if not isinstance(r, SearchResult):          # an MCTS snapshot
+            self.out("info " + r.uci_info())
+            return
         ms = int(r.time * 1000)
         for line in r.lines or [r]:
             self.out(f"info depth {line.depth} seldepth {line.seldepth} multipv {line.multipv} "
@@ -290,6 +311,8 @@ class UciEngine(Session):
             self.out("bestmove 0000")
             return
         assert result is not None
+        if not isinstance(result, SearchResult) and result.move is not None:
+            self.out("info " + result.uci_info())      # MCTS: its final statistics
         if result.move is None:
             self.out("bestmove 0000")
         elif len(result.pv) >= 2:
@@ -319,7 +342,7 @@ class UciEngine(Session):
             held, self._held = self._held, None
         if held is not None:
             self._bestmove(*held)
-        elif self._engine is not None:
+        elif isinstance(self._engine, Engine):
             self._engine.ponderhit()
 
     def cmd_d(self, args: list[str]) -> None:

@@ -39,10 +39,11 @@ class XBoardEngine(Session):
     """A CECP session reading commands from ``inp`` and answering on ``out``."""
 
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None,
-                 weights: str | None = None, hash_mb: int = 64) -> None:
+                 weights: str | None = None, hash_mb: int = 64, search: str = "selective") -> None:
         self.inp = inp or stdin_lines()
         self.out = Output(out)
         self.weights = weights
+        self.search_mode = search
         self.hash_mb = hash_mb
         self.variant = "chess"
         self._engine: Engine | None = None
@@ -63,7 +64,8 @@ class XBoardEngine(Session):
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb)
+            self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb,
+                                  search=self.search_mode)
         return self._engine
 
     def handle(self, line: str) -> bool:

@@ -114,6 +114,33 @@ def test_uci_self_play_game(uci_engine, variant):
     uci_engine.ping()
 
 
+MCTS_LIMITS = [chess.engine.Limit(nodes=60), chess.engine.Limit(time=0.02)]
+
+
+@pytest.mark.parametrize("search", ["plain", "selective", "mcts"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_uci_self_play_game_in_every_search_mode(variant, search):
+    """The option Search switches the engine; each mode plays whole legal games."""
+    engine = chess.engine.SimpleEngine.popen_uci(tdleaf("uci"), timeout=REPLY_TIMEOUT, cwd=ROOT)
+    try:
+        assert engine.options["Search"].var == ["selective", "plain", "mcts"]
+        engine.configure({"Search": search})
+        limits = MCTS_LIMITS if search == "mcts" else LIMITS
+        board = play_game(engine, engine, variant, limits, max_plies=40)
+        assert board.outcome() is not None or len(board.move_stack) == 40
+        info = engine.analyse(new_board(variant), limits[0])
+        assert info["pv"] and info["pv"][0] in new_board(variant).legal_moves
+        engine.ping()
+    finally:
+        engine.quit()
+
+
+def test_uci_rejects_an_unknown_search_mode():
+    out = io.StringIO()
+    UciEngine(io.StringIO("setoption name Search value fastest\nquit\n"), out).run()
+    assert "Search must be one of selective, plain, mcts" in out.getvalue()
+
+
 @pytest.mark.parametrize("variant", XBOARD_VARIANTS)
 def test_xboard_self_play_game(xboard_engine, variant):
     assert type(new_board(variant)).xboard_variant in xboard_engine.protocol.features["variants"].split(",")
@@ -776,7 +803,7 @@ def test_uci_go_mate_through_python_chess(uci_engine, variant):
     # no mate to find: still a legal move, after at most 2 * N plies
     start = new_board(variant)
     info = uci_engine.analyse(start, chess.engine.Limit(mate=1))
-    assert info["pv"][0] in start.legal_moves and info["depth"] <= 2
+    assert info["pv"][0] in start.legal_moves and info["depth"] <= 4   # 2N (+2 selective)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

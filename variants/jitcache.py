@@ -22,16 +22,27 @@ from numba.core import caching
 
 #: The packages whose numba functions call each other across files.
 PACKAGES = ("variants", "search")
+#: Modules of those packages that no compiled function reads (front ends, the Python
+#: drivers of the search): editing them must not throw every cache away. They must hold
+#: no compiled function and no constant that compiled code reads (a test checks the
+#: first; keep the second in mind when adding to this list).
+NOT_COMPILED = ("search/engine.py", "search/uci.py", "search/xboard.py", "search/protocol.py",
+                "search/strength.py", "search/__init__.py", "variants/__init__.py",
+                "variants/position.py", "variants/errors.py", "variants/jitcache.py")
 _ROOT = Path(__file__).resolve().parent.parent
 
 
 @functools.lru_cache(maxsize=1)
 def source_digest() -> str:
-    """SHA-256 over the names and contents of every ``.py`` file of :data:`PACKAGES`."""
+    """SHA-256 over the names and contents of every ``.py`` file of :data:`PACKAGES`
+    that compiled code may depend on (all but :data:`NOT_COMPILED`)."""
     h = hashlib.sha256()
     for pkg in PACKAGES:
         for path in sorted((_ROOT / pkg).glob("*.py")):
-            h.update(f"{pkg}/{path.name}\0".encode())
+            name = f"{pkg}/{path.name}"
+            if name in NOT_COMPILED:
+                continue
+            h.update(f"{name}\0".encode())
             h.update(path.read_bytes())
     return h.hexdigest()
 

@@ -17,7 +17,12 @@ Options:
   UCI_Variant      chess, crazyhouse, suicide, giveaway, antichess, atomic
   Hash             transposition table in MB (default 64)
   Weights          a weights.json path, a run folder, or a value set (traditional,
-                   sunsetter, sjeng, losers, ones); default: the shipped weights
+                   sunsetter, sjeng, losers, ones; learnt, learnt-material,
+                   learnt-psq, avg-psq once shipped); default: the shipped weights
+  Search           selective (default: null move, late-move reductions, futility,
+                   razoring, SEE, aspiration windows), plain (the full-width
+                   alpha-beta of the report) or mcts (PUCT over the heuristic prior;
+                   one line, clocks/nodes/movetime/infinite)
   MultiPV          the N best lines (default 1), each with its exact score and PV
                    ('info ... multipv k ...')
   Ponder           GUIs may send 'go ponder' (pondering needs no other setting)
@@ -52,6 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     x.add_argument("--weights", metavar="SPEC",
                    help="weights.json path, run folder or value-set name (default: shipped)")
     x.add_argument("--hash", type=int, default=64, metavar="MB", help="hash size (default 64)")
+    x.add_argument("--search", choices=["selective", "plain"], default="selective",
+                   help="selective (null move, reductions, pruning; default) or plain "
+                        "(full width, the report's setting)")
     x.set_defaults(run=run_xboard)
 
 
@@ -75,4 +83,5 @@ def run_xboard(args: argparse.Namespace) -> int:
         if line.strip() == "quit":
             return 0
     from search.xboard import XBoardEngine
-    return XBoardEngine(itertools.chain(early, inp), weights=args.weights, hash_mb=args.hash).run()
+    return XBoardEngine(itertools.chain(early, inp), weights=args.weights, hash_mb=args.hash,
+                        search=args.search).run()
