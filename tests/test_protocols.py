@@ -420,6 +420,9 @@ def test_xboard_survives_hostile_line(line):
     try:
         eng.handle("sd 1")
         assert eng.handle(line) is True, "only 'quit' ends the session"
+        # A line that starts a search ('go', 'playother', ...) may still be thinking:
+        # 'force' ends it without a move, so no late move is taken for the next one's.
+        eng.handle("force")
         _xboard_ping(eng, out, 7)
         board = chess.Board()
         board.push_uci("e2e4")
