@@ -154,6 +154,8 @@ def test_scales_of_the_engines():
     assert lad.build_scale(_options(1350, 2850), skill_levels=False).settings[0].label == "UCI_Elo 1350"
     wasm = lad.build_scale(_options(500, 2850), elo_step=100)     # no Skill Levels: its UCI_Elo goes lower
     assert wasm.settings[0].label == "UCI_Elo 500" and all(s.kind == "uci_elo" for s in wasm.settings)
+    assert wasm.by_label("UCI_Elo 1300").extrapolated and not wasm.by_label("UCI_Elo 1400").extrapolated
+    assert wasm.anchored_low == 1400 and debian.by_label("Skill Level -1").extrapolated
     fixed = lad.build_scale({}, limit_text="depth 6")
     assert fixed.kind == "fixed" and [s.elo for s in fixed.settings] == [0.0]
 

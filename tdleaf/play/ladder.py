@@ -162,6 +162,11 @@ class Setting:
     def settings(self) -> dict[str, Any]:
         return dict(self.options)
 
+    @property
+    def extrapolated(self) -> bool:
+        """Whether its Elo is Fairy-Stockfish's extrapolation below its calibrated range."""
+        return self.kind == "skill" or (self.kind == "uci_elo" and self.elo < 1346.6)
+
 
 @dataclass
 class Scale:
@@ -185,7 +190,7 @@ class Scale:
     @property
     def anchored_low(self) -> float:
         """The weakest setting that is not extrapolated."""
-        return min(s.elo for s in self.settings if s.kind != "skill")
+        return min(s.elo for s in self.settings if not s.extrapolated)
 
 
 def build_scale(options: dict[str, Any], elo_step: int = 50,
@@ -337,8 +342,8 @@ class RungResult:
                 "score": (w + d / 2) / len(self.games) if self.games else None,
                 "elo": _num(fit.elo), "elo_ci": [_num(fit.low), _num(fit.high)],
                 "stderr": _num(fit.stderr),
-                "extrapolated": any(self.scale.by_label(o) is not None
-                                    and self.scale.by_label(o).kind == "skill" for o in opponents),
+                "extrapolated": any(getattr(self.scale.by_label(o), "extrapolated", False)
+                                    for o in opponents),
                 "opponents": sorted(opponents.values(), key=lambda o: o["elo"]),
                 "failures": failures}
 
@@ -610,8 +615,9 @@ def markdown(data: dict[str, Any]) -> str:
             lines.append(f"| {r['label']} | {r['games']} | +{r['wins']} -{r['losses']} ={r['draws']} "
                          f"| {score} | {f(r['elo'])}{mark} | [{f(lo)}, {f(hi)}] | {opp} |")
         if any_extra:
-            lines += ["", "\\* played some games against negative Skill Levels, whose Elo is "
-                          "Fairy-Stockfish's extrapolation, not a measurement."]
+            lines += ["", "\\* some of its games were against settings below UCI_Elo 1347 "
+                          "(negative Skill Levels), whose Elo is Fairy-Stockfish's extrapolation, "
+                          "not a calibration."]
     return "\n".join(lines) + "\n"
 
 
@@ -653,5 +659,24 @@ def save_ladder(data: dict[str, Any], path: Path, note: str = "") -> dict[str, A
     shipped["variants"] = dict(sorted(shipped["variants"].items()))
     shipped["sources"] = dict(sorted(sources.items()))
     path.parent.mkdir(parents=True, exist_ok=True)
-    _write_json(path, shipped)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(_compact(shipped))
+    os.replace(tmp, path)
     return shipped
+
+
+def _compact(shipped: dict[str, Any]) -> str:
+    """The ladder file with one line per level and per source, for readable diffs."""
+    def block(name: str, value: Any) -> str:
+        if name == "variants":
+            rows = [f'    {json.dumps(v)}: [\n      ' + ",\n      ".join(json.dumps(e) for e in entries)
+                    + "]" for v, entries in value.items()]
+            return f'  "variants": {{\n' + ",\n".join(rows) + "\n  }"
+        if name == "sources":
+            rows = [f"    {json.dumps(v)}: {json.dumps(s)}" for v, s in value.items()]
+            return f'  "sources": {{\n' + ",\n".join(rows) + "\n  }"
+        return f"  {json.dumps(name)}: {json.dumps(value)}"
+
+    order = ["scale"] + [k for k in shipped if k not in ("scale", "variants", "sources")] + \
+        ["variants", "sources"]
+    return "{\n" + ",\n".join(block(k, shipped[k]) for k in order if k in shipped) + "\n}\n"
