@@ -32,8 +32,9 @@ gets its Elo difference to it, +-inf when every game went one way.
 
 Games go to one PGN per batch in --out (<variant>-<engine>/<rung>/), with ladder.json
 and ladder.md rewritten after every rung; the same command with --resume carries on.
---save writes the UCI_Elo ladders into search/ladder.json, which 'tdleaf uci' reads
-for UCI_LimitStrength / UCI_Elo (search.strength.limits_for_elo)."""
+--save writes the UCI_Elo ladders into search/ladder.json, where
+search.strength.limits_for_elo looks up the depth for a UCI_Elo (for the front ends'
+UCI_LimitStrength)."""
 
 
 def _int_list(text: str) -> list[int]:
