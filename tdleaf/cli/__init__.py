@@ -11,7 +11,7 @@ import os
 import sys
 from importlib import metadata
 
-from . import bench, learn, match, perft, play, plot, prior, tournament
+from . import bench, ladder, learn, match, perft, play, plot, prior, tournament
 from .tools import CliError, Parser, one_line
 
 DESCRIPTION = """\
@@ -31,7 +31,7 @@ def build_parser() -> Parser:
     parser = Parser(prog="tdleaf", description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"tdleaf {version}")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in (learn, match, tournament, perft, prior, play, plot, bench):
+    for module in (learn, match, tournament, ladder, perft, prior, play, plot, bench):
         module.register(sub)
     parser.set_defaults(run=None, parser=parser)
     return parser

@@ -1,0 +1,255 @@
+"""``tdleaf ladder``: tdleaf's strength at fixed depths and move times, on a real
+engine's scale."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .match import adjudication
+from .tools import CliError, positive_int
+
+DESCRIPTION = """\
+Measure tdleaf at fixed depths, node counts and move times ("rungs") against a real
+engine, per variant, and report each rung with a 95% interval:
+
+  chess, crazyhouse, giveaway  Debian's Fairy-Stockfish (fairy-stockfish)
+  crazyhouse, suicide          Sjeng 11.2 (sjeng)
+  atomic                       the npm fairy-stockfish-nnue.wasm (fairy-stockfish-wasm)
+
+Against Fairy-Stockfish each rung plays pairs of games (one opening, both colours)
+against UCI_LimitStrength settings chosen near its strength as the games come in, and
+its rating is the maximum-likelihood UCI_Elo R of P(score) = 1/(1 + 10^((E - R)/400))
+over all its games (draws half a point), with a profile-likelihood interval. Debian's
+build stops at UCI_Elo 1350; below it the ladder uses Skill Level -1..-20 at the Elo
+later Fairy-Stockfish gives them (an extrapolation, marked * in the table). Sjeng has
+no strength setting: each rung plays it at one limit (--engine-depth, default 6) and
+gets its Elo difference to it, +-inf when every game went one way.
+
+Games go to one PGN per batch in --out (<variant>-<engine>/<rung>/), with ladder.json
+and ladder.md rewritten after every rung; the same command with --resume carries on.
+--save writes the UCI_Elo ladders into search/ladder.json, where
+search.strength.limits_for_elo looks up the depth for a UCI_Elo (for the front ends'
+UCI_LimitStrength)."""
+
+
+def _int_list(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            if "-" in part[1:]:
+                a, b = part.split("-", 1)
+                out += list(range(int(a), int(b) + 1))
+            else:
+                out.append(int(part))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected numbers like 1-4 or 1,2,3; got {text!r}") from None
+    if any(v < 1 for v in out):
+        raise argparse.ArgumentTypeError(f"values must be >= 1, got {text!r}")
+    return out
+
+
+def _float_list(text: str) -> list[float]:
+    try:
+        out = [float(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds like 0.1,1; got {text!r}") from None
+    if any(not v > 0 for v in out):
+        raise argparse.ArgumentTypeError(f"seconds must be > 0, got {text!r}")
+    return out
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``ladder`` command."""
+    p = subparsers.add_parser("ladder", help="measure tdleaf's strength at fixed depths and "
+                                             "move times against a real engine",
+                              description=DESCRIPTION,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--variant", "-v", action="append", default=[], metavar="V",
+                   help="a variant to measure (repeatable; default: chess, crazyhouse, "
+                        "suicide, giveaway, atomic, each against its engines)")
+    p.add_argument("--engine", metavar="ENGINE",
+                   help="fairy-stockfish (fsf), sjeng, fairy-stockfish-wasm (wasm), or "
+                        "uci:COMMAND / xboard:COMMAND (default: each variant's engines)")
+    p.add_argument("--player", default="default", metavar="PLAYER",
+                   help="tdleaf's weights: a value set, weights file or result folder (default)")
+    r = p.add_argument_group("rungs")
+    r.add_argument("--depths", type=_int_list, default=[1, 2, 3, 4, 5, 6], metavar="LIST",
+                   help="fixed depths, e.g. 1-6 or 1,2,4 (default 1-6; '' for none)")
+    r.add_argument("--nodes", type=_int_list, default=[], metavar="LIST",
+                   help="fixed node counts, e.g. 1000,5000 (default none)")
+    r.add_argument("--movetimes", type=_float_list, default=[0.1, 1.0], metavar="LIST",
+                   help="seconds a move, e.g. 0.1,1 (default 0.1,1; '' for none)")
+    r.add_argument("--games", type=positive_int, default=16, metavar="N",
+                   help="games a rung (default 16)")
+    r.add_argument("--batch", type=positive_int, default=2, metavar="N",
+                   help="games a batch, against one engine setting (default 2: a colour pair)")
+    e = p.add_argument_group("the reference engine")
+    e.add_argument("--engine-movetime", type=float, metavar="S",
+                   help="its seconds a move (default: Fairy-Stockfish 0.1)")
+    e.add_argument("--engine-depth", type=positive_int, metavar="D",
+                   help="its depth a move (default: Sjeng 6)")
+    e.add_argument("--engine-option", action="append", default=[], metavar="[ENGINE.]NAME=VALUE",
+                   help="an engine option, e.g. Hash=16 or fairy-stockfish.Threads=1 (repeatable)")
+    e.add_argument("--elo-step", type=positive_int, default=50, metavar="E",
+                   help="UCI_Elo settings in steps of E (default 50)")
+    e.add_argument("--max-step", type=float, default=400.0, metavar="E",
+                   help="the next batch's setting moves at most E from the last (default 400)")
+    e.add_argument("--start-elo", type=float, metavar="E",
+                   help="the first rung's first setting (default 1350; later rungs start "
+                        "at the previous rung's rating)")
+    e.add_argument("--no-skill-levels", action="store_true",
+                   help="no negative Skill Levels below Debian's UCI_Elo 1350")
+    o = p.add_argument_group("openings and adjudication")
+    o.add_argument("--random-plies", type=int, default=8, metavar="K",
+                   help="random opening plies (default 8); batch k uses the same openings on every rung")
+    o.add_argument("--seed", type=int, default=0, help="seed of the openings (default 0)")
+    o.add_argument("--max-plies", type=int, default=400, metavar="N", help="draw at N plies (400)")
+    o.add_argument("--resign-moves", type=int, default=4, metavar="N",
+                   help="a side loses after N moves each at which both agree it is "
+                        "--resign-score behind (default 4; 0 off)")
+    o.add_argument("--resign-score", type=float, default=10.0, metavar="PAWNS", help="(default 10)")
+    o.add_argument("--draw-moves", type=int, default=0, metavar="N",
+                   help="draw after N moves each with both scores within --draw-score of 0 (0 off)")
+    o.add_argument("--draw-score", type=float, default=0.05, metavar="PAWNS", help="(default 0.05)")
+    o.add_argument("--draw-from", type=int, default=40, metavar="MOVE", help="(default 40)")
+    p.add_argument("--workers", type=positive_int, default=1, metavar="W",
+                   help="games of a batch played at once (default 1)")
+    p.add_argument("--out", metavar="DIR", help="ladder folder (default runs/ladders/<time>)")
+    p.add_argument("--resume", action="store_true", help="carry on the ladder in --out")
+    p.add_argument("--save", nargs="?", const="", metavar="FILE",
+                   help="write the UCI_Elo ladders into search/ladder.json (or FILE), keeping "
+                        "other variants' entries")
+    p.add_argument("--note", default="", help="a note stored with --save (e.g. 'preliminary')")
+    p.add_argument("--no-progress", action="store_true", help="no line after each batch")
+    p.set_defaults(run=run)
+
+
+def _engine_options(items: list[str]) -> dict[str, dict[str, Any]]:
+    from tdleaf.play.ladder import LadderError, resolve_engine
+
+    out: dict[str, dict[str, Any]] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise CliError(f"--engine-option expects [ENGINE.]NAME=VALUE, got {item!r}")
+        engine, dot, name = key.partition(".")
+        target = "*"
+        if dot:
+            try:
+                target = resolve_engine(engine.strip())[0]
+            except LadderError as exc:
+                raise CliError(str(exc)) from None
+        else:
+            name = key
+        out.setdefault(target, {})[name.strip()] = value.strip()
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from tdleaf.play.ladder import (LADDER_VARIANTS, LadderConfig, LadderError, make_rungs,
+                                    plan_ladders, resolve_engine, results_json, run_ladders,
+                                    save_ladder)
+    from tdleaf.play.match import MatchError
+
+    variants = args.variant or list(LADDER_VARIANTS)
+    try:
+        plan = plan_ladders(variants, args.engine)
+        if args.engine:
+            resolve_engine(args.engine)
+        rungs = make_rungs(args.depths, args.nodes, args.movetimes)
+    except LadderError as exc:
+        raise CliError(str(exc)) from None
+    if args.engine_movetime is not None and not args.engine_movetime > 0:
+        raise CliError(f"--engine-movetime must be > 0, got {args.engine_movetime}")
+    if args.random_plies < 0:
+        raise CliError(f"--random-plies must be >= 0, got {args.random_plies}")
+    if args.resume and not args.out:
+        raise CliError("--resume needs --out DIR (the ladder to carry on)")
+    limits = None
+    if args.engine_movetime is not None or args.engine_depth is not None:
+        limits = {k: v for k, v in (("movetime", args.engine_movetime),
+                                    ("depth", args.engine_depth)) if v is not None}
+    options = _engine_options(args.engine_option)
+    cfg = LadderConfig(player=args.player, rungs=rungs, games=args.games, batch=args.batch,
+                       random_plies=args.random_plies, seed=args.seed,
+                       adjudication=adjudication(args), workers=args.workers,
+                       engine_limits=limits, engine_options=options, elo_step=args.elo_step,
+                       max_step=args.max_step, start_elo=args.start_elo,
+                       skill_levels=not args.no_skill_levels)
+    out = Path(args.out) if args.out else (
+        Path("runs") / "ladders" / datetime.now().strftime("%Y%m%d-%H%M%S"))
+    command = "tdleaf ladder " + shlex.join(_argv_of(args))
+    print(f"tdleaf ladder: {', '.join(f'{v} vs {e}' for v, e in plan)}; "
+          f"{len(rungs)} rung(s) x {args.games} games; results in {out}",
+          file=sys.stderr, flush=True)
+
+    def progress(ladder: Any, result: Any, setting: str) -> None:
+        if args.no_progress:
+            return
+        fit = result.fit()
+        g = result.games
+        pts = sum(x.outcome.a_score for x in g)
+        rel = ladder.scale.kind != "uci_elo"
+        fmt = (lambda x: "+inf" if x == float("inf") else "-inf" if x == float("-inf")
+               else f"{x:+.0f}" if rel else f"{x:.0f}")
+        print(f"[{ladder.variant} vs {ladder.engine}, {result.rung.label}] {len(g)}/{args.games} "
+              f"games, {pts:g} points (last batch vs {setting}); "
+              f"{'Elo' if rel else 'rating'} {fmt(fit.elo)} [{fmt(fit.low)}, {fmt(fit.high)}]",
+              file=sys.stderr, flush=True)
+
+    try:
+        ladders = run_ladders(plan, cfg, out, resume=args.resume, progress=progress,
+                              command=command)
+    except (LadderError, MatchError) as exc:
+        raise CliError(str(exc)) from None
+    except KeyboardInterrupt:
+        print(f"\ntdleaf ladder: interrupted; carry on with the same command and --resume "
+              f"--out {out}", file=sys.stderr)
+        return 130
+    print((out / "ladder.md").read_text(), end="")
+    if args.save is not None:
+        from search.strength import LADDER_FILE
+        target = Path(args.save) if args.save else LADDER_FILE
+        try:
+            save_ladder(results_json(ladders, cfg, command), target, note=args.note)
+        except LadderError as exc:
+            raise CliError(str(exc)) from None
+        print(f"tdleaf ladder: saved to {target}", file=sys.stderr)
+    return 0
+
+
+def _argv_of(args: argparse.Namespace) -> list[str]:
+    """The options that decide the measurement, as a reproducible command line."""
+    out: list[str] = []
+    for v in args.variant:
+        out += ["--variant", v]
+    if args.engine:
+        out += ["--engine", args.engine]
+    if args.player != "default":
+        out += ["--player", args.player]
+    out += ["--depths", ",".join(map(str, args.depths)), "--movetimes",
+            ",".join(f"{t:g}" for t in args.movetimes), "--games", str(args.games)]
+    if args.nodes:
+        out += ["--nodes", ",".join(map(str, args.nodes))]
+    for key in ("batch", "engine_movetime", "engine_depth", "elo_step", "max_step", "start_elo",
+                "random_plies", "seed", "max_plies", "resign_moves", "resign_score",
+                "draw_moves"):
+        value = getattr(args, key)
+        default = {"batch": 2, "elo_step": 50, "max_step": 400.0, "random_plies": 8, "seed": 0,
+                   "max_plies": 400, "resign_moves": 4, "resign_score": 10.0,
+                   "draw_moves": 0}.get(key)
+        if value is not None and value != default:
+            out += [f"--{key.replace('_', '-')}", f"{value:g}" if isinstance(value, float) else str(value)]
+    for item in args.engine_option:
+        out += ["--engine-option", item]
+    if args.no_skill_levels:
+        out.append("--no-skill-levels")
+    return out

@@ -1,0 +1,344 @@
+"""The strength ladder: the rating fit against hand-computed values, Fairy-Stockfish's
+UCI_Elo scale, the adaptive choice of settings, the shipped ladder's lookup
+(search.strength), the command's errors, and tiny ladders end to end against the real
+Fairy-Stockfish and Sjeng.
+
+External engines are skipped only where they are not installed and
+TDLEAF_REQUIRE_ENGINES is not set (.ci/run sets it, so CI fails instead of skipping).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+from pathlib import Path
+
+import chess.engine
+import pytest
+
+from search import strength
+from tdleaf.cli import main
+from tdleaf.play import ladder as lad
+from tdleaf.play import stats
+from tdleaf.play.match import GameOutcome
+
+CHI2_95 = 3.841458820694124          # the 95% quantile of chi-square with 1 degree of freedom
+
+
+def require(found, what: str):
+    if not found:
+        if os.environ.get("TDLEAF_REQUIRE_ENGINES"):
+            pytest.fail(f"{what} is not installed (TDLEAF_REQUIRE_ENGINES is set)")
+        pytest.skip(f"{what} is not installed")
+    return found
+
+
+def engine_path(name: str) -> str:
+    return require(shutil.which(name) or shutil.which(f"/usr/games/{name}"), name)
+
+
+def elo_of(p: float) -> float:
+    return -400.0 * math.log10(1.0 / p - 1.0)
+
+
+# --------------------------------------------------------------------------------------
+# The fit: P(score) = 1 / (1 + 10^((E - R) / 400)), by hand
+# --------------------------------------------------------------------------------------
+
+def test_fit_against_one_opponent_is_the_score_elo():
+    fit = stats.fit_rating([0.0] * 4, [1, 1, 1, 0])
+    assert fit.elo == pytest.approx(400 * math.log10(3), abs=1e-6)       # 190.85
+    # Fisher information: (ln 10 / 400)^2 n p (1 - p), p = 3/4
+    assert fit.stderr == pytest.approx(400 / math.log(10) / math.sqrt(4 * 0.75 * 0.25), rel=1e-6)
+    # the same fit around any anchor
+    shifted = stats.fit_rating([1500.0] * 4, [1, 1, 1, 0])
+    assert shifted.elo == pytest.approx(1500 + fit.elo, abs=1e-6)
+    assert shifted.low == pytest.approx(1500 + fit.low, abs=1e-6)
+
+
+def test_fit_profile_interval_half_score():
+    """5 of 10 against E = 0: l(R) = 5 log p + 5 log(1 - p); the bounds solve
+    p (1 - p) = exp(-chi2 / 10) / 4."""
+    fit = stats.fit_rating([0.0] * 10, [1] * 5 + [0] * 5)
+    q = math.exp(-CHI2_95 / 10) / 4
+    p = (1 - math.sqrt(1 - 4 * q)) / 2
+    assert fit.elo == pytest.approx(0.0, abs=1e-6)
+    assert fit.low == pytest.approx(elo_of(p), abs=1e-4)            # -222.3
+    assert fit.high == pytest.approx(-elo_of(p), abs=1e-4)
+    assert fit.low == pytest.approx(-222.3, abs=0.1)
+    # draws are half points: ten draws have the same likelihood as five wins, five losses
+    drawn = stats.fit_rating([0.0] * 10, [0.5] * 10)
+    assert (drawn.elo, drawn.low, drawn.high) == pytest.approx((fit.elo, fit.low, fit.high), abs=1e-6)
+
+
+def test_fit_two_opponents_by_symmetry():
+    """A win against 0 and a loss against 400: p(R) + p(R - 400) = 1 gives R = 200."""
+    fit = stats.fit_rating([0.0, 400.0], [1, 0])
+    assert fit.elo == pytest.approx(200.0, abs=1e-6)
+    p = 1 / (1 + 10 ** (-0.5))
+    assert fit.stderr == pytest.approx(400 / math.log(10) / math.sqrt(2 * p * (1 - p)), rel=1e-6)
+    assert fit.low < 0 < 400 < fit.high
+
+
+def test_fit_all_lost_or_won_is_one_sided():
+    """Ten losses against E = 0: R = -inf; the upper bound solves 10 log(1 - p) = -chi2 / 2."""
+    fit = stats.fit_rating([0.0] * 10, [0] * 10)
+    p = 1 - math.exp(-CHI2_95 / 2 / 10)
+    assert fit.elo == -math.inf and fit.low == -math.inf and fit.stderr == math.inf
+    assert fit.high == pytest.approx(elo_of(p), abs=1e-4)            # -269.7
+    won = stats.fit_rating([1500.0] * 10, [1] * 10)
+    assert won.elo == math.inf and won.high == math.inf
+    assert won.low == pytest.approx(1500 - elo_of(p), abs=1e-4)
+
+
+def test_fit_many_opponents_solves_the_score_equation():
+    opp = [1350, 1350, 1500, 1500, 1700, 1700, 2000, 2000]
+    s = [1, 0.5, 1, 0, 0.5, 0, 0, 0]
+    fit = stats.fit_rating(opp, s)
+    expected = sum(1 / (1 + 10 ** ((e - fit.elo) / 400)) for e in opp)
+    assert expected == pytest.approx(sum(s), abs=1e-9)
+
+    def loglik(r):
+        return sum(x * math.log(1 / (1 + 10 ** ((e - r) / 400)))
+                   + (1 - x) * math.log(1 - 1 / (1 + 10 ** ((e - r) / 400))) for e, x in zip(opp, s))
+
+    for bound in (fit.low, fit.high):
+        assert 2 * (loglik(fit.elo) - loglik(bound)) == pytest.approx(CHI2_95, abs=1e-6)
+
+
+def test_fit_rejects_bad_input():
+    with pytest.raises(ValueError):
+        stats.fit_rating([0, 1], [1])
+    with pytest.raises(ValueError):
+        stats.fit_rating([0], [2])
+    empty = stats.fit_rating([], [])
+    assert math.isnan(empty.elo) and empty.games == 0
+
+
+# --------------------------------------------------------------------------------------
+# Fairy-Stockfish's scale and the adaptive choice
+# --------------------------------------------------------------------------------------
+
+def test_uci_elo_levels_as_fairy_stockfish_computes_them():
+    assert lad.uci_elo_level(2000) == pytest.approx(6.56, abs=0.01)   # FSF's own comment
+    assert lad.uci_elo_level(1350) == pytest.approx(0.0, abs=0.01)
+    assert lad.uci_elo_level(2850) == pytest.approx(18.46, abs=0.01)
+    assert lad.uci_elo_level(500) == pytest.approx(-19.82, abs=0.01)
+    for k in range(-20, 0):
+        assert lad.uci_elo_level(lad.skill_level_elo(k)) == pytest.approx(k, abs=1e-6)
+    assert lad.skill_level_elo(-1) == pytest.approx(1203, abs=1)
+    assert lad.skill_level_elo(-20) == pytest.approx(498, abs=1)
+    elos = [lad.skill_level_elo(k) for k in range(-20, 1)]
+    assert elos == sorted(elos)
+
+
+def _options(lo: int, hi: int, skill: bool = True) -> dict:
+    o = {"UCI_LimitStrength": chess.engine.Option("UCI_LimitStrength", "check", False, None, None, []),
+         "UCI_Elo": chess.engine.Option("UCI_Elo", "spin", 1350, lo, hi, [])}
+    if skill:
+        o["Skill Level"] = chess.engine.Option("Skill Level", "spin", 20, -20, 20, [])
+    return o
+
+
+def test_scales_of_the_engines():
+    debian = lad.build_scale(_options(1350, 2850), elo_step=50)
+    assert debian.kind == "uci_elo"
+    labels = [s.label for s in debian.settings]
+    assert labels[0] == "Skill Level -20" and labels[-1] == "UCI_Elo 2850"
+    assert "UCI_Elo 1350" in labels and "Skill Level -1" in labels
+    assert [s.elo for s in debian.settings] == sorted(s.elo for s in debian.settings)
+    assert debian.by_label("UCI_Elo 1500").settings == {"UCI_LimitStrength": "true", "UCI_Elo": 1500}
+    assert debian.anchored_low == 1350
+    assert lad.build_scale(_options(1350, 2850), skill_levels=False).settings[0].label == "UCI_Elo 1350"
+    wasm = lad.build_scale(_options(500, 2850), elo_step=100)     # no Skill Levels: its UCI_Elo goes lower
+    assert wasm.settings[0].label == "UCI_Elo 500" and all(s.kind == "uci_elo" for s in wasm.settings)
+    assert wasm.by_label("UCI_Elo 1300").extrapolated and not wasm.by_label("UCI_Elo 1400").extrapolated
+    assert wasm.anchored_low == 1400 and debian.by_label("Skill Level -1").extrapolated
+    fixed = lad.build_scale({}, limit_text="depth 6")
+    assert fixed.kind == "fixed" and [s.elo for s in fixed.settings] == [0.0]
+
+
+def _played(setting: lad.Setting, score: float) -> lad.Played:
+    result = "1-0" if score == 1 else "0-1" if score == 0 else "1/2-1/2"
+    return lad.Played(setting.label, setting.elo, GameOutcome(0, True, result))
+
+
+def test_adaptive_choice_moves_towards_the_rating():
+    scale = lad.build_scale(_options(1350, 2850), elo_step=50)
+    first = lad._choose(scale, [], 1350, 400)
+    assert first.label == "UCI_Elo 1350"
+    up = lad._choose(scale, [_played(first, 1), _played(first, 1)], 1350, 400)
+    assert up.label == "UCI_Elo 1750"                              # +inf, one step at most
+    down = lad._choose(scale, [_played(first, 0), _played(first, 0)], 1350, 400)
+    assert down.kind == "skill" and abs(down.elo - 950) < 60        # below 1350: Skill Levels
+    even = lad._choose(scale, [_played(first, 1), _played(first, 0)], 1350, 400)
+    assert even.label == "UCI_Elo 1350"
+    fixed = lad.build_scale({}, limit_text="depth 6")
+    assert lad._choose(fixed, [_played(fixed.settings[0], 1)] * 4, 0, 400) is fixed.settings[0]
+
+
+# --------------------------------------------------------------------------------------
+# search.strength: the shipped ladder's lookup
+# --------------------------------------------------------------------------------------
+
+def _ladder_file(tmp_path: Path, entries: dict) -> Path:
+    path = tmp_path / "ladder.json"
+    path.write_text(json.dumps({"variants": entries}))
+    return path
+
+
+def test_limits_for_elo_monotone_and_in_range(tmp_path):
+    path = _ladder_file(tmp_path, {"chess": [
+        {"level": {"depth": 1}, "elo": 900.0}, {"level": {"depth": 2}, "elo": 1250.0},
+        {"level": {"depth": 3}, "elo": 1600.0}, {"level": {"depth": 4}, "elo": 1550.0},  # noise
+        {"level": {"depth": 5}, "elo": 1900.0}, {"level": {"depth": 6}, "elo": None},
+        {"level": {"movetime": 0.1}, "elo": 1700.0}]})
+    assert strength.elo_range("chess", path) == (900, 1900)
+    assert strength.limits_for_elo("chess", 500, path) == {"depth": 1}
+    assert strength.limits_for_elo("chess", 1249, path) == {"depth": 1}
+    assert strength.limits_for_elo("chess", 1250, path) == {"depth": 2}
+    assert strength.limits_for_elo("chess", 1700, path) == {"depth": 3}   # 4 is left out, 0.1 s too
+    assert strength.limits_for_elo("chess", 3000, path) == {"depth": 5}
+    depths = [strength.limits_for_elo("chess", e, path)["depth"] for e in range(0, 3001, 10)]
+    assert depths == sorted(depths) and set(depths) == {1, 2, 3, 5}
+    assert strength.has_ladder("chess", path) and not strength.has_ladder("atomic", path)
+    with pytest.raises(strength.StrengthError):
+        strength.limits_for_elo("atomic", 1500, path)
+    with pytest.raises(strength.StrengthError):
+        strength.elo_range("crazyhouse", path)
+
+
+def test_fallback_and_node_levels(tmp_path):
+    path = _ladder_file(tmp_path, {"giveaway": [
+        {"level": {"depth": 2}, "elo": 1000.0}, {"level": {"nodes": 5000}, "elo": 1200.0},
+        {"level": {"depth": 3}, "elo": 1400.0}]})
+    assert strength.ladder_variant("suicide", path) == "giveaway"
+    assert strength.ladder_variant("antichess", path) == "giveaway"
+    assert strength.ladder_variant("chess", path) is None
+    assert strength.limits_for_elo("suicide", 1300, path) == {"nodes": 5000}
+    assert strength.elo_range("antichess", path) == (1000, 1400)
+
+
+def test_shipped_ladder_serves_every_elo_in_its_range():
+    if not strength.LADDER_FILE.exists():
+        pytest.skip("no search/ladder.json shipped")
+    data = strength.load_ladder()
+    assert data["variants"], "search/ladder.json lists no variant"
+    for variant in data["variants"]:
+        if not strength.has_ladder(variant):
+            continue
+        lo, hi = strength.elo_range(variant)
+        assert lo <= hi
+        costs = []
+        for elo in range(lo - 100, hi + 101, 25):
+            limits = strength.limits_for_elo(variant, elo)
+            assert len(limits) == 1 and next(iter(limits)) in ("depth", "nodes")
+            assert next(iter(limits.values())) >= 1
+            costs.append(limits.get("depth", 0))
+        assert costs == sorted(costs)
+
+
+def test_strength_does_not_import_tdleaf():
+    import subprocess
+    import sys
+    code = ("import sys, search.strength as s; s.load_ladder(); "
+            "assert not any(m == 'tdleaf' or m.startswith('tdleaf.') for m in sys.modules), "
+            "[m for m in sys.modules if m.startswith('tdleaf')]")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120,
+                   cwd=Path(__file__).resolve().parent.parent)
+
+
+# --------------------------------------------------------------------------------------
+# The command: errors, and tiny ladders against the real engines
+# --------------------------------------------------------------------------------------
+
+def test_cli_errors(tmp_path, capsys):
+    assert main(["ladder", "--variant", "nosuchchess", "--out", str(tmp_path / "a")]) == 2
+    assert "nosuchchess" in capsys.readouterr().err
+    assert main(["ladder", "--variant", "antichess", "--out", str(tmp_path / "b")]) == 2
+    assert "no reference engine for antichess" in capsys.readouterr().err
+    assert main(["ladder", "--variant", "chess", "--engine", "nosuch",
+                 "--out", str(tmp_path / "c")]) == 2
+    assert "unknown engine" in capsys.readouterr().err
+    assert main(["ladder", "--variant", "chess", "--engine", "uci:/nonexistent/engine-xyz",
+                 "--depths", "1", "--movetimes", "", "--out", str(tmp_path / "d")]) == 2
+    assert "not found" in capsys.readouterr().err
+    assert main(["ladder", "--variant", "chess", "--resume"]) == 2
+    assert "--resume needs --out" in capsys.readouterr().err
+    assert main(["ladder", "--variant", "chess", "--depths", "", "--movetimes", ""]) == 2
+    assert "no rungs" in capsys.readouterr().err
+    assert main(["ladder", "--variant", "chess", "--depths", "x"]) == 2
+    capsys.readouterr()
+
+
+def test_cli_engine_that_cannot_play_the_variant(tmp_path, capsys):
+    engine_path("sjeng")
+    assert main(["ladder", "--variant", "atomic", "--engine", "sjeng", "--depths", "1",
+                 "--movetimes", "", "--out", str(tmp_path / "x")]) == 2
+    assert "does not play atomic" in capsys.readouterr().err
+
+
+FAST = ["--movetimes", "", "--games", "2", "--max-plies", "40", "--random-plies", "4",
+        "--no-progress"]
+
+
+def test_tiny_ladder_against_fairy_stockfish(tmp_path, capsys):
+    engine_path("fairy-stockfish")
+    out = tmp_path / "ladder"
+    saved = tmp_path / "shipped.json"
+    args = ["ladder", "--variant", "chess", "--engine", "fairy-stockfish", "--depths", "1-2",
+            "--engine-movetime", "0.02", "--engine-option", "Hash=8", "--out", str(out), *FAST]
+    assert main([*args, "--save", str(saved)]) == 0
+    text = capsys.readouterr().out
+    assert "## chess against Fairy-Stockfish" in text and "| depth 2 | 2 |" in text
+    data = json.loads((out / "ladder.json").read_text())
+    (ladder,) = data["ladders"]
+    assert ladder["scale"] == "uci_elo" and ladder["engine_limits"] == {"movetime": 0.02}
+    assert ladder["engine_options"] == {"Hash": "8"}
+    assert [r["label"] for r in ladder["rungs"]] == ["depth 1", "depth 2"]
+    for r in ladder["rungs"]:
+        assert r["games"] == 2 and r["wins"] + r["losses"] + r["draws"] == 2
+        assert len(r["elo_ci"]) == 2
+        assert r["opponents"] and all(o["setting"] for o in r["opponents"])
+    pgns = sorted(out.rglob("*.pgn"))
+    assert [p.relative_to(out).as_posix() for p in pgns] == ["chess-fairy-stockfish/depth-1/b001.pgn",
+                                                          "chess-fairy-stockfish/depth-2/b001.pgn"]
+    assert pgns[0].read_text().count("[Event ") == 2
+    assert (out / "ladder.md").exists()
+    shipped = json.loads(saved.read_text())
+    assert [e["level"] for e in shipped["variants"]["chess"]] == [{"depth": 1}, {"depth": 2}]
+    assert shipped["sources"]["chess"]["games_per_rung"] == 2
+    # a second run without --resume refuses; with it, nothing is replayed
+    assert main(args) == 2
+    assert "--resume" in capsys.readouterr().err
+    before = {p: p.read_bytes() for p in pgns}
+    assert main([*args, "--resume"]) == 0
+    capsys.readouterr()
+    assert {p: p.read_bytes() for p in pgns} == before
+    assert json.loads((out / "ladder.json").read_text())["ladders"][0]["rungs"] == ladder["rungs"]
+
+
+def test_tiny_ladder_against_sjeng(tmp_path, capsys):
+    engine_path("sjeng")
+    out = tmp_path / "ladder"
+    assert main(["ladder", "--variant", "crazyhouse", "--engine", "sjeng", "--depths", "1",
+                 "--engine-depth", "2", "--out", str(out), *FAST]) == 0
+    text = capsys.readouterr().out
+    assert "Elo vs Sjeng" in text
+    (ladder,) = json.loads((out / "ladder.json").read_text())["ladders"]
+    assert ladder["scale"] == "fixed" and ladder["engine_limits"] == {"depth": 2}
+    (rung,) = ladder["rungs"]
+    assert rung["games"] == 2
+    if rung["wins"] == 2 or rung["losses"] == 2:          # all one way: +-inf, one-sided
+        assert rung["elo"] == ("+inf" if rung["wins"] else "-inf")
+        assert (rung["elo_ci"][0] == "-inf") != (rung["elo_ci"][1] == "+inf")
+    else:
+        assert isinstance(rung["elo"], float)
+        assert rung["elo"] == pytest.approx(stats.score_to_elo(rung["score"]), abs=0.1)
+    # Sjeng's figures are differences, not UCI_Elo: --save has nothing to write
+    assert main(["ladder", "--variant", "crazyhouse", "--engine", "sjeng", "--depths", "1",
+                 "--engine-depth", "2", "--out", str(out), "--resume", "--save",
+                 str(tmp_path / "s.json"), *FAST]) == 2
+    assert "no ladder on the UCI_Elo scale" in capsys.readouterr().err
