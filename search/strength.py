@@ -123,3 +123,27 @@ def limits_for_elo(variant: str, elo: float, path: str | Path | None = None) -> 
             chosen = e
     kind, value = next(iter(chosen["level"].items()))
     return {kind: int(value)}
+
+
+def ladder_search(variant: str, path: str | Path | None = None) -> str:
+    """The search mode (``selective`` or ``plain``) the variant's ladder was measured
+    with, which a strength-limited engine must play to be worth the ladder's Elo."""
+    name = ladder_variant(variant, path)
+    if name is None:
+        raise StrengthError(f"no strength ladder for {variant} in {path or LADDER_FILE}")
+    source = load_ladder(path).get("sources", {}).get(name, {})
+    return str(source.get("search", "selective"))
+
+
+def offered_range(path: str | Path | None = None) -> tuple[int, int]:
+    """The UCI_Elo range to declare once for every variant: from the lowest to the
+    highest measured rating over all ladders (a variant serves what it has)."""
+    los, his = [], []
+    for name in load_ladder(path).get("variants", {}):
+        try:
+            lo, hi = elo_range(name, path)
+        except StrengthError:
+            continue
+        los.append(lo)
+        his.append(hi)
+    return (min(los), max(his)) if los else (1350, 2850)

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 from variants import VARIANTS, Position, VariantError, canonical_variant
 
 from .engine import SEARCH_MODES, Engine, Limits, SearchResult
+from . import strength
 from .layout import VALUE_SETS, WeightsError
 from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
 
@@ -31,6 +32,8 @@ AUTHOR = "the tdleaf developers"
 MAX_MULTIPV = 256
 #: The UCI option Search: the alpha-beta modes, or MCTS over the heuristic prior.
 SEARCHES = SEARCH_MODES + ("mcts",)
+#: UCI_Elo's range: the measured strength ladder's (search/ladder.json).
+ELO_RANGE = strength.offered_range()
 
 
 _GO_INT = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate")
@@ -55,6 +58,8 @@ class UciEngine(Session):
         self.multipv = 1
         self.analyse_mode = False
         self.search_mode = "selective"
+        self.limit_strength = False
+        self.elo = ELO_RANGE[0]
         self._engine: Any = None              # an Engine, or an MCTS with Search=mcts
         #: The position ``go`` searches; None after a refused ``position`` command,
         #: with the reason in ``refusal``, until a valid one arrives.
@@ -79,8 +84,10 @@ class UciEngine(Session):
                 from .mcts import MCTS
                 self._engine = MCTS(self.variant, weights=weights)
             else:
-                self._engine = Engine(self.variant, weights, hash_mb=self.hash_mb,
-                                      search=self.search_mode)
+                mode = self.search_mode
+                if self._strength_limits() is not None:
+                    mode = strength.ladder_search(self.variant)   # as the ladder measured it
+                self._engine = Engine(self.variant, weights, hash_mb=self.hash_mb, search=mode)
         return self._engine
 
     def info(self, text: str) -> None:
@@ -122,6 +129,9 @@ class UciEngine(Session):
         self.out("option name Weights type string default default")
         modes = " ".join(f"var {m}" for m in SEARCHES)
         self.out(f"option name Search type combo default selective {modes}")
+        self.out("option name UCI_LimitStrength type check default false")
+        self.out(f"option name UCI_Elo type spin default {ELO_RANGE[0]} min {ELO_RANGE[0]} "
+                 f"max {ELO_RANGE[1]}")
         self.out(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
         self.out("option name Ponder type check default false")
         self.out("option name UCI_AnalyseMode type check default false")
@@ -164,6 +174,15 @@ class UciEngine(Session):
                 raise ValueError(f"Search must be one of {', '.join(SEARCHES)}, got {value!r}")
             self.search_mode = value
             self._engine = None
+        elif name == "uci_limitstrength":
+            self.limit_strength = _check_bool(name, value)
+            self._engine = None
+        elif name == "uci_elo":
+            elo = int(value)
+            if not ELO_RANGE[0] <= elo <= ELO_RANGE[1]:
+                raise ValueError(f"UCI_Elo must be in {ELO_RANGE[0]}..{ELO_RANGE[1]}, got {elo}")
+            self.elo = elo
+            self._engine = None
         elif name == "multipv":
             n = int(value)
             if not 1 <= n <= MAX_MULTIPV:
@@ -175,7 +194,8 @@ class UciEngine(Session):
             self.analyse_mode = _check_bool(name, value)
         else:
             raise ValueError(f"unknown option {name!r} (options: UCI_Variant, Hash, Weights, Search, "
-                             f"MultiPV, Ponder, UCI_AnalyseMode; weight sets: {', '.join(VALUE_SETS)})")
+                             f"UCI_LimitStrength, UCI_Elo, MultiPV, Ponder, UCI_AnalyseMode; "
+                             f"weight sets: {', '.join(VALUE_SETS)})")
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
         self._stop_search()
@@ -262,6 +282,13 @@ class UciEngine(Session):
                 self.info("searchmoves: no legal move to search")
                 self.out("bestmove 0000")
                 return
+        cap = self._strength_limits()
+        if cap is not None and self.search_mode != "mcts":
+            # The measured limit for the asked Elo, on top of whatever the GUI asks.
+            if "depth" in cap:
+                lim.depth = min(lim.depth or cap["depth"], cap["depth"])
+            if "nodes" in cap:
+                lim.nodes = min(lim.nodes or cap["nodes"], cap["nodes"])
         if self.search_mode == "mcts" and (lim.multipv > 1 or lim.searchmoves or lim.mate):
             self.info("Search mcts plays one line: MultiPV, searchmoves and mate are ignored")
             lim.multipv, lim.searchmoves, lim.mate = 1, None, None
@@ -271,6 +298,17 @@ class UciEngine(Session):
             self._held = None
         engine = self.engine
         self.search.start(engine, self.position.copy(), lim, self._info, self._done)
+
+    def _strength_limits(self) -> dict[str, int] | None:
+        """The ladder's limit for UCI_Elo when UCI_LimitStrength is on, else None (also
+        when the variant has no ladder: then an info string says so at 'go')."""
+        if not self.limit_strength:
+            return None
+        try:
+            return strength.limits_for_elo(self.variant, self.elo)
+        except strength.StrengthError as exc:
+            self.info(f"UCI_LimitStrength ignored: {exc}")
+            return None
 
     def _legal_search_moves(self, moves: list[str]) -> list[str]:
         """The legal ones among ``moves`` (the others are reported and ignored;

@@ -135,6 +135,31 @@ def test_uci_self_play_game_in_every_search_mode(variant, search):
         engine.quit()
 
 
+def test_uci_limit_strength_caps_the_search_by_the_ladder():
+    """UCI_LimitStrength + UCI_Elo: the search stops at the depth (or node count) the
+    measured ladder (search/ladder.json) gives for that Elo, whatever time it has."""
+    from search import strength
+    variant = next(v for v in ("crazyhouse", "chess") if strength.has_ladder(v))
+    lo, hi = strength.elo_range(variant)
+    engine = chess.engine.SimpleEngine.popen_uci(tdleaf("uci"), timeout=REPLY_TIMEOUT, cwd=ROOT)
+    try:
+        opt = engine.options["UCI_Elo"]
+        assert opt.min <= lo and opt.max >= hi
+        for elo in (lo, hi):
+            cap = strength.limits_for_elo(variant, elo)
+            engine.configure({"UCI_LimitStrength": True, "UCI_Elo": elo})
+            info = engine.analyse(new_board(variant), chess.engine.Limit(time=1.0), game=object())
+            if "depth" in cap:
+                assert info["depth"] <= cap["depth"], (elo, cap, info)
+            else:
+                assert info["nodes"] <= cap["nodes"] + 2000, (elo, cap, info)
+        engine.configure({"UCI_LimitStrength": False})
+        free = engine.analyse(new_board(variant), chess.engine.Limit(depth=6), game=object())
+        assert free["depth"] == 6
+    finally:
+        engine.quit()
+
+
 def test_uci_rejects_an_unknown_search_mode():
     out = io.StringIO()
     UciEngine(io.StringIO("setoption name Search value fastest\nquit\n"), out).run()

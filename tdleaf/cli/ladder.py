@@ -80,6 +80,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "uci:COMMAND / xboard:COMMAND (default: each variant's engines)")
     p.add_argument("--player", default="default", metavar="PLAYER",
                    help="tdleaf's weights: a value set, weights file or result folder (default)")
+    p.add_argument("--search", choices=["selective", "plain"], default="selective",
+                   help="tdleaf's search (default selective, what tdleaf uci plays)")
     r = p.add_argument_group("rungs")
     r.add_argument("--depths", type=_int_list, default=[1, 2, 3, 4, 5, 6], metavar="LIST",
                    help="fixed depths, e.g. 1-6 or 1,2,4 (default 1-6; '' for none)")
@@ -178,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
         limits = {k: v for k, v in (("movetime", args.engine_movetime),
                                     ("depth", args.engine_depth)) if v is not None}
     options = _engine_options(args.engine_option)
-    cfg = LadderConfig(player=args.player, rungs=rungs, games=args.games, batch=args.batch,
+    cfg = LadderConfig(player=args.player, player_settings={"search": args.search}, rungs=rungs, games=args.games, batch=args.batch,
                        random_plies=args.random_plies, seed=args.seed,
                        adjudication=adjudication(args), workers=args.workers,
                        engine_limits=limits, engine_options=options, elo_step=args.elo_step,

@@ -649,7 +649,9 @@ def save_ladder(data: dict[str, Any], path: Path, note: str = "") -> dict[str, A
         shipped["variants"][lad["variant"]] = entries
         sources[lad["variant"]] = {"engine": lad["engine"],
                                    "engine_limits": lad["engine_limits"],
-                                   "player": data["player"], "date": data["date"],
+                                   "player": data["player"],
+                                   "search": data.get("player_settings", {}).get("search", "selective"),
+                                   "date": data["date"],
                                    "games_per_rung": data["games_per_rung"],
                                    "command": data["command"], "note": note}
         saved += 1
