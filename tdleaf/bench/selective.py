@@ -5,9 +5,9 @@ game cap), reported as Elo with its 95% interval; plus the nodes each version ne
 reach depth 5 on eight positions (12 random plies from the start, seeds 0-7).
 
 Techniques are added one at a time in a fixed order, each measured against the version
-before it; a technique that does not help (its SPRT accepts H0, or its Elo interval
-lies below 0) is left out of the versions that follow, so the last version is the set
-worth keeping. Every match is a PGN in ``--out``; the same command with ``--resume``
+before it; a technique not measured to help (neither an SPRT that accepts H1 nor, when
+the game cap comes first, an Elo interval above 0) is left out of the versions that
+follow, so the last version is the set worth keeping. Every match is a PGN in ``--out``; the same command with ``--resume``
 carries on where it stopped.
 """
 
@@ -115,9 +115,9 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
         data = summary.to_json()
         decision = data["sprt"]["decision"]   # when it was reached (games may follow)
         lo, hi = data["elo_ci"]
-        kept = decision == "H1" or (decision is None and (hi is None or hi > 0) and (data["elo"] or 0) > 0)
-        if decision == "H0" or (hi is not None and hi < 0):
-            kept = False
+        # Kept only when measured to help: the SPRT accepted H1, or without a decision
+        # the whole 95% interval lies above 0.
+        kept = decision == "H1" or (decision is None and lo is not None and lo > 0)
         nodes = nodes_to_depth(variant, step.flags)
         row = {"technique": name, "flags": step.flags, "base_flags": step.base,
                "games": data["games"], "wins": data["wins"], "losses": data["losses"],
