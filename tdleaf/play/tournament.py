@@ -214,13 +214,21 @@ def markdown_table(rows: list[Row], base: MatchConfig) -> str:
              f"Limits: {setting}; openings: "
              f"{base.openings_file or f'{base.random_plies} random plies (seed {base.seed})'}, "
              f"each played with both colours. Ratio = (won + draw/2) / games; p = the report's "
-             f"sign test (wins against losses, two-sided); Elo with its 95% interval.", "",
-             "| configuration | won | lost | draw | ratio | p | Elo | report: won | lost | draw | ratio | p |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             f"sign test (wins against losses, two-sided); Elo with its 95% interval.", ""]
+    # The report's columns only where it played one of these pairings (the paper plan).
+    with_report = any("paper" in r.to_json() for r in rows)
+    if with_report:
+        lines += ["| configuration | won | lost | draw | ratio | p | Elo | report: won | lost | draw | ratio | p |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    else:
+        lines += ["| configuration | won | lost | draw | ratio | p | Elo |", "|---|---|---|---|---|---|---|"]
     for r in rows:
         d = r.to_json()
         ours = f"{d['wins']} | {d['losses']} | {d['draws']} | {_ratio(d['wins'], d['losses'], d['draws'])} " \
                f"| {_p(d['sign_test_p'])} | {_elo(d)}"
+        if not with_report:
+            lines.append(f"| {d['configuration']} | {ours} |")
+            continue
         if "paper" in d:
             p = d["paper"]
             theirs = f"{p['won']} | {p['lost']} | {p['draw']} | {_ratio(p['won'], p['lost'], p['draw'])} " \

@@ -1,0 +1,88 @@
+"""Tournaments (tdleaf/play/tournament.py, `tdleaf tournament`): the plans' pairings, the
+report's numbers beside ours, a short round robin through the command line with its
+tables, and resuming it to more games."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from tdleaf.cli import main
+from tdleaf.play.match import MatchConfig, PlayerConfig, run_match
+from tdleaf.play.tournament import (PAPER, Pairing, Row, TournamentError, markdown_table,
+                                    plan_pairings)
+
+
+def test_round_robin_and_gauntlet_pairings():
+    rr = plan_pairings("roundrobin", "suicide", ["a", "b", "c", "d"])
+    assert [(p.a, p.b) for p in rr] == [("a", "b"), ("a", "c"), ("a", "d"), ("b", "c"),
+                                       ("b", "d"), ("c", "d")]
+    g = plan_pairings("gauntlet", "suicide", ["a", "b", "c"])
+    assert [(p.a, p.b) for p in g] == [("a", "b"), ("a", "c")]
+    assert all(p.paper is None for p in rr + g)
+    for plan, players in (("roundrobin", ["a"]), ("gauntlet", ["a", "a"]), ("swiss", ["a", "b"])):
+        with pytest.raises(TournamentError):
+            plan_pairings(plan, "suicide", players)
+
+
+def test_paper_pairings_are_the_reports():
+    names = {n: f"spec-{n}" for n in ("traditional", "original", "sjeng", "losers",
+                                      "sjeng-engine", "learnt", "psq", "avg-psq")}
+    for variant, rows in PAPER.items():
+        pairings = plan_pairings("paper", variant, [], names)
+        assert [p.label for p in pairings] == [r[0] for r in rows]
+        for p in pairings:
+            assert p.a.startswith("spec-") and p.b.startswith("spec-")
+            if variant in ("giveaway", "antichess"):
+                assert p.paper is None           # the report has no numbers for them
+            else:
+                assert sum(p.paper) == 2000      # 2,000 games a pairing
+    crazyhouse = plan_pairings("paper", "crazyhouse", [], names)
+    assert crazyhouse[0].paper == (1352, 646, 2)     # table 6.2: learnt vs. traditional
+    with pytest.raises(TournamentError):
+        plan_pairings("paper", "horde", [], names)
+
+
+def test_table_has_the_reports_columns_only_for_its_pairings(tmp_path):
+    cfg = MatchConfig("atomic", PlayerConfig("traditional", {"depth": 1}),
+                      PlayerConfig("ones", {"depth": 1}), games=2, pgn=str(tmp_path / "m.pgn"))
+    summary = run_match(cfg)
+    ours = markdown_table([Row(Pairing("traditional vs. ones", "traditional", "ones"), summary)], cfg)
+    assert "report:" not in ours and "| traditional vs. ones |" in ours
+    theirs = markdown_table([Row(Pairing("learnt vs. traditional", "traditional", "ones",
+                                         (1231, 753, 16)), summary)], cfg)
+    header = next(line for line in theirs.splitlines() if line.startswith("| configuration"))
+    assert "report: won" in header
+    assert "| 1231 | 753 | 16 | 61.95% |" in theirs
+
+
+def test_round_robin_through_the_command_line_and_resume(tmp_path, capsys):
+    out = tmp_path / "t"
+    argv = ["tournament", "--variant", "suicide", "--plan", "roundrobin", "--players",
+            "traditional", "sjeng", "losers", "--games", "2", "--depth", "1",
+            "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    table = (out / "table.md").read_text()
+    assert "report:" not in table
+    rows = list(csv.DictReader((out / "table.csv").open()))
+    assert [r["configuration"] for r in rows] == ["traditional vs. sjeng", "traditional vs. losers",
+                                                 "sjeng vs. losers"]
+    assert all(int(r["won"]) + int(r["lost"]) + int(r["draw"]) == 2 for r in rows)
+    summary = json.loads((out / "summary.json").read_text())
+    assert [r["games"] for r in summary["rows"]] == [2, 2, 2]
+    # The standings give every player its points over its 4 games (6 points in all).
+    standings = [line for line in table.splitlines() if line.count("|") == 5
+                 and line.split("|")[1].strip() in ("traditional", "sjeng", "losers")]
+    assert len(standings) == 3
+    assert sum(float(line.split("|")[2]) for line in standings) == 6
+    assert all(line.split("|")[3].strip() == "4" for line in standings)
+    capsys.readouterr()
+    # The same folder again is refused without --resume; with it, carried on to 4 games.
+    assert main(argv) == 2
+    assert "--resume" in capsys.readouterr().err
+    more = argv[:argv.index("--games") + 1] + ["4"] + argv[argv.index("--games") + 2:]
+    assert main(more + ["--resume"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert [r["games"] for r in summary["rows"]] == [4, 4, 4]
