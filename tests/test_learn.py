@@ -571,3 +571,14 @@ def test_suicide_learns_negative_values(tmp_path, capsys):
     v = _learnt(out)
     assert all(v[p] < 0 for p in "PNBRQ"), v
     assert v["K"] < 1.0, v
+
+
+def test_learning_searches_selectively_by_default_and_old_folders_stay_plain():
+    """The default search mode was chosen by measurement (BENCHMARKS.md); a config.json
+    written before the mode was a setting resumes with the full-width search it used."""
+    from tdleaf.learn.runs import LearnConfig
+    assert LearnConfig("atomic").search == "selective"
+    old = LearnConfig("atomic").to_json()
+    del old["search"]
+    assert LearnConfig.from_json(old).search == "plain"
+    assert LearnConfig.from_json({**old, "search": "selective"}).search == "selective"

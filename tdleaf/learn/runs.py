@@ -65,7 +65,9 @@ class LearnConfig:
     max_plies: int = 400
     hash_mb: int = 16
     qlimit: int = 16
-    search: str = "plain"           # the engine's search mode (search.engine.SEARCH_MODES)
+    # The engine's search mode (search.engine.SEARCH_MODES): selective by measurement
+    # (BENCHMARKS.md, "Which search learning uses"); plain is the report's full width.
+    search: str = "selective"
 
     def validate(self) -> "LearnConfig":
         self.variant = canonical_variant(self.variant)
@@ -92,6 +94,9 @@ class LearnConfig:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "LearnConfig":
         names = {f.name for f in fields(cls)}
+        data = dict(data)
+        # Folders written before the search mode was a setting were played full width.
+        data.setdefault("search", "plain")
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
