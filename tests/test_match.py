@@ -377,6 +377,60 @@ def test_games_against_fairy_stockfish(variant, tmp_path):
     _real_match(tmp_path, variant, "uci:fairy-stockfish", {"depth": 2, "Hash": 16})
 
 
+def _alive(pid: int) -> bool:
+    """Whether a process runs (a zombie waiting to be reaped does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(") ", 1)[1][:1] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def _processes_named(name: str) -> set[int]:
+    found = set()
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and Path(f"/proc/{entry}/comm").read_text().strip() == name:
+                found.add(int(entry))
+        except OSError:
+            pass
+    return found
+
+
+def _gone(pids: set[int], seconds: float = 15.0) -> set[int]:
+    """Those of ``pids`` still running after waiting up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return {p for p in pids if _alive(p)}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc and setpriv")
+def test_an_engine_dies_with_the_process_that_started_it():
+    """A worker killed without closing its engines (kill -9, terminate) takes them along:
+    left alone, Sjeng with its input closed spins at a fifth of a CPU for ever."""
+    from tdleaf.play.players import engine_command
+    child = [sys.executable, "-c", "import time; time.sleep(120)"]
+    assert engine_command(child)[-len(child):] == child
+    script = ("import os, subprocess, sys; from tdleaf.play.players import engine_command; "
+              f"p = subprocess.Popen(engine_command({child!r})); print(p.pid, flush=True); "
+              "os._exit(0)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60)
+    pid = int(out.stdout.split()[0])
+    assert not _gone({pid}), "the engine outlived the process that started it"
+
+
+def test_no_engine_outlives_a_parallel_match(tmp_path):
+    engine_path("sjeng")
+    before = _processes_named("sjeng")
+    cfg = MatchConfig("suicide", PlayerConfig("traditional", {"depth": 1}),
+                      PlayerConfig("xboard:sjeng", {"depth": 2}), games=4, workers=2,
+                      pgn=str(tmp_path / "p.pgn"))
+    assert run_match(cfg).games == 4
+    assert not _gone(_processes_named("sjeng") - before)
+
+
 def test_games_against_the_wasm_fairy_stockfish_in_atomic(tmp_path):
     require(find_fairy_stockfish_wasm(), "the npm package fairy-stockfish-nnue.wasm")
     _real_match(tmp_path, "atomic", "uci:fairy-stockfish-wasm", {"depth": 2})

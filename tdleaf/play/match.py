@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import queue
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -471,6 +472,14 @@ def _run_parallel(cfg: MatchConfig, openings: list[Opening], todo: list[int],
         if pending and not stopping:
             raise MatchError(f"match workers stopped with {len(pending)} game(s) unplayed")
     finally:
+        # A worker told to stop closes its engines on the way out: give it the time to, and
+        # terminate only one that hangs (its engines die with it: players.engine_command).
+        _drain(tasks)
+        for _ in procs:
+            tasks.put(None)
+        deadline = time.monotonic() + 20.0
+        for p in procs:
+            p.join(timeout=max(0.0, deadline - time.monotonic()))
         for p in procs:
             if p.is_alive():
                 p.terminate()
