@@ -466,17 +466,13 @@ def _run_parallel(cfg: MatchConfig, openings: list[Opening], todo: list[int],
             if finished(index, outcome, text) and not stopping:
                 # The SPRT has decided: start no new game; the ones being played finish.
                 stopping = True
-                _drain(tasks)
-                for _ in procs:
-                    tasks.put(None)
+                _stop_after_current_game(tasks, len(procs))
         if pending and not stopping:
             raise MatchError(f"match workers stopped with {len(pending)} game(s) unplayed")
     finally:
         # A worker told to stop closes its engines on the way out: give it the time to, and
         # terminate only one that hangs (its engines die with it: players.engine_command).
-        _drain(tasks)
-        for _ in procs:
-            tasks.put(None)
+        _stop_after_current_game(tasks, len(procs))
         deadline = time.monotonic() + 20.0
         for p in procs:
             p.join(timeout=max(0.0, deadline - time.monotonic()))
@@ -485,6 +481,13 @@ def _run_parallel(cfg: MatchConfig, openings: list[Opening], todo: list[int],
                 p.terminate()
         for p in procs:
             p.join(timeout=10)
+
+
+def _stop_after_current_game(tasks: Any, workers: int) -> None:
+    """Take the unplayed games off the queue and tell every worker to stop."""
+    _drain(tasks)
+    for _ in range(workers):
+        tasks.put(None)
 
 
 def _drain(q: Any) -> None:

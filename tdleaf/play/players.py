@@ -339,8 +339,7 @@ class ExternalPlayer(Player):
                  else chess.engine.SimpleEngine.popen_xboard)
         try:
             self.engine = popen(engine_command(self.command), cwd=self._dir.name,
-                                stderr=subprocess.DEVNULL,
-                                timeout=30.0)
+                                stderr=subprocess.DEVNULL, timeout=30.0)
         except (OSError, chess.engine.EngineError, asyncio.TimeoutError) as exc:
             raise PlayerError(f"cannot start {self.spec!r}: {type(exc).__name__}: {exc}") from None
         if "sjeng" in self.engine.id.get("name", "").lower():

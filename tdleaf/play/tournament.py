@@ -216,7 +216,7 @@ def markdown_table(rows: list[Row], base: MatchConfig) -> str:
              f"each played with both colours. Ratio = (won + draw/2) / games; p = the report's "
              f"sign test (wins against losses, two-sided); Elo with its 95% interval.", ""]
     # The report's columns only where it played one of these pairings (the paper plan).
-    with_report = any("paper" in r.to_json() for r in rows)
+    with_report = any(r.pairing.paper for r in rows)
     if with_report:
         lines += ["| configuration | won | lost | draw | ratio | p | Elo | report: won | lost | draw | ratio | p |",
                   "|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -226,16 +226,12 @@ def markdown_table(rows: list[Row], base: MatchConfig) -> str:
         d = r.to_json()
         ours = f"{d['wins']} | {d['losses']} | {d['draws']} | {_ratio(d['wins'], d['losses'], d['draws'])} " \
                f"| {_p(d['sign_test_p'])} | {_elo(d)}"
-        if not with_report:
-            lines.append(f"| {d['configuration']} | {ours} |")
-            continue
-        if "paper" in d:
-            p = d["paper"]
-            theirs = f"{p['won']} | {p['lost']} | {p['draw']} | {_ratio(p['won'], p['lost'], p['draw'])} " \
-                     f"| {_p(p['sign_test_p'])}"
-        else:
-            theirs = "- | - | - | - | -"
-        lines.append(f"| {d['configuration']} | {ours} | {theirs} |")
+        if with_report:
+            p = d.get("paper")
+            ours += " | " + (f"{p['won']} | {p['lost']} | {p['draw']} | "
+                             f"{_ratio(p['won'], p['lost'], p['draw'])} | {_p(p['sign_test_p'])}"
+                             if p else "- | - | - | - | -")
+        lines.append(f"| {d['configuration']} | {ours} |")
     if len(rows) > 1:
         lines += ["", standings(rows)]
     return "\n".join(lines) + "\n"
