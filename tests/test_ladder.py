@@ -252,6 +252,55 @@ def test_strength_does_not_import_tdleaf():
 
 # --------------------------------------------------------------------------------------
 # The command: errors, and tiny ladders against the real engines
+def _results(variant: str, rungs: dict[str, float], engine: str = "Fairy-Stockfish 11.1",
+             search: str = "selective", command: str = "tdleaf ladder") -> dict:
+    """A results_json of one ladder with the given ``{"depth 3": elo}`` rungs."""
+    out = []
+    for label, elo in rungs.items():
+        kind, value = label.split()
+        level = {"depth": int(value)} if kind == "depth" else {"movetime": float(value)}
+        out.append({"label": label, "level": level, "elo": elo, "elo_ci": [elo - 100, elo + 100],
+                    "games": 32, "wins": 16, "losses": 16, "draws": 0, "extrapolated": False})
+    return {"player": "default", "player_settings": {"search": search}, "date": "2026-11-24",
+            "games_per_rung": 32, "command": command,
+            "ladders": [{"variant": variant, "engine": engine, "engine_limits": {"movetime": 0.1},
+                         "scale": "uci_elo", "rungs": out}]}
+
+
+def test_save_ladder_merges_new_levels_into_the_same_ladder(tmp_path):
+    path = tmp_path / "ladder.json"
+    lad.save_ladder(_results("chess", {"depth 1": 900, "depth 2": 1100, "movetime 0.1": 1800},
+                         command="first"), path)
+    shipped = lad.save_ladder(_results("chess", {"depth 2": 1150, "depth 6": 1700, "movetime 1": 2000},
+                                   command="second"), path)
+    levels = [(e["level"], e["elo"]) for e in shipped["variants"]["chess"]]
+    assert levels == [({"depth": 1}, 900), ({"depth": 2}, 1150), ({"depth": 6}, 1700),
+                      ({"movetime": 0.1}, 1800), ({"movetime": 1.0}, 2000)]
+    runs = shipped["sources"]["chess"]["runs"]
+    assert [r["command"] for r in runs] == ["first", "second"]
+    assert runs[0]["levels"] == [{"depth": 1}, {"movetime": 0.1}]     # depth 2 was remeasured
+    assert strength.limits_for_elo("chess", 1700, path) == {"depth": 6}
+    # another search mode is another ladder: replaced whole
+    shipped = lad.save_ladder(_results("chess", {"depth 3": 1200}, search="plain"), path)
+    assert [e["level"] for e in shipped["variants"]["chess"]] == [{"depth": 3}]
+    assert len(shipped["sources"]["chess"]["runs"]) == 1
+    assert strength.ladder_search("chess", path) == "plain"
+
+
+def test_save_ladder_reads_a_source_saved_before_runs_were_listed(tmp_path):
+    path = tmp_path / "ladder.json"
+    entry = {"level": {"depth": 1}, "elo": 900.0, "elo_ci": [800, 1000], "games": 32,
+             "wins": 16, "losses": 16, "draws": 0, "extrapolated": False}
+    path.write_text(json.dumps({"variants": {"chess": [entry]}, "sources": {"chess": {
+        "engine": "Fairy-Stockfish 11.1", "engine_limits": {"movetime": 0.1}, "player": "default",
+        "search": "selective", "date": "2026-11-23", "games_per_rung": 32, "command": "old",
+        "note": "n"}}}))
+    shipped = lad.save_ladder(_results("chess", {"depth 6": 1700}, command="new"), path)
+    assert [e["level"] for e in shipped["variants"]["chess"]] == [{"depth": 1}, {"depth": 6}]
+    assert [(r["command"], r["levels"]) for r in shipped["sources"]["chess"]["runs"]] == \
+        [("old", [{"depth": 1}]), ("new", [{"depth": 6}])]
+
+
 # --------------------------------------------------------------------------------------
 
 def test_cli_errors(tmp_path, capsys):
@@ -309,7 +358,7 @@ def test_tiny_ladder_against_fairy_stockfish(tmp_path, capsys):
     assert (out / "ladder.md").exists()
     shipped = json.loads(saved.read_text())
     assert [e["level"] for e in shipped["variants"]["chess"]] == [{"depth": 1}, {"depth": 2}]
-    assert shipped["sources"]["chess"]["games_per_rung"] == 2
+    assert shipped["sources"]["chess"]["runs"][0]["games_per_rung"] == 2
     # a second run without --resume refuses; with it, nothing is replayed
     assert main(args) == 2
     assert "--resume" in capsys.readouterr().err

@@ -625,7 +625,12 @@ def markdown(data: dict[str, Any]) -> str:
 
 def save_ladder(data: dict[str, Any], path: Path, note: str = "") -> dict[str, Any]:
     """Write the UCI_Elo ladders of ``data`` (a :func:`results_json`) into the ladder file
-    that :mod:`search.strength` reads, keeping the variants this run did not measure."""
+    that :mod:`search.strength` reads, keeping the variants this run did not measure.
+
+    A variant already in the file against the same engine, engine limits, player and
+    search keeps the levels this run did not measure (a later run adding depth 6 keeps
+    depths 1-5), and its source lists every run that contributed; a variant measured
+    otherwise is replaced whole."""
     shipped: dict[str, Any] = {"variants": {}}
     if path.exists():
         shipped = json.loads(path.read_text())
@@ -646,14 +651,24 @@ def save_ladder(data: dict[str, Any], path: Path, note: str = "") -> dict[str, A
                             "elo_ci": r["elo_ci"], "games": r["games"],
                             "wins": r["wins"], "losses": r["losses"], "draws": r["draws"],
                             "extrapolated": r.get("extrapolated", False)})
-        shipped["variants"][lad["variant"]] = entries
-        sources[lad["variant"]] = {"engine": lad["engine"],
-                                   "engine_limits": lad["engine_limits"],
-                                   "player": data["player"],
-                                   "search": data.get("player_settings", {}).get("search", "selective"),
-                                   "date": data["date"],
-                                   "games_per_rung": data["games_per_rung"],
-                                   "command": data["command"], "note": note}
+        variant = lad["variant"]
+        source = {"engine": lad["engine"], "engine_limits": lad["engine_limits"],
+                  "player": data["player"],
+                  "search": data.get("player_settings", {}).get("search", "selective")}
+        run = {"date": data["date"], "games_per_rung": data["games_per_rung"],
+               "command": data["command"], "note": note,
+               "levels": [e["level"] for e in entries]}
+        old, old_entries = sources.get(variant), shipped["variants"].get(variant, [])
+        if old and all(old.get(k) == v for k, v in source.items()):
+            measured = [e["level"] for e in entries]
+            entries = [e for e in old_entries if e["level"] not in measured] + entries
+            runs = [dict(r, levels=[lv for lv in r["levels"] if lv not in measured])
+                    for r in _source_runs(old, old_entries)]
+            runs = [r for r in runs if r["levels"]] + [run]
+        else:
+            runs = [run]
+        shipped["variants"][variant] = sorted(entries, key=lambda e: _level_order(e["level"]))
+        sources[variant] = {**source, "runs": runs}
         saved += 1
     if not saved:
         raise LadderError("no ladder on the UCI_Elo scale to save (Sjeng's figures are "
@@ -665,6 +680,24 @@ def save_ladder(data: dict[str, Any], path: Path, note: str = "") -> dict[str, A
     tmp.write_text(_compact(shipped))
     os.replace(tmp, path)
     return shipped
+
+
+def _source_runs(source: dict[str, Any], entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The runs of a shipped source; a source saved before runs were listed is one run
+    that measured all of its levels."""
+    if "runs" in source:
+        return source["runs"]
+    return [{"date": source.get("date", ""), "games_per_rung": source.get("games_per_rung"),
+             "command": source.get("command", ""), "note": source.get("note", ""),
+             "levels": [e["level"] for e in entries]}]
+
+
+_KIND_ORDER = {"depth": 0, "nodes": 1, "movetime": 2}
+
+
+def _level_order(level: dict[str, Any]) -> tuple[int, float]:
+    kind, value = next(iter(level.items()))
+    return _KIND_ORDER.get(kind, 3), float(value)
 
 
 def _compact(shipped: dict[str, Any]) -> str:
