@@ -31,6 +31,7 @@ import pytest
 
 from search.layout import MATERIAL, PIECES
 from tdleaf.cli import main
+from tdleaf.learn.runs import run_learning
 from tdleaf.learn.td import (TemporalCoherence, Trajectory, apply_update, gradients, probabilities,
                        recommended_change, squash)
 
@@ -448,6 +449,29 @@ def test_unwritable_folder(capsys, tmp_path):
         code, stdout, err = _learn(capsys, "--variant", "chess", "--games", "1", "--out", str(out))
         _assert_error(code, stdout, err, str(out))
     assert _snapshot(tmp_path) == before
+
+
+def test_pgn_every_keeps_a_sample_and_a_folder_without_its_pgn_resumes(reference_job, tmp_path):
+    """--pgn-every N keeps games N, 2N, ... and changes nothing learnt; a job whose
+    games.pgn was left behind (a committed folder keeps checkpoint and history only)
+    resumes to the same weights."""
+    out = tmp_path / "sampled"
+    assert main(["learn", "--no-progress", "--no-plot", *JOB, "--runs", "1", "--workers", "1",
+                 "--games", "4", "--pgn-every", "2", "--out", str(out)]) == 0
+    games = []
+    with open(out / "run-00" / "games.pgn") as fh:
+        while (game := chess.pgn.read_game(fh)) is not None:
+            games.append(game.headers["Round"])
+    assert games == ["2", "4"]
+    assert json.loads((out / "config.json").read_text())["learn"]["pgn_every"] == 2
+    (out / "run-00" / "games.pgn").unlink()
+    cfg = json.loads((out / "config.json").read_text())["learn"]
+    run_learning(out, {**cfg, "games": JOB_GAMES}, 0)      # on to the reference job's 30
+    ours = json.loads((out / "run-00" / "checkpoint.json").read_text())
+    ref = json.loads((reference_job / "run-00" / "checkpoint.json").read_text())
+    assert ours["w"] == ref["w"] and ours["visits"] == ref["visits"]
+    assert _history_without_timing(out / "run-00" / "history.csv") == \
+        _history_without_timing(reference_job / "run-00" / "history.csv")
 
 
 @pytest.fixture(scope="module")

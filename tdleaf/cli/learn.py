@@ -26,7 +26,7 @@ _OPTIONS = {
     "depth": ("depth", 5), "lam": ("lam", 0.7), "omega": ("omega", 0.5),
     "alpha": ("alpha", 1.0), "noise": ("noise", None), "init": ("init", "ones"),
     "seed": ("seed", 0), "max_plies": ("max_plies", 400), "hash": ("hash_mb", 16),
-    "qlimit": ("qlimit", 16), "search": ("search", "selective"),
+    "qlimit": ("qlimit", 16), "search": ("search", "selective"), "pgn_every": ("pgn_every", 1),
 }
 
 
@@ -58,6 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the search that plays the games: selective (null move, reductions, "
                         "pruning; default, chosen by measurement, see BENCHMARKS.md) or "
                         "plain (full width, the report's setting)")
+    p.add_argument("--pgn-every", dest="pgn_every", type=int, metavar="N",
+                   help="keep every N-th game of a run in its games.pgn (default 1: all; "
+                        "0: none); learning does not depend on it")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: number of CPUs, at most the runs)")
     p.add_argument("--out", help="result folder (default runs/<variant>-<features>-<time>)")

@@ -68,13 +68,16 @@ class LearnConfig:
     # The engine's search mode (search.engine.SEARCH_MODES): selective by measurement
     # (BENCHMARKS.md, "Which search learning uses"); plain is the report's full width.
     search: str = "selective"
+    # Keep every N-th game of a run in its games.pgn (1: all, 0: none). Learning does
+    # not depend on it; long jobs keep a sample so their folders stay small to commit.
+    pgn_every: int = 1
 
     def validate(self) -> "LearnConfig":
         self.variant = canonical_variant(self.variant)
         if self.features not in ("material", "psq"):
             raise LearnError(f"--features must be material or psq, got {self.features!r}")
         for name, lo in (("games", 1), ("runs", 1), ("depth", 1), ("max_plies", 1),
-                         ("hash_mb", 1), ("qlimit", 0)):
+                         ("hash_mb", 1), ("qlimit", 0), ("pgn_every", 0)):
             if getattr(self, name) < lo:
                 raise LearnError(f"{name} must be >= {lo}, got {getattr(self, name)}")
         if not 0.0 <= self.lam <= 1.0:
@@ -245,9 +248,10 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
         visits += rec.visits
         seconds = time.perf_counter() - t0
         ck["history_bytes"] = _append(hist_path, _history_row(g + 1, rec, seconds, w))
-        ck["pgn_bytes"] = _append(pgn_path, game_pgn(rec, cfg.variant, {
-            "Event": f"tdleaf self-play, run {run}", "Round": str(g + 1),
-            "White": "tdleaf", "Black": "tdleaf"}))
+        if cfg.pgn_every and (g + 1) % cfg.pgn_every == 0:
+            ck["pgn_bytes"] = _append(pgn_path, game_pgn(rec, cfg.variant, {
+                "Event": f"tdleaf self-play, run {run}", "Round": str(g + 1),
+                "White": "tdleaf", "Black": "tdleaf"}))
         ck.update(games=g + 1, w=w.tolist(), tc_net=tc.net.tolist(), tc_total=tc.total.tolist(),
                   visits=visits.tolist())
         write_json_atomic(rdir / "checkpoint.json", ck)
