@@ -37,12 +37,19 @@ _ASPIRATION = (0.3, 0.6, 0.5, 0.5, 0.5)
 TIME_MARGIN = 0.1
 
 
-def search_flags(mode: str) -> int:
-    """The technique bits (``alphabeta.F_*`` and :data:`F_ASPIRATION`) of a search mode."""
+#: Techniques taken out of the selective search per variant, where ``tdleaf bench
+#: selective --ablate`` measured them not to help (BENCHMARKS.md, "Selective search").
+SELECTIVE_OFF: dict[str, int] = {}
+
+
+def search_flags(mode: str, variant: str | None = None) -> int:
+    """The technique bits (``alphabeta.F_*`` and :data:`F_ASPIRATION`) of a search mode;
+    with ``variant``, the selective set less what was measured not to help there."""
     if mode == "plain":
         return 0
     if mode == "selective":
-        return ab.SELECTIVE | F_ASPIRATION
+        full = ab.SELECTIVE | F_ASPIRATION
+        return full & ~SELECTIVE_OFF.get(variant, 0) if variant else full
     raise ValueError(f"unknown search mode {mode!r}; expected one of {', '.join(SEARCH_MODES)}")
 
 
@@ -166,7 +173,7 @@ class Engine:
     def set_search(self, mode: str, flags: int | None = None) -> None:
         """``selective`` or ``plain``; ``flags`` (technique bits) overrides the mode's
         set, for measuring one technique against the others."""
-        base = search_flags(mode)
+        base = search_flags(mode, self.variant)
         self.search_mode = mode
         self.flags = base if flags is None else int(flags)
 

@@ -7,7 +7,9 @@ reach depth 5 on eight positions (12 random plies from the start, seeds 0-7).
 Techniques are added one at a time in a fixed order, each measured against the version
 before it; a technique not measured to help (neither an SPRT that accepts H1 nor, when
 the game cap comes first, an Elo interval above 0) is left out of the versions that
-follow, so the last version is the set worth keeping. Every match is a PGN in ``--out``; the same command with ``--resume``
+follow, so the last version is the set worth keeping. With ``ablate``, each technique is
+instead taken out of the engine's full selective set for the variant and that set is
+measured against the one without it: what the technique is worth among all the others. Every match is a PGN in ``--out``; the same command with ``--resume``
 carries on where it stopped.
 """
 
@@ -83,10 +85,12 @@ class Step:
 
 
 def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
-        workers: int, resume: bool, random_plies: int = 8,
+        workers: int, resume: bool, random_plies: int = 8, ablate: bool = False,
         progress: Callable[[str], None] = print) -> dict[str, Any]:
-    """Measure every technique that applies to ``variant``; returns (and writes to
+    """Measure every technique that applies to ``variant`` (added one at a time, or with
+    ``ablate`` each taken out of the full set); returns (and writes to
     ``out/report.json``) the table."""
+    from search.engine import search_flags
     from tdleaf.play import stats
     from tdleaf.play.match import MatchConfig, PlayerConfig, run_match
 
@@ -94,16 +98,19 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
     report_path = out / "report.json"
     rows: list[dict[str, Any]] = []
     test = stats.Sprt.parse(sprt)
-    flags = 0
-    base_nodes = nodes_to_depth(variant, 0)
-    progress(f"{variant}: plain search, {base_nodes['nodes']:,} nodes to depth 5")
-    rows.append({"technique": "plain (full width)", "flags": 0, "nodes_depth5": base_nodes["nodes"],
+    full = search_flags("selective")            # every technique, whatever the variant's set
+    flags = full if ablate else 0
+    start = full if ablate else 0
+    base_nodes = nodes_to_depth(variant, start)
+    label = "full selective set" if ablate else "plain (full width)"
+    progress(f"{variant}: {label}, {base_nodes['nodes']:,} nodes to depth 5")
+    rows.append({"technique": label, "flags": start, "nodes_depth5": base_nodes["nodes"],
                  "seconds_depth5": base_nodes["seconds"], "kept": True})
     for name, bit in techniques():
         if not applies(name, variant):
             continue
-        step = Step(name, flags | bit, flags)
-        pgn = out / f"{variant}-{name.replace(' ', '-')}.pgn"
+        step = Step(name, full, full & ~bit) if ablate else Step(name, flags | bit, flags)
+        pgn = out / f"{variant}-{'without-' if ablate else ''}{name.replace(' ', '-')}.pgn"
         cfg = MatchConfig(variant, PlayerConfig("traditional", {"flags": step.flags, "name": f"with {name}",
                                                                 "movetime": movetime}),
                           PlayerConfig("traditional", {"flags": step.base, "name": f"without {name}",
@@ -118,7 +125,9 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
         # Kept only when measured to help: the SPRT accepted H1, or without a decision
         # the whole 95% interval lies above 0.
         kept = decision == "H1" or (decision is None and lo is not None and lo > 0)
-        nodes = nodes_to_depth(variant, step.flags)
+        # Nodes of the version the row stands for: with the technique when adding, the
+        # full set without it when ablating.
+        nodes = nodes_to_depth(variant, step.base if ablate else step.flags)
         row = {"technique": name, "flags": step.flags, "base_flags": step.base,
                "games": data["games"], "wins": data["wins"], "losses": data["losses"],
                "draws": data["draws"], "elo": data["elo"], "elo_ci": data["elo_ci"],
@@ -127,24 +136,29 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
                "sprt": decision, "kept": kept,
                "nodes_depth5": nodes["nodes"], "seconds_depth5": nodes["seconds"]}
         rows.append(row)
-        if kept:
+        if ablate and not kept:
+            flags &= ~bit
+        elif not ablate and kept:
             flags = step.flags
         progress(f"{variant}: {name}: {data['wins']}-{data['losses']}-{data['draws']} in "
                  f"{data['games']} games, Elo {data['elo']} {data['elo_ci']}, SPRT {decision}; "
                  f"{'kept' if kept else 'left out'}; {row['nodes_depth5']:,} nodes to depth 5")
-        report = {"variant": variant, "movetime": movetime, "max_games": max_games,
-                  "sprt": sprt, "rows": rows, "final_flags": flags}
+        report = {"variant": variant, "mode": "ablate" if ablate else "add", "movetime": movetime,
+                  "max_games": max_games, "sprt": sprt, "rows": rows, "final_flags": flags}
         report_path.write_text(json.dumps(report, indent=2) + "\n")
-    report = {"variant": variant, "movetime": movetime, "max_games": max_games, "sprt": sprt,
-              "rows": rows, "final_flags": flags}
+    report = {"variant": variant, "mode": "ablate" if ablate else "add", "movetime": movetime,
+              "max_games": max_games, "sprt": sprt, "rows": rows, "final_flags": flags}
     report_path.write_text(json.dumps(report, indent=2) + "\n")
     return report
 
 
 def format_report(report: dict[str, Any]) -> str:
+    ablate = report.get("mode") == "ablate"
+    how = ("each technique taken out of the full set (Elo of the full set against it)"
+           if ablate else "each technique added to the version above")
     lines = [f"{report['variant']}: {report['movetime']} s a move, SPRT {report['sprt']}, "
-             f"at most {report['max_games']} games a step",
-             "| technique | games | W-L-D | Elo (95%) | SPRT | kept | nodes to depth 5 |",
+             f"at most {report['max_games']} games a step; {how}",
+             f"| technique | games | W-L-D | Elo (95%) | SPRT | kept | nodes to depth 5{' without it' if ablate else ''} |",
              "|---|---|---|---|---|---|---|"]
     for r in report["rows"]:
         if "games" not in r:

@@ -148,6 +148,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--workers", type=positive_int, default=1, metavar="W")
     b.add_argument("--out", default="runs/bench-selective", metavar="DIR",
                    help="folder of the matches' PGNs and report.json (default runs/bench-selective)")
+    b.add_argument("--ablate", action="store_true",
+                   help="take each technique out of the full selective set instead of adding "
+                        "them one at a time (what each is worth among the others)")
     b.add_argument("--resume", action="store_true", help="carry on the matches in --out")
     b.set_defaults(run=run_selective)
 
@@ -235,6 +238,7 @@ def run_selective(args: argparse.Namespace) -> int:
     for name in names:
         report = run(name, Path(args.out) / name, movetime=args.movetime,
                      max_games=args.max_games, sprt=args.sprt, workers=args.workers,
-                     resume=args.resume, progress=lambda text: print(text, flush=True))
+                     resume=args.resume, ablate=args.ablate,
+                     progress=lambda text: print(text, flush=True))
         print(format_report(report), flush=True)
     return 0

@@ -1,0 +1,58 @@
+"""``tdleaf bench selective``: both ways of measuring the techniques run end to end on
+tiny matches and write the table (the Elo figures themselves are measured, not tested)."""
+
+from __future__ import annotations
+
+import json
+
+from search import alphabeta as ab
+from search.engine import F_ASPIRATION, SELECTIVE_OFF, search_flags
+from tdleaf.bench.selective import applies, format_report, run, techniques
+
+
+def _tiny(tmp_path, ablate: bool) -> dict:
+    return run("suicide", tmp_path / ("ablate" if ablate else "add"), movetime=0.005, max_games=2,
+               sprt="0,15", workers=1, resume=False, random_plies=4, ablate=ablate,
+               progress=lambda text: None)
+
+
+def test_adding_techniques_one_at_a_time(tmp_path):
+    report = _tiny(tmp_path, ablate=False)
+    names = [r["technique"] for r in report["rows"]]
+    assert names == ["plain (full width)"] + [n for n, _ in techniques() if applies(n, "suicide")]
+    assert names[1:] == ["aspiration windows", "late-move reductions", "bounded suicide quiescence"]
+    base = 0
+    for row, (name, bit) in zip(report["rows"][1:], [t for t in techniques() if applies(t[0], "suicide")]):
+        assert row["games"] == 2 and row["wins"] + row["losses"] + row["draws"] == 2
+        assert row["base_flags"] == base and row["flags"] == base | bit
+        if row["kept"]:
+            base = row["flags"]
+    assert report["final_flags"] == base
+    assert json.loads((tmp_path / "add" / "report.json").read_text())["mode"] == "add"
+    assert "added to the version above" in format_report(report)
+
+
+def test_ablation_takes_each_technique_out_of_the_full_set(tmp_path):
+    report = _tiny(tmp_path, ablate=True)
+    full = search_flags("selective")
+    assert report["rows"][0]["flags"] == full
+    left_out = 0
+    for row in report["rows"][1:]:
+        bit = dict(techniques())[row["technique"]]
+        assert row["flags"] == full and row["base_flags"] == full & ~bit
+        left_out |= 0 if row["kept"] else bit
+    assert report["final_flags"] == full & ~left_out
+    assert (tmp_path / "ablate" / "suicide-without-late-move-reductions.pgn").exists()
+    assert "taken out of the full set" in format_report(report)
+
+
+def test_search_flags_per_variant(monkeypatch):
+    full = ab.SELECTIVE | F_ASPIRATION
+    assert search_flags("plain", "chess") == 0
+    assert search_flags("selective") == full
+    monkeypatch.setitem(SELECTIVE_OFF, "crazyhouse", ab.F_LMR)
+    assert search_flags("selective", "crazyhouse") == full & ~ab.F_LMR
+    assert search_flags("selective", "chess") == full
+    from search import Engine
+    assert Engine("crazyhouse", "traditional", hash_mb=1).flags == full & ~ab.F_LMR
+    assert Engine("crazyhouse", "traditional", hash_mb=1, search="plain").flags == 0
