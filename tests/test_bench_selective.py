@@ -56,3 +56,14 @@ def test_search_flags_per_variant(monkeypatch):
     from search import Engine
     assert Engine("crazyhouse", "traditional", hash_mb=1).flags == full & ~ab.F_LMR
     assert Engine("crazyhouse", "traditional", hash_mb=1, search="plain").flags == 0
+
+
+def test_only_the_named_techniques(tmp_path, capsys):
+    from tdleaf.cli import main
+    report = run("suicide", tmp_path / "one", movetime=0.005, max_games=2, sprt="0,15", workers=1,
+                 resume=False, random_plies=4, ablate=True, only=["late-move reductions"],
+                 progress=lambda text: None)
+    assert [r["technique"] for r in report["rows"][1:]] == ["late-move reductions"]
+    assert main(["bench", "selective", "--variant", "suicide", "--technique", "nosuch",
+                 "--out", str(tmp_path / "two")]) == 2
+    assert "unknown technique 'nosuch'" in capsys.readouterr().err

@@ -86,10 +86,11 @@ class Step:
 
 def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
         workers: int, resume: bool, random_plies: int = 8, ablate: bool = False,
+        only: list[str] | None = None,
         progress: Callable[[str], None] = print) -> dict[str, Any]:
     """Measure every technique that applies to ``variant`` (added one at a time, or with
-    ``ablate`` each taken out of the full set); returns (and writes to
-    ``out/report.json``) the table."""
+    ``ablate`` each taken out of the full set), or those named in ``only``; returns (and
+    writes to ``out/report.json``) the table."""
     from search.engine import search_flags
     from tdleaf.play import stats
     from tdleaf.play.match import MatchConfig, PlayerConfig, run_match
@@ -107,7 +108,7 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
     rows.append({"technique": label, "flags": start, "nodes_depth5": base_nodes["nodes"],
                  "seconds_depth5": base_nodes["seconds"], "kept": True})
     for name, bit in techniques():
-        if not applies(name, variant):
+        if not applies(name, variant) or (only and name not in only):
             continue
         step = Step(name, full, full & ~bit) if ablate else Step(name, flags | bit, flags)
         pgn = out / f"{variant}-{'without-' if ablate else ''}{name.replace(' ', '-')}.pgn"

@@ -151,6 +151,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--ablate", action="store_true",
                    help="take each technique out of the full selective set instead of adding "
                         "them one at a time (what each is worth among the others)")
+    b.add_argument("--technique", action="append", metavar="NAME",
+                   help="measure only this technique (repeatable), e.g. 'late-move reductions'")
     b.add_argument("--resume", action="store_true", help="carry on the matches in --out")
     b.set_defaults(run=run_selective)
 
@@ -225,7 +227,7 @@ def run_selective(args: argparse.Namespace) -> int:
     """Execute ``tdleaf bench selective``."""
     from pathlib import Path
 
-    from tdleaf.bench.selective import format_report, run
+    from tdleaf.bench.selective import format_report, run, techniques
     from tdleaf.play.stats import Sprt
     from variants import canonical_variant
 
@@ -235,10 +237,14 @@ def run_selective(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     names = [canonical_variant(v) for v in (args.variant or
                                             ["chess", "crazyhouse", "atomic", "suicide", "giveaway"])]
+    known = [name for name, _ in techniques()]
+    for name in args.technique or []:
+        if name not in known:
+            raise CliError(f"unknown technique {name!r}; one of: {', '.join(known)}")
     for name in names:
         report = run(name, Path(args.out) / name, movetime=args.movetime,
                      max_games=args.max_games, sprt=args.sprt, workers=args.workers,
-                     resume=args.resume, ablate=args.ablate,
+                     resume=args.resume, ablate=args.ablate, only=args.technique,
                      progress=lambda text: print(text, flush=True))
         print(format_report(report), flush=True)
     return 0
