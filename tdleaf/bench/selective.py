@@ -9,8 +9,9 @@ before it; a technique not measured to help (neither an SPRT that accepts H1 nor
 the game cap comes first, an Elo interval above 0) is left out of the versions that
 follow, so the last version is the set worth keeping. With ``ablate``, each technique is
 instead taken out of the engine's full selective set for the variant and that set is
-measured against the one without it: what the technique is worth among all the others. Every match is a PGN in ``--out``; the same command with ``--resume``
-carries on where it stopped.
+measured against the one without it: what the technique is worth among all the others.
+Every match is a PGN in ``--out``; the same command with ``--resume`` carries on where
+it stopped.
 """
 
 from __future__ import annotations
