@@ -8,8 +8,8 @@ Techniques are added one at a time in a fixed order, each measured against the v
 before it; a technique not measured to help (neither an SPRT that accepts H1 nor, when
 the game cap comes first, an Elo interval above 0) is left out of the versions that
 follow, so the last version is the set worth keeping. With ``ablate``, each technique is
-instead taken out of the engine's full selective set for the variant and that set is
-measured against the one without it: what the technique is worth among all the others.
+instead taken out of the full selective set (every technique) and that set is measured
+against the one without it: what the technique is worth among all the others.
 Every match is a PGN in ``--out``; the same command with ``--resume`` carries on where
 it stopped.
 """
@@ -100,9 +100,16 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
     report_path = out / "report.json"
     rows: list[dict[str, Any]] = []
     test = stats.Sprt.parse(sprt)
+
+    def write_report() -> dict[str, Any]:
+        report = {"variant": variant, "mode": "ablate" if ablate else "add", "movetime": movetime,
+                  "max_games": max_games, "sprt": sprt, "rows": rows, "final_flags": flags}
+        report_path.write_text(json.dumps(report, indent=2) + "\n")
+        return report
+
     full = search_flags("selective")            # every technique, whatever the variant's set
-    flags = full if ablate else 0
     start = full if ablate else 0
+    flags = start                               # the set worth keeping so far
     base_nodes = nodes_to_depth(variant, start)
     label = "full selective set" if ablate else "plain (full width)"
     progress(f"{variant}: {label}, {base_nodes['nodes']:,} nodes to depth 5")
@@ -145,13 +152,8 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
         progress(f"{variant}: {name}: {data['wins']}-{data['losses']}-{data['draws']} in "
                  f"{data['games']} games, Elo {data['elo']} {data['elo_ci']}, SPRT {decision}; "
                  f"{'kept' if kept else 'left out'}; {row['nodes_depth5']:,} nodes to depth 5")
-        report = {"variant": variant, "mode": "ablate" if ablate else "add", "movetime": movetime,
-                  "max_games": max_games, "sprt": sprt, "rows": rows, "final_flags": flags}
-        report_path.write_text(json.dumps(report, indent=2) + "\n")
-    report = {"variant": variant, "mode": "ablate" if ablate else "add", "movetime": movetime,
-              "max_games": max_games, "sprt": sprt, "rows": rows, "final_flags": flags}
-    report_path.write_text(json.dumps(report, indent=2) + "\n")
-    return report
+        write_report()
+    return write_report()
 
 
 def format_report(report: dict[str, Any]) -> str:

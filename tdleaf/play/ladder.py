@@ -660,7 +660,7 @@ def save_ladder(data: dict[str, Any], path: Path, note: str = "") -> dict[str, A
                "levels": [e["level"] for e in entries]}
         old, old_entries = sources.get(variant), shipped["variants"].get(variant, [])
         if old and all(old.get(k) == v for k, v in source.items()):
-            measured = [e["level"] for e in entries]
+            measured = run["levels"]
             entries = [e for e in old_entries if e["level"] not in measured] + entries
             runs = [dict(r, levels=[lv for lv in r["levels"] if lv not in measured])
                     for r in _source_runs(old, old_entries)]
