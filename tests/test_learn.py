@@ -282,7 +282,9 @@ def _check_files(job: Path, games: int, variant_tag: str = "Suicide") -> None:
     assert n == games
     ck = json.loads((rdir / "checkpoint.json").read_text())
     last = rows[-1]
-    assert [float(last[f"material.{p}"]) for p in PIECES] == ck["w"][MATERIAL:MATERIAL + 6]
+    # history.csv keeps seven significant digits of each weight
+    assert [float(last[f"material.{p}"]) for p in PIECES] == \
+        pytest.approx(ck["w"][MATERIAL:MATERIAL + 6], rel=1e-6, abs=1e-12)
     saved = json.loads((job / "weights.json").read_text())
     assert [saved["material"][p] for p in PIECES] == ck["w"][MATERIAL:MATERIAL + 6]
 
@@ -606,3 +608,21 @@ def test_learning_searches_selectively_by_default_and_old_folders_stay_plain():
     del old["search"]
     assert LearnConfig.from_json(old).search == "plain"
     assert LearnConfig.from_json({**old, "search": "selective"}).search == "selective"
+
+
+def test_a_job_keeps_the_search_it_started_with(monkeypatch):
+    """The technique bits are fixed in config.json when a job starts: a per-variant set
+    changed later (search.engine.SELECTIVE_OFF) does not change how a resumed job searches."""
+    from search import alphabeta as ab
+    from search.engine import SELECTIVE_OFF, search_flags
+    from tdleaf.learn.runs import LearnConfig
+    saved = LearnConfig("atomic").validate().to_json()
+    assert saved["flags"] == search_flags("selective", "atomic")
+    assert saved["flags"] & ab.F_LMR
+    monkeypatch.setitem(SELECTIVE_OFF, "atomic", ab.F_LMR)
+    assert LearnConfig.from_json(saved).validate().flags == saved["flags"]
+    # A new job, and a folder written before the bits were recorded, take today's set.
+    assert not LearnConfig("atomic").validate().flags & ab.F_LMR
+    old = dict(saved)
+    del old["flags"]
+    assert LearnConfig.from_json(old).validate().flags == search_flags("selective", "atomic")

@@ -30,7 +30,7 @@ from typing import Any, Callable
 import numpy as np
 
 from search import Engine
-from search.engine import SEARCH_MODES
+from search.engine import SEARCH_MODES, search_flags
 from search.layout import HAND, HAND_PIECES, MATERIAL, N_FEATURES, PIECES, PSQ, Weights, load_weights
 from variants import canonical_variant
 
@@ -68,6 +68,10 @@ class LearnConfig:
     # The engine's search mode (search.engine.SEARCH_MODES): selective by measurement
     # (BENCHMARKS.md, "Which search learning uses"); plain is the report's full width.
     search: str = "selective"
+    # The technique bits of that search (search.engine.search_flags), fixed when the job
+    # starts: a resumed job searches as it began even if the engine's per-variant
+    # set has changed since. None: taken from ``search`` and the variant at validation.
+    flags: int | None = None
     # Keep every N-th game of a run in its games.pgn (1: all, 0: none). Learning does
     # not depend on it; long jobs keep a sample so their folders stay small to commit.
     pgn_every: int = 1
@@ -86,6 +90,8 @@ class LearnConfig:
             raise LearnError("omega and alpha must be > 0")
         if self.search not in SEARCH_MODES:
             raise LearnError(f"--search must be one of {', '.join(SEARCH_MODES)}, got {self.search!r}")
+        if self.flags is None:
+            self.flags = search_flags(self.search, self.variant)
         if not 0.0 <= self.noise < 1.0:
             raise LearnError(f"noise must be in [0, 1), got {self.noise}")
         initial_weights(self)   # the --init spec must load
@@ -187,8 +193,10 @@ HISTORY_FIELDS = (["game", "result", "plies", "termination", "nodes", "seconds"]
 def _history_row(game: int, rec, seconds: float, w: np.ndarray) -> str:
     buf = io.StringIO()
     row = [game, rec.result, len(rec.moves), rec.termination, rec.nodes, f"{seconds:.3f}"]
-    row += [repr(float(x)) for x in w[MATERIAL:MATERIAL + 6]]
-    row += [repr(float(x)) for x in w[HAND:HAND + 5]]
+    # Seven significant digits draw every curve; the exact weights are in checkpoint.json.
+    # Long jobs commit this file, so it is kept short.
+    row += [f"{float(x):.7g}" for x in w[MATERIAL:MATERIAL + 6]]
+    row += [f"{float(x):.7g}" for x in w[HAND:HAND + 5]]
     csv.writer(buf, lineterminator="\n").writerow(row)
     return buf.getvalue()
 
@@ -238,7 +246,8 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     _truncate(pgn_path, ck["pgn_bytes"])
     mask = learn_mask(cfg)
     engine = Engine(cfg.variant, Weights(cfg.variant, w.copy(), {}), hash_mb=cfg.hash_mb,
-                    qlimit=cfg.qlimit, random_ties=True, noise=cfg.noise, search=cfg.search)
+                    qlimit=cfg.qlimit, random_ties=True, noise=cfg.noise, search=cfg.search,
+                    flags=cfg.flags)
     for g in range(int(ck["games"]), cfg.games):
         engine.w[:] = w
         t0 = time.perf_counter()
