@@ -442,3 +442,30 @@ def test_plots_imports_nothing_of_the_engine():
             "bad = [m for m in ('variants', 'search', 'tdleaf', 'numba') if m in sys.modules]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
+
+
+def test_results_tables_beside_the_report(tmp_path, capsys):
+    """`tdleaf results`: each variant's values in its report normalisation beside the
+    report's, rescaled to a pawn of (-)1 beside Table 9.1, the compute from history.csv;
+    an unfinished experiment is marked; a folder without experiments is an error."""
+    ref = tmp_path / "reference"
+    make_run(ref / "crazyhouse" / "material", "crazyhouse", "material", runs=3)
+    make_run(ref / "crazyhouse" / "psq", "crazyhouse", "psq", runs=2)
+    make_run(ref / "suicide" / "material", "suicide", "material", runs=2, games=10, finished=False)
+    out = tmp_path / "RESULTS-tables.md"
+    assert main(["results", str(ref), "--out", str(out)]) == 0
+    text = out.read_text()
+    zh, su = text.split("## Suicide")
+    assert zh.startswith("## Crazyhouse") and "bishop = 3" in zh
+    row = next(x for x in zh.splitlines() if x.startswith("| bishop |"))
+    assert row.split("|")[2].strip().startswith("3.00 \u00b1") and row.split("|")[3].strip() == "3.00"
+    assert "| queen in hand |" in zh and "| 5.63 |" in zh           # report, Table 6.1
+    assert "| report, Table 9.1 | 1.00 | 2.00 | 2.40 | 2.40 | 3.80 |" in zh
+    assert "| material | 3 x 12 | 1 | plain | 36 |" in zh
+    assert "[psq: heatmaps]" not in zh                            # no figures drawn yet
+    assert "in progress" in su and "rook = -5" in su
+    assert "| report, Table 9.1 | -1.00 | -1.40 |" in su
+    assert "| material | 2 x 10 | 1 | plain | 20 |" in su
+    (tmp_path / "empty").mkdir()
+    assert main(["results", str(tmp_path / "empty")]) == 2
+    assert "no experiment under" in capsys.readouterr().err

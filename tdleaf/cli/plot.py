@@ -46,6 +46,45 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also draw the piece-square tables with a diverging colour map and "
                         "the values written in the squares (heatmaps-numbers, heatmap-numbers-P ...)")
     p.set_defaults(run=run)
+    r = subparsers.add_parser(
+        "results", help="tables of the shipped experiments beside the report's",
+        description=RESULTS_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("reference", metavar="DIR", nargs="?", default="runs/reference",
+                   help="a folder of <variant>/material and <variant>/psq result folders "
+                        "(default runs/reference)")
+    r.add_argument("--variant", nargs="+", metavar="V", help="only these variants")
+    r.add_argument("--out", metavar="FILE",
+                   help="write the markdown to FILE (links relative to its folder) "
+                        "instead of printing it")
+    r.set_defaults(run=run_results)
+
+
+RESULTS_DESCRIPTION = """\
+Markdown tables of the learning experiments under DIR (as RESULTS.md shows them): per
+variant, our values in the report's normalisation (chess/crazyhouse bishop = 3, atomic
+knight = 2.5, suicide/giveaway rook = -5; mean over runs of the raw weights, then
+scaled, +- the standard deviation over runs) beside the report's, the same with a pawn
+of (-)1 beside its Table 9.1, the compute each experiment used and links to its
+figures. Unfinished experiments are tabled from what they hold, and marked.
+"""
+
+
+def run_results(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf results``."""
+    from plots import PlotError
+    from plots.results import results_markdown
+
+    root = Path(args.out).resolve().parent if args.out else Path.cwd()
+    try:
+        text = results_markdown(args.reference, root=root, variants=args.variant)
+    except PlotError as exc:
+        raise CliError(str(exc)) from None
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}")
+    else:
+        print(text, end="")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:

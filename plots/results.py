@@ -1,0 +1,163 @@
+"""Markdown tables of the shipped experiments beside the report's (``tdleaf results``).
+
+For every variant folder under ``runs/reference`` (``<variant>/material``, the small
+experiment, and ``<variant>/psq``, the big one): the values in the report's own
+normalisation per variant (the mean over runs of the raw weights, then scaled:
+:data:`plots.CONVENTION`), the same rescaled so that a pawn is (-)1 as in the report's
+Table 9.1, and the compute each experiment used (from ``history.csv``). Unfinished
+folders are tabled from what they hold, and say so.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import paper
+from .runfolder import PIECE_NAMES, PlotError, RunData, load_run
+from .values import Finals, finals
+
+ORDER = ("chess", "crazyhouse", "suicide", "atomic", "giveaway", "antichess")
+KINDS = ("material", "psq")
+
+
+@dataclass
+class Compute:
+    games: int            # games played over all runs
+    seconds: float        # their summed wall time (one core each)
+    nodes: float          # their summed nodes
+
+    @property
+    def hours(self) -> float:
+        return self.seconds / 3600
+
+
+def compute(data: RunData) -> Compute:
+    """Games, seconds and nodes of every game in the folder's ``run-NN/history.csv``."""
+    games, seconds, nodes = 0, 0.0, 0.0
+    for h in data.histories:
+        with open(h.path, newline="", encoding="utf-8") as fh:
+            for row in csv.DictReader(fh):
+                try:
+                    s, n = float(row["seconds"]), float(row["nodes"])
+                except (KeyError, TypeError, ValueError):
+                    continue         # a row a running job is still appending
+                games, seconds, nodes = games + 1, seconds + s, nodes + n
+    return Compute(games, seconds, nodes)
+
+
+def _label(key: str) -> str:
+    return f"{PIECE_NAMES[key[0]]} in hand" if key.endswith("@hand") else PIECE_NAMES[key]
+
+
+def _pm(mean: float | None, sd: float | None = None) -> str:
+    if mean is None or math.isnan(mean):
+        return "-"
+    return f"{mean:.2f}" if sd is None or math.isnan(sd) else f"{mean:.2f} \u00b1 {sd:.2f}"
+
+
+def _series(f: Finals | None, kind: str) -> tuple[dict[str, float], dict[str, float]]:
+    for s in (f.series if f else []):
+        if s.style == kind:
+            return s.mean, s.std
+    return {}, {}
+
+
+def _pawn_one(values: dict[str, float], losing: bool) -> dict[str, float]:
+    """``values`` rescaled so that the pawn is 1 (-1 in the losing variants)."""
+    p = values.get("P")
+    if not p or math.isnan(p):
+        return {}
+    s = (-1.0 if losing else 1.0) / p
+    return {k: v * s for k, v in values.items()}
+
+
+def variant_section(variant: str, runs: dict[str, RunData], root: Path) -> str:
+    """The markdown of one variant: values, pawn = 1, compute, figures."""
+    title = variant[0].upper() + variant[1:]
+    material, psq = runs.get("material"), runs.get("psq")
+    fm = finals(material) if material else None
+    fp = finals(psq) if psq else None
+    piece, target = (material or psq).normalisation     # type: ignore[union-attr]
+    ours_m, ours_m_sd = _series(fm, "learnt")
+    ours_p, ours_p_sd = _series(fp, "psq")
+    _, rep_m = paper.values(variant, "material")
+    _, rep_p = paper.values(variant, "psq")
+    same = paper.paper_variant(variant)
+    note = "" if same == variant else f" (the report has no {variant}; its columns are {same}'s)"
+    keys = list(dict.fromkeys([*(ours_m or {}), *(ours_p or {}), *rep_m, *rep_p]))
+    lines = [f"## {title}", ""]
+    unfinished = [f"*{kind}: {d.progress()}: values so far.*"
+                  for kind, d in (("material", material), ("psq", psq))
+                  if d is not None and not d.finished]
+    if unfinished:
+        lines += unfinished + [""]
+    lines += [f"Normalised as the report does for {variant}: {PIECE_NAMES[piece].lower()} "
+              f"= {target:g}; ours are the mean over runs of the raw weights, then scaled "
+              f"(\u00b1 the standard deviation over runs, same scale){note}.", "",
+              "| piece | ours: learnt (material) | report: learnt | ours: table average (psq) "
+              "| report: table average |", "|---|---|---|---|---|"]
+    for k in keys:
+        lines.append(f"| {_label(k)} | {_pm(ours_m.get(k), ours_m_sd.get(k))} | {_pm(rep_m.get(k))} "
+                     f"| {_pm(ours_p.get(k), ours_p_sd.get(k))} | {_pm(rep_p.get(k))} |")
+    losing = target < 0
+    pawn = "-1" if losing else "1"
+    board = [k for k in keys if not k.endswith("@hand")]
+    table91 = paper.PAWN_ONE.get(same, {})
+    rows = [("ours: learnt", _pawn_one({k: ours_m[k] for k in board if k in ours_m}, losing)),
+            ("ours: table average", _pawn_one({k: ours_p[k] for k in board if k in ours_p}, losing)),
+            ("report, Table 9.1", table91)]
+    lines += ["", f"The same, a pawn = {pawn} (the report's Table 9.1 gives its best-performing set):",
+              "", "| set | " + " | ".join(board) + " |", "|---|" + "---|" * len(board)]
+    for name, vals in rows:
+        if vals:
+            lines.append(f"| {name} | " + " | ".join(_pm(vals.get(k)) for k in board) + " |")
+    lines += ["", "| experiment | runs x games | depth | search | games played | CPU hours "
+              "| s / game | nodes / game |", "|---|---|---|---|---|---|---|---|"]
+    for kind, d in (("material", material), ("psq", psq)):
+        if d is None:
+            continue
+        c = compute(d)
+        per = c.seconds / c.games if c.games else math.nan
+        nodes = c.nodes / c.games if c.games else math.nan
+        lines.append(f"| {kind} | {d.runs} x {d.games} | {d.config.get('depth', '?')} "
+                     f"| {d.config.get('search', 'plain')} | {c.games:,} | {c.hours:.1f} "
+                     f"| {per:.2f} | {nodes:,.0f} |")
+    figs = []
+    for kind, d in (("material", material), ("psq", psq)):
+        if d is None:
+            continue
+        rel = Path(os.path.relpath(d.path, root))
+        names = ["curves", "final-values"] + (["heatmaps"] if kind == "psq" else [])
+        figs += [f"[{kind}: {n}]({(rel / 'figures' / f'{n}.png').as_posix()})" for n in names
+                 if (d.path / "figures" / f"{n}.png").exists()]
+    if figs:
+        lines += ["", "Figures: " + ", ".join(figs) + "."]
+    return "\n".join(lines) + "\n"
+
+
+def results_markdown(reference: str | os.PathLike[str], root: str | os.PathLike[str] = ".",
+                     variants: list[str] | None = None) -> str:
+    """The sections of every variant with an experiment under ``reference``; links are
+    relative to ``root`` (where the markdown file lives)."""
+    ref = Path(reference)
+    if not ref.is_dir():
+        raise PlotError(f"no such folder: {ref}")
+    found = [p.name for p in ref.iterdir() if p.is_dir()]
+    names = variants or sorted(found, key=lambda v: (ORDER.index(v) if v in ORDER else 99, v))
+    sections = []
+    for v in names:
+        runs = {}
+        for kind in KINDS:
+            folder = ref / v / kind
+            if (folder / "config.json").exists():
+                runs[kind] = load_run(folder)
+        if runs:
+            sections.append(variant_section(v, runs, Path(root)))
+    if not sections:
+        raise PlotError(f"no experiment under {ref} (expected <variant>/material or <variant>/psq "
+                        f"folders of 'tdleaf learn')")
+    return "\n".join(sections)
