@@ -38,8 +38,14 @@ TIME_MARGIN = 0.1
 
 
 #: Techniques taken out of the selective search per variant, where ``tdleaf bench
-#: selective --ablate`` measured them not to help (BENCHMARKS.md, "Selective search").
-SELECTIVE_OFF: dict[str, int] = {}
+#: selective --ablate`` did not measure them to help (BENCHMARKS.md, "Selective search").
+#: Atomic: reverse futility and SEE ordering cost Elo (SPRT H0); futility, razoring,
+#: check extensions and SEE pruning in quiescence were undecided at 600 games, and the
+#: set without all six passed a non-regression SPRT against the full set.
+SELECTIVE_OFF: dict[str, int] = {
+    "atomic": (ab.F_FUTILITY | ab.F_REVERSE_FUTILITY | ab.F_RAZOR | ab.F_CHECK_EXT
+               | ab.F_QSEE | ab.F_SEE_ORDER),
+}
 
 
 def search_flags(mode: str, variant: str | None = None) -> int:
