@@ -10,11 +10,12 @@ folders are tabled from what they hold, and say so.
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from . import paper
 from .runfolder import PIECE_NAMES, PlotError, RunData, load_run
@@ -37,15 +38,9 @@ class Compute:
 
 def compute(data: RunData) -> Compute:
     """Games, seconds and nodes of every game in the folder's ``run-NN/history.csv``."""
-    games, seconds, nodes = 0, 0.0, 0.0
-    for h in data.histories:
-        with open(h.path, newline="", encoding="utf-8") as fh:
-            for row in csv.DictReader(fh):
-                try:
-                    s, n = float(row["seconds"]), float(row["nodes"])
-                except (KeyError, TypeError, ValueError):
-                    continue         # a row a running job is still appending
-                games, seconds, nodes = games + 1, seconds + s, nodes + n
+    games = sum(len(h.games) for h in data.histories)
+    seconds = sum(float(np.nansum(h.seconds)) for h in data.histories)
+    nodes = sum(float(np.nansum(h.nodes)) for h in data.histories)
     return Compute(games, seconds, nodes)
 
 
@@ -115,8 +110,8 @@ def variant_section(variant: str, runs: dict[str, RunData], root: Path) -> str:
     for name, vals in rows:
         if vals:
             lines.append(f"| {name} | " + " | ".join(_pm(vals.get(k)) for k in board) + " |")
-    lines += ["", "| experiment | runs x games | depth | search | games played | CPU hours "
-              "| s / game | nodes / game |", "|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| experiment | runs x games | depth | search | games played "
+              "| hours (wall, one game a core) | s / game | nodes / game |", "|---|---|---|---|---|---|---|---|"]
     for kind, d in (("material", material), ("psq", psq)):
         if d is None:
             continue

@@ -53,6 +53,8 @@ class History:
     hand: np.ndarray           # (n, 5) P..Q
     results: np.ndarray        # (n,) 1 / 0.5 / 0 (White's score)
     plies: np.ndarray          # (n,)
+    seconds: np.ndarray        # (n,) wall time of each game (NaN where not recorded)
+    nodes: np.ndarray          # (n,) nodes searched in each game (NaN where not recorded)
 
 
 @dataclass
@@ -167,7 +169,7 @@ def _read_history(path: Path, run: int, hand: bool) -> History:
     if missing:
         raise PlotError(f"{path}: missing column(s) {', '.join(missing)}")
     col = {name: i for i, name in enumerate(header)}
-    games, mat, hnd, res, plies = [], [], [], [], []
+    games, mat, hnd, res, plies, secs, nodes = [], [], [], [], [], [], []
     body = rows[1:]
     complete_last = text.endswith("\n")
     for k, row in enumerate(body):
@@ -180,6 +182,8 @@ def _read_history(path: Path, run: int, hand: bool) -> History:
             h = [float(row[col[f"hand.{p}"]]) if f"hand.{p}" in col else 0.0 for p in HAND_PIECES]
             r = float(row[col["result"]]) if "result" in col else math.nan
             n = float(row[col["plies"]]) if "plies" in col else math.nan
+            t = float(row[col["seconds"]]) if "seconds" in col else math.nan
+            k_nodes = float(row[col["nodes"]]) if "nodes" in col else math.nan
         except ValueError as exc:
             if last and not complete_last:
                 break               # a row still being appended by a running job
@@ -191,9 +195,12 @@ def _read_history(path: Path, run: int, hand: bool) -> History:
         hnd.append(h)
         res.append(r)
         plies.append(n)
+        secs.append(t)
+        nodes.append(k_nodes)
     return History(run, path, np.array(games, dtype=int), np.array(mat, dtype=float).reshape(-1, 6),
                    np.array(hnd, dtype=float).reshape(-1, 5), np.array(res, dtype=float),
-                   np.array(plies, dtype=float))
+                   np.array(plies, dtype=float), np.array(secs, dtype=float),
+                   np.array(nodes, dtype=float))
 
 
 def _read_checkpoint(path: Path, run: int) -> Checkpoint:
