@@ -64,8 +64,9 @@ Markdown tables of the learning experiments under DIR (as RESULTS.md shows them)
 variant, our values in the report's normalisation (chess/crazyhouse bishop = 3, atomic
 knight = 2.5, suicide/giveaway rook = -5; mean over runs of the raw weights, then
 scaled, +- the standard deviation over runs) beside the report's, the same with a pawn
-of (-)1 beside its Table 9.1, the games, wall hours and nodes each experiment used and links to its
-figures. Unfinished experiments are tabled from what they hold, and marked.
+of (-)1 beside its Table 9.1, the games, wall hours and nodes each experiment used,
+and links to its figures. Unfinished experiments are tabled from what they hold, and
+marked.
 """
 
 
