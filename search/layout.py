@@ -108,7 +108,17 @@ _SETS: dict[str, dict[str, dict[str, float]]] = {
     },
     "ones": {v: {p: 1.0 for p in PIECES} for v in
              ("chess", "crazyhouse", "atomic", "suicide", "giveaway", "antichess")},
+    # The report's own learnt material values (its Tables 5.1, 6.1, 7.1, 8.1), in its
+    # normalisation: to play ours against them.
+    "report": {
+        "chess": {"P": 1.20, "N": 2.43, "B": 3.0, "R": 4.35, "Q": 9.48, "K": 0.0},
+        "crazyhouse": {"P": 1.34, "N": 2.35, "B": 3.0, "R": 3.14, "Q": 6.04, "K": 0.0},
+        "suicide": {"P": -2.36, "N": -3.22, "B": -4.41, "R": -5.0, "Q": -4.79, "K": -2.98},
+        "atomic": {"P": 2.91, "N": 2.50, "B": -0.77, "R": 6.37, "Q": 24.77, "K": 0.0},
+    },
 }
+#: Pieces in hand where a set values them apart from the pieces on the board (else the same).
+_HAND_SETS = {"report": {"crazyhouse": {"P": 1.49, "N": 2.96, "B": 2.81, "R": 3.53, "Q": 5.63}}}
 VALUE_SETS = tuple(_SETS)
 
 
@@ -205,7 +215,7 @@ def value_set(name: str, variant: str) -> Weights:
     material = _SETS[name][variant]
     data: dict[str, Any] = {"variant": variant, "material": material, "meta": {"value_set": name}}
     if variant == "crazyhouse":
-        data["hand"] = {p: material[p] for p in HAND_PIECES}
+        data["hand"] = _HAND_SETS.get(name, {}).get(variant) or {p: material[p] for p in HAND_PIECES}
     return weights_from_json(data, variant, source=f"value set {name!r}")
 
 

@@ -219,6 +219,20 @@ def test_traditional_values():
         assert _material(value_set("traditional", v)) == (-1, -3, -3, -5, -9, -2)
 
 
+def test_report_set_is_the_reports_tables():
+    """The report's learnt values, in its normalisations (bishop 3, rook -5, knight 2.5)."""
+    assert _material(value_set("report", "chess"))[2] == 3
+    assert _material(value_set("report", "suicide"))[3] == -5
+    assert _material(value_set("report", "atomic"))[1:3] == (2.5, -0.77)
+    zh = value_set("report", "crazyhouse")
+    hand = tuple(round(float(x), 2) for x in zh.w[HAND:HAND + 5])
+    assert hand == (1.49, 2.96, 2.81, 3.53, 5.63)          # in hand, apart from the board's
+    assert _material(zh)[:5] == (1.34, 2.35, 3.0, 3.14, 6.04)
+    assert load_weights("report", "crazyhouse").w.tolist() == zh.w.tolist()
+    with pytest.raises(WeightsError, match="no values for giveaway"):
+        value_set("report", "giveaway")
+
+
 @pytest.mark.parametrize("name,variant", [("sunsetter", "suicide"), ("sunsetter", "atomic"),
                                           ("sjeng", "chess"), ("sjeng", "atomic")])
 def test_value_set_not_defined_for_variant(name, variant):

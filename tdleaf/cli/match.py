@@ -17,7 +17,7 @@ Play a match between two players, A and B, and report it as engine testers do:
 wins, losses, draws, score, Elo difference with its 95% interval (game by game and by
 game pairs), likelihood of superiority, the report's sign test, and failures.
 
-A player is a tdleaf value set (traditional, sunsetter, sjeng, losers, ones, default,
+A player is a tdleaf value set (traditional, sunsetter, sjeng, losers, ones, report, default,
 learnt), a weights.json file or a 'tdleaf learn' result folder, or an external engine:
 uci:COMMAND or xboard:COMMAND (e.g. uci:fairy-stockfish, xboard:sjeng; the command is
 split like a shell would). Internal players search in this process.

@@ -17,7 +17,7 @@ Options:
   UCI_Variant      chess, crazyhouse, suicide, giveaway, antichess, atomic
   Hash             transposition table in MB (default 64)
   Weights          a weights.json path, a run folder, or a value set (traditional,
-                   sunsetter, sjeng, losers, ones; learnt, learnt-material,
+                   sunsetter, sjeng, losers, ones, report; learnt, learnt-material,
                    learnt-psq, avg-psq once shipped); default: the shipped weights
   Search           selective (default: null move, late-move reductions, futility,
                    razoring, SEE, aspiration windows), plain (the full-width
