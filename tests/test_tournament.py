@@ -29,16 +29,18 @@ def test_round_robin_and_gauntlet_pairings():
 
 def test_paper_pairings_are_the_reports():
     names = {n: f"spec-{n}" for n in ("traditional", "original", "sjeng", "losers",
-                                      "sjeng-engine", "learnt", "psq", "avg-psq")}
+                                      "sjeng-engine", "learnt", "psq", "avg-psq", "report")}
     for variant, rows in PAPER.items():
         pairings = plan_pairings("paper", variant, [], names)
         assert [p.label for p in pairings] == [r[0] for r in rows]
         for p in pairings:
             assert p.a.startswith("spec-") and p.b.startswith("spec-")
-            if variant in ("giveaway", "antichess"):
+            if variant in ("giveaway", "antichess") or p.b == "spec-report":
                 assert p.paper is None           # the report has no numbers for them
             else:
                 assert sum(p.paper) == 2000      # 2,000 games a pairing
+        # ours against the report's own learnt values: where it learnt some
+        assert (pairings[-1].b == "spec-report") == (variant not in ("giveaway", "antichess"))
     crazyhouse = plan_pairings("paper", "crazyhouse", [], names)
     assert crazyhouse[0].paper == (1352, 646, 2)     # table 6.2: learnt vs. traditional
     with pytest.raises(TournamentError):

@@ -22,7 +22,9 @@ Plans:
               5.2-8.2): learnt vs traditional, vs the engine's original values
               (Sunsetter's), vs Sjeng's values, vs the average piece-square values, and
               piece-square vs learnt (chess: also piece-square vs the Sjeng engine),
-              with the report's won/lost/draw/ratio and sign test beside ours. learnt
+              with the report's won/lost/draw/ratio and sign test beside ours; then
+              one it could not play: learnt vs the report's own learnt values (value
+              set 'report'; not in giveaway/antichess, where it learnt none). learnt
               and psq are the shipped reference weights unless --learnt / --psq name
               result folders; avg-psq is derived from psq's tables.
   roundrobin  every pair of --players
@@ -30,9 +32,9 @@ Plans:
 
 --option NAME.KEY=VALUE sets one player's own setting: NAME is a player's position in
 --players (1, 2, ...), or for the paper plan one of learnt, psq, traditional, original,
-sjeng, losers, avg-psq, sjeng-engine (e.g. sjeng-engine.movetime=1)."""
+report, sjeng, losers, avg-psq, sjeng-engine (e.g. sjeng-engine.movetime=1)."""
 
-PAPER_NAMES = ["learnt", "psq", "traditional", "original", "sjeng", "losers", "avg-psq",
+PAPER_NAMES = ["learnt", "psq", "traditional", "original", "report", "sjeng", "losers", "avg-psq",
                "sjeng-engine"]
 
 

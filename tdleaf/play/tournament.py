@@ -34,7 +34,8 @@ class Pairing:
     paper: tuple[int, int, int] | None = None
 
 
-#: The report's tournaments: (configuration, A, B, (won, lost, draw) of A).
+#: The report's tournaments: (configuration, A, B, (won, lost, draw) of A), and one of
+#: ours it could not play: our learnt values against its learnt values (no numbers).
 #: A and B are names resolved by :func:`paper_players`.
 PAPER: dict[str, list[tuple[str, str, str, tuple[int, int, int] | None]]] = {
     "chess": [
@@ -43,6 +44,7 @@ PAPER: dict[str, list[tuple[str, str, str, tuple[int, int, int] | None]]] = {
         ("learnt vs. average p-sq", "learnt", "avg-psq", (971, 993, 36)),
         ("piece-square vs. learnt", "psq", "learnt", (1735, 245, 20)),
         ("piece-square vs. Sjeng", "psq", "sjeng-engine", (2, 1997, 1)),
+        ("learnt vs. the report's learnt", "learnt", "report", None),
     ],
     "crazyhouse": [
         ("learnt vs. traditional", "learnt", "traditional", (1352, 646, 2)),
@@ -50,6 +52,7 @@ PAPER: dict[str, list[tuple[str, str, str, tuple[int, int, int] | None]]] = {
         ("learnt vs. Sjeng (Values)", "learnt", "sjeng", (1322, 674, 4)),
         ("learnt vs. average p-sq", "learnt", "avg-psq", (813, 1184, 3)),
         ("piece-square vs. learnt", "psq", "learnt", (1928, 71, 1)),
+        ("learnt vs. the report's learnt", "learnt", "report", None),
     ],
     "suicide": [
         ("learnt vs. traditional", "learnt", "traditional", (1018, 934, 48)),
@@ -57,16 +60,19 @@ PAPER: dict[str, list[tuple[str, str, str, tuple[int, int, int] | None]]] = {
         ("learnt vs. Sjeng (Losers)", "learnt", "losers", (984, 910, 106)),
         ("learnt vs. average p-sq", "learnt", "avg-psq", (986, 948, 66)),
         ("piece-square vs. learnt", "psq", "learnt", (1742, 243, 15)),
+        ("learnt vs. the report's learnt", "learnt", "report", None),
     ],
     "atomic": [
         ("learnt vs. traditional", "learnt", "traditional", (1231, 753, 16)),
         ("learnt vs. average p-sq", "learnt", "avg-psq", (1186, 797, 17)),
         ("piece-square vs. learnt", "psq", "learnt", (1924, 75, 1)),
+        ("learnt vs. the report's learnt", "learnt", "report", None),
     ],
 }
-# Giveaway and antichess: the suicide pairings (the report has no numbers for them).
+# Giveaway and antichess: the suicide pairings (the report has no numbers for them and
+# learnt no values).
 for _v in ("giveaway", "antichess"):
-    PAPER[_v] = [(label, a, b, None) for label, a, b, _ in PAPER["suicide"]]
+    PAPER[_v] = [(label, a, b, None) for label, a, b, _ in PAPER["suicide"] if b != "report"]
 
 PLANS = ("paper", "roundrobin", "gauntlet")
 
@@ -82,7 +88,8 @@ def paper_players(variant: str, out: Path, learnt: str | None = None,
     tables and written into the tournament folder."""
     names = {"traditional": "traditional", "original": "sunsetter", "sjeng": "sjeng",
              "losers": "losers", "sjeng-engine": "xboard:sjeng",
-             "learnt": learnt or "learnt-material", "psq": psq or "learnt-psq"}
+             "report": "report", "learnt": learnt or "learnt-material",
+             "psq": psq or "learnt-psq"}
     if psq is None:
         names["avg-psq"] = "avg-psq"
     else:
