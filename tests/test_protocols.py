@@ -870,7 +870,10 @@ def test_uci_ponder_through_python_chess(uci_engine, variant, caplog):
             break
     assert hits >= 1
     result = uci_engine.play(board, limit)                      # pondering ends
-    assert result.move is None or result.move in board.legal_moves
+    if board.outcome() is None:
+        assert result.move in board.legal_moves
+    else:                                                       # a finished game: 0000
+        assert not result.move, result.move
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
