@@ -215,7 +215,8 @@ def value_set(name: str, variant: str) -> Weights:
     material = _SETS[name][variant]
     data: dict[str, Any] = {"variant": variant, "material": material, "meta": {"value_set": name}}
     if variant == "crazyhouse":
-        data["hand"] = _HAND_SETS.get(name, {}).get(variant) or {p: material[p] for p in HAND_PIECES}
+        hand = _HAND_SETS.get(name, {}).get(variant)
+        data["hand"] = hand or {p: material[p] for p in HAND_PIECES}
     return weights_from_json(data, variant, source=f"value set {name!r}")
 
 

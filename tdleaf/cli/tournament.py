@@ -34,8 +34,8 @@ Plans:
 --players (1, 2, ...), or for the paper plan one of learnt, psq, traditional, original,
 report, sjeng, losers, avg-psq, sjeng-engine (e.g. sjeng-engine.movetime=1)."""
 
-PAPER_NAMES = ["learnt", "psq", "traditional", "original", "report", "sjeng", "losers", "avg-psq",
-               "sjeng-engine"]
+PAPER_NAMES = ["learnt", "psq", "traditional", "original", "report", "sjeng", "losers",
+               "avg-psq", "sjeng-engine"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
