@@ -111,7 +111,8 @@ def variant_section(variant: str, runs: dict[str, RunData], root: Path) -> str:
         if vals:
             lines.append(f"| {name} | " + " | ".join(_pm(vals.get(k)) for k in board) + " |")
     lines += ["", "| experiment | runs x games | depth | search | games played "
-              "| hours (wall, one game a core) | s / game | nodes / game |", "|---|---|---|---|---|---|---|---|"]
+              "| hours (wall, one game a core) | s / game | nodes / game |",
+              "|---|---|---|---|---|---|---|---|"]
     for kind, d in (("material", material), ("psq", psq)):
         if d is None:
             continue

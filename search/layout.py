@@ -109,7 +109,8 @@ _SETS: dict[str, dict[str, dict[str, float]]] = {
     "ones": {v: {p: 1.0 for p in PIECES} for v in
              ("chess", "crazyhouse", "atomic", "suicide", "giveaway", "antichess")},
     # The report's own learnt material values (its Tables 5.1, 6.1, 7.1, 8.1), in its
-    # normalisation: to play ours against them.
+    # normalisation: to play ours against them. The same numbers as plots.paper.LEARNT,
+    # which the engine cannot import (plots pulls in matplotlib); a test keeps them equal.
     "report": {
         "chess": {"P": 1.20, "N": 2.43, "B": 3.0, "R": 4.35, "Q": 9.48, "K": 0.0},
         "crazyhouse": {"P": 1.34, "N": 2.35, "B": 3.0, "R": 3.14, "Q": 6.04, "K": 0.0},

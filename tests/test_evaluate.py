@@ -233,6 +233,17 @@ def test_report_set_is_the_reports_tables():
         value_set("report", "giveaway")
 
 
+def test_report_set_matches_the_figures_copy():
+    """plots.paper.LEARNT draws the same numbers beside ours: the two copies agree."""
+    from plots.paper import LEARNT
+    for variant, values in LEARNT.items():
+        w = value_set("report", variant)
+        for key, value in values.items():
+            piece, _, hand = key.partition("@")
+            i = (HAND if hand else MATERIAL) + "PNBRQK".index(piece)
+            assert w.w[i] == pytest.approx(value), (variant, key)
+
+
 @pytest.mark.parametrize("name,variant", [("sunsetter", "suicide"), ("sunsetter", "atomic"),
                                           ("sjeng", "chess"), ("sjeng", "atomic")])
 def test_value_set_not_defined_for_variant(name, variant):
