@@ -25,7 +25,7 @@ The search (CrazyAra, section 9; Silver et al. 2017):
   proven win, one whose moves all lead to proven wins for the opponent a proven loss
   (the longest), all proven with a draw among them a proven draw. A proven edge's Q is
   its exact value; the search stops when the root is proven and then plays the shortest
-  win (or the longest loss);
+  win proven by then (a shorter one may be left unproven) or the longest loss;
 * the move played: the most visited (``move_selection="visits"``) or CrazyAra's
   visits-and-Q mix (``"q"``, the default: Eq. 5 with ``q_factor`` 0.7 and the dynamic
   ``Q_thresh`` of Eq. 7); proven losses are avoided while anything else is left;
