@@ -42,11 +42,15 @@ TIME_MARGIN = 0.1
 #: Atomic: reverse futility and SEE ordering cost Elo (SPRT H0); futility, razoring,
 #: check extensions and SEE pruning in quiescence were undecided at 600 games, and the
 #: set without all six passed a non-regression SPRT against the full set. Crazyhouse: SEE
-#: ordering, undecided after 2,000 games. Suicide and giveaway keep all that applies.
+#: ordering, undecided after 2,000 games. Chess: late-move reductions cost Elo and
+#: futility does not help (H0); the five undecided at 600 games (aspiration, check
+#: extensions, razoring, SEE pruning and ordering) stay: the set without them failed a
+#: non-regression SPRT. Suicide and giveaway keep all that applies.
 SELECTIVE_OFF: dict[str, int] = {
     "atomic": (ab.F_FUTILITY | ab.F_REVERSE_FUTILITY | ab.F_RAZOR | ab.F_CHECK_EXT
                | ab.F_QSEE | ab.F_SEE_ORDER),
     "crazyhouse": ab.F_SEE_ORDER,
+    "chess": ab.F_LMR | ab.F_FUTILITY,
 }
 
 

@@ -52,7 +52,7 @@ def test_search_flags_per_variant(monkeypatch):
     assert search_flags("selective") == full
     monkeypatch.setitem(SELECTIVE_OFF, "crazyhouse", ab.F_LMR)
     assert search_flags("selective", "crazyhouse") == full & ~ab.F_LMR
-    assert search_flags("selective", "chess") == full
+    assert search_flags("selective", "suicide") == full       # nothing taken out there
     from search import Engine
     assert Engine("crazyhouse", "traditional", hash_mb=1).flags == full & ~ab.F_LMR
     assert Engine("crazyhouse", "traditional", hash_mb=1, search="plain").flags == 0
