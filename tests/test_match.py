@@ -238,6 +238,8 @@ def test_sprt_stops_a_one_sided_match(tmp_path):
     summary = run_match(cfg)
     assert summary.games < 400
     assert summary.decision == "H1" and summary.decided_at <= summary.games
+    # The verdict names the likelier hypothesis, not a bound on the Elo.
+    assert "H1 accepted (elo1 = 100 rather than 0)" in summary.report()
 
 
 def test_parallel_workers_play_every_game_once(tmp_path):

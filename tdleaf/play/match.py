@@ -235,8 +235,11 @@ class Summary:
         lines.append(f"Sign test (wins against losses, two-sided): p = {j['sign_test_p']:.3g}")
         if "sprt" in j:
             s = j["sprt"]
-            verdict = {"H1": f"H1 accepted (elo >= {s['elo1']:g})",
-                       "H0": f"H0 accepted (elo <= {s['elo0']:g})"}.get(s["decision"], "no decision")
+            # The test weighs elo0 against elo1: its verdict says which is the likelier,
+            # not that the true Elo lies beyond it (the interval above says where it lies).
+            verdict = {"H1": f"H1 accepted (elo1 = {s['elo1']:g} rather than {s['elo0']:g})",
+                       "H0": f"H0 accepted (elo0 = {s['elo0']:g} rather than {s['elo1']:g})"
+                       }.get(s["decision"], "no decision")
             if s["decided_at_games"] is not None and s["decided_at_games"] != n:
                 verdict += f" at game {s['decided_at_games']}"
             lines.append(f"SPRT ({s['elo0']:g}, {s['elo1']:g}; alpha {s['alpha']:g}, beta "
