@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+import chess.engine
 import chess.pgn
 import pytest
 
@@ -497,3 +498,15 @@ def test_killed_match_leaves_a_valid_pgn_and_resumes(tmp_path):
                                      "--pgn", str(pgn), "--resume"], capture_output=True,
                            text=True, cwd=tmp_path, timeout=600)
     assert other.returncode == 2 and "not the same match" in other.stderr
+
+
+
+@pytest.mark.parametrize("cp, mate", [(100003, 3), (-100002, -2), (999990, 5), (999994, 3),
+                                      (-999993, -4), (250, None)])
+def test_engine_mate_scores_in_both_xboard_conventions(cp, mate):
+    """python-chess reads 100000 + n as mate in n; Sjeng posts 1000000 - plies to mate."""
+    from tdleaf.play.players import _score
+    info = chess.engine._parse_xboard_post(f"6 {cp} 100 12345 e2e4", chess.Board())
+    pawns, got = _score(info, chess.WHITE)
+    assert got == mate
+    assert pawns == (2.5 if mate is None else math.copysign(100.0, mate))
