@@ -19,6 +19,7 @@ from pathlib import Path
 
 import chess.engine
 import chess.pgn
+import numpy as np
 import pytest
 
 from tdleaf.cli import main
@@ -111,6 +112,30 @@ def test_sprt_bounds_and_decisions():
             stats.Sprt.parse(bad)
     # More wins push the LLR up, more losses down.
     assert stats.gsprt_llr([60, 40, 100], 0, 10) > 0 > stats.gsprt_llr([40, 60, 100], 0, 10)
+
+
+def _pair_probs(elo: float, draw: float) -> np.ndarray:
+    """Pentanomial probabilities of a pair of independent games at ``elo``."""
+    win = stats.elo_to_score(elo) - draw / 2
+    game = np.array([1 - win - draw, draw, win])          # scores 0, 1/2, 1
+    return np.convolve(game, game)
+
+
+@pytest.mark.parametrize("truth, draw, wrong", [(100, 0.35, "H1"), (300, 0.2, "H0")])
+def test_wide_sprt_keeps_its_error_rate_when_it_stops_after_few_pairs(truth, draw, wrong):
+    """An SPRT with wide bounds, such as (100, 300), often decides after a handful of game
+    pairs; simulated at either hypothesis it must still be wrong at most about alpha
+    (0.05) of the time, or its early decisions would mean nothing."""
+    test, rng, errors, runs = stats.Sprt(100, 300), np.random.default_rng(7), 0, 300
+    p = _pair_probs(truth, draw)
+    for _ in range(runs):
+        counts = np.zeros(5, dtype=int)
+        decision = None
+        while decision is None and counts.sum() < 400:
+            counts[rng.choice(5, p=p)] += 1
+            decision = test.decision(test.llr(counts))
+        errors += decision == wrong
+    assert errors / runs <= 0.08
 
 
 # --------------------------------------------------------------------------------------
