@@ -525,7 +525,6 @@ def test_killed_match_leaves_a_valid_pgn_and_resumes(tmp_path):
     assert other.returncode == 2 and "not the same match" in other.stderr
 
 
-
 @pytest.mark.parametrize("cp, mate", [(100003, 3), (-100002, -2), (999990, 5), (999994, 3),
                                       (-999993, -4), (250, None)])
 def test_engine_mate_scores_in_both_xboard_conventions(cp, mate):
