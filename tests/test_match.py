@@ -19,6 +19,7 @@ from pathlib import Path
 
 import chess.engine
 import chess.pgn
+import chess.variant
 import numpy as np
 import pytest
 
@@ -31,6 +32,7 @@ from tdleaf.play.pgn import read_games
 from tdleaf.play.players import (InternalPlayer, MoveAnswer, MoveLimits, Player, PlayerError,
                                  find_fairy_stockfish_wasm, make_player)
 from variants import board_class
+from variants.position import Position
 
 HERE = Path(__file__).resolve().parent
 BROKEN = HERE / "engines" / "broken_uci.py"
@@ -397,6 +399,30 @@ def _real_match(tmp_path, variant, spec, settings, games=2):
 def test_games_against_sjeng(variant, tmp_path):
     engine_path("sjeng")
     _real_match(tmp_path, variant, "xboard:sjeng", {"depth": 2})
+
+
+def test_sjengs_queen_from_a_captured_promoted_queen_is_refused():
+    """Sjeng 11.2 counts a promoted queen it captures as a queen in hand (python-chess, the
+    oracle, returns it as a pawn) and drops it: seen twice in 200 games at 1 s a move. Every
+    move reaches Sjeng as played, from the start position, so the bookkeeping is its own;
+    the referee must call the drop illegal rather than pass it on."""
+    engine_path("sjeng")
+    sans = ("Nh3 b5 f3 b4 Nc3 h5 f4 c6 Nb1 d5 g3 h4 d3 hxg3 hxg3 Rxh3 Bxh3 Bxh3 Rxh3 B@a5 @h7 "
+            "@g2 Kf2 Nh6 h8=Q Ng4+ Kf3 Nd7 B@g1 N@g6 Kxg4 Nxh8 Rxh8 Qc8 Kf3").split()
+    board = chess.variant.CrazyhouseBoard()
+    pos = Position.from_fen(board.fen(), "crazyhouse")
+    for san in sans:
+        pos.push_uci(board.push_san(san).uci())
+    assert str(board.pockets[chess.BLACK]) == "p"          # the queen came back as a pawn
+    player = make_player("xboard:sjeng")
+    try:
+        player.new_game(1)
+        answer = player.play(pos, MoveLimits(movetime=1.0))
+    finally:
+        player.close()
+    if answer.error is None:          # another Sjeng build, or another choice at this speed
+        pytest.skip(f"Sjeng played {answer.move}, not the queen drop")
+    assert answer.error == "illegal move" and "Q@f1" in (answer.detail or "")
 
 
 @pytest.mark.parametrize("variant", ["chess", "crazyhouse", "giveaway"])
