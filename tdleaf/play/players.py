@@ -474,7 +474,9 @@ def _fresh_board(pos: Position) -> chess.Board:
     return board
 
 
-#: Sjeng's mate score in centipawns: it posts this less the plies to mate.
+#: XBoard has no mate syntax. python-chess reads a posted 100000 + n as mate in n; Sjeng
+#: posts 1000000 - plies to mate, which that reading takes for mate in about 900000.
+_XBOARD_MATE = 100_000
 _SJENG_MATE = 1_000_000
 
 
@@ -485,10 +487,9 @@ def _score(info: dict[str, Any], turn: chess.Color) -> tuple[float | None, int |
     s = pov.pov(turn)
     mate = s.mate()
     if mate is not None:
-        if abs(mate) > _SJENG_MATE - 100000 - 1000:
-            # XBoard has no mate syntax; python-chess reads 100000 + n as mate in n, but
-            # Sjeng posts 1000000 - plies to mate, which it would call mate in ~900000.
-            moves = max(1, (_SJENG_MATE - 100000 - abs(mate) + 1) // 2)
+        posted = abs(mate) + _XBOARD_MATE
+        if posted > _SJENG_MATE - 1000:                  # Sjeng's convention
+            moves = max(1, (_SJENG_MATE - posted + 1) // 2)
             mate = moves if mate > 0 else -moves
         return (100.0 if mate > 0 else -100.0), mate
     cp = s.score()
