@@ -519,6 +519,20 @@ def test_new_job_in_an_existing_job_folder_is_refused(capsys, small_job):
     assert _snapshot(small_job) == before
 
 
+def test_a_second_job_on_a_folder_in_use_is_refused(capsys, small_job):
+    """While a job holds its folder (here: the lock `tdleaf learn` takes), a second one on
+    the same folder stops with a one-line error and writes nothing; after, it runs."""
+    from tdleaf.cli.tools import exclusive
+
+    before = _snapshot(small_job)
+    with exclusive(small_job, "learn"):
+        code, stdout, err = _learn(capsys, "--resume", "--out", str(small_job))
+        _assert_error(code, stdout, err, "in use by another tdleaf learn")
+        assert _snapshot(small_job) == before
+    code, stdout, err = _learn(capsys, "--resume", "--out", str(small_job))
+    assert code == 0, err
+
+
 def test_resume_without_config(capsys, tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()

@@ -257,6 +257,16 @@ def test_match_cli_json_and_errors(tmp_path, capsys):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert "tdleaf: error:" in err, (argv, err)
+    # A match that fails before its first game leaves no empty PGN behind.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.pgn", "s.json"]
+    # A PGN that another match is writing is refused, and left as it was.
+    from tdleaf.cli.tools import exclusive
+    before = pgn.read_bytes()
+    with exclusive(pgn, "match"):
+        assert main(["match", "traditional", "ones", "--variant", "crazyhouse", "--games", "4",
+                     "--depth", "1", "--pgn", str(pgn), "--resume", "--no-progress"]) == 2
+    assert "in use by another tdleaf match" in capsys.readouterr().err
+    assert pgn.read_bytes() == before
 
 
 def test_sprt_stops_a_one_sided_match(tmp_path):

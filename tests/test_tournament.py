@@ -85,6 +85,11 @@ def test_round_robin_through_the_command_line_and_resume(tmp_path, capsys):
     assert main(argv) == 2
     assert "--resume" in capsys.readouterr().err
     more = argv[:argv.index("--games") + 1] + ["4"] + argv[argv.index("--games") + 2:]
+    # Not while another tournament is writing the folder.
+    from tdleaf.cli.tools import exclusive
+    with exclusive(out, "tournament"):
+        assert main(more + ["--resume"]) == 2
+    assert "in use by another tdleaf tournament" in capsys.readouterr().err
     assert main(more + ["--resume"]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert [r["games"] for r in summary["rows"]] == [4, 4, 4]

@@ -8,9 +8,12 @@ import os
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from .tools import CliError, exclusive
 
-from .tools import CliError
+if TYPE_CHECKING:
+    from tdleaf.learn.runs import LearnConfig
 
 DESCRIPTION = """\
 Learn evaluation weights by self-play with TDLeaf(lambda) and temporal-coherence
@@ -127,9 +130,7 @@ def _default_out(args: argparse.Namespace) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tdleaf.learn.jobs import BackendError, run_jobs
-    from tdleaf.learn.runs import (LearnError, load_checkpoint, run_dir, summarise, summary_lines,
-                                   write_json_atomic)
+    from tdleaf.learn.runs import LearnError
 
     if args.resume and not args.out:
         raise CliError("--resume needs --out DIR")
@@ -149,6 +150,16 @@ def run(args: argparse.Namespace) -> int:
         probe.unlink()
     except OSError as exc:
         raise CliError(f"cannot write to {out}: {exc.strerror or exc}") from None
+    with exclusive(out, "learn"):
+        return _learn(args, out, cfg, saved)
+
+
+def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[str, Any]) -> int:
+    """The job itself, with ``out`` locked against a second `tdleaf learn`."""
+    from tdleaf.learn.jobs import BackendError, run_jobs
+    from tdleaf.learn.runs import LearnError, load_checkpoint, run_dir, summarise, summary_lines, \
+        write_json_atomic
+
     if not args.resume:
         write_json_atomic(out / "config.json", saved)
 

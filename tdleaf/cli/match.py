@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .tools import CliError, positive_int
+from .tools import CliError, exclusive, positive_int
 
 DESCRIPTION = """\
 Play a match between two players, A and B, and report it as engine testers do:
@@ -235,9 +235,18 @@ def run(args: argparse.Namespace) -> int:
         live(summary, outcome)
 
     status = 0
+    path = Path(pgn)
+    created = not path.exists()
     try:
-        summary = run_match(cfg, resume=args.resume, progress=progress)
+        path.touch()        # something to lock: a second job on this file stops at once
+    except OSError as exc:
+        raise CliError(f"cannot write {pgn}: {exc.strerror or exc}") from None
+    try:
+        with exclusive(path, "match"):
+            summary = run_match(cfg, resume=args.resume, progress=progress)
     except MatchError as exc:
+        if created and path.stat().st_size == 0:
+            path.unlink()   # nothing played: leave no empty file behind
         live.close()
         raise CliError(str(exc)) from None
     except KeyboardInterrupt:

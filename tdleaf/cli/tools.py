@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import Any, NoReturn
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, NoReturn
+
+try:
+    import fcntl
+except ImportError:         # not on Windows: there the lock below is skipped
+    fcntl = None
 
 
 class CliError(Exception):
@@ -19,6 +27,29 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} (see '{self.prog} --help')")
+
+
+@contextmanager
+def exclusive(path: Path, job: str) -> Iterator[None]:
+    """Hold an advisory lock on ``path`` (a folder or an existing file) for the block, so
+    that a second `tdleaf` job started on the same results stops with a clear error
+    instead of interleaving its writes with the first's. The lock dies with the process."""
+    if fcntl is None:
+        yield
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as exc:
+        raise CliError(f"cannot open {path}: {exc.strerror or exc}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise CliError(f"{path} is in use by another tdleaf {job}: wait for it to end, "
+                           f"or give another destination") from None
+        yield
+    finally:
+        os.close(fd)
 
 
 def depth_arg(text: str) -> int:

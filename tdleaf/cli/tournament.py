@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .match import adjudication, add_game_options, parse_options
-from .tools import CliError, positive_int
+from .tools import CliError, exclusive, positive_int
 
 DESCRIPTION = """\
 Play a tournament: a set of pairings, each a match (see 'tdleaf match --help' for the
@@ -122,7 +122,12 @@ def run(args: argparse.Namespace) -> int:
         last["k"] = k
 
     try:
-        tournament.run(resume=args.resume, progress=progress)
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"cannot write to {out}: {exc.strerror or exc}") from None
+    try:
+        with exclusive(out, "tournament"):
+            tournament.run(resume=args.resume, progress=progress)
     except (TournamentError, MatchError) as exc:
         raise CliError(str(exc)) from None
     except KeyboardInterrupt:
