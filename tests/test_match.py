@@ -435,6 +435,24 @@ def test_sjengs_queen_from_a_captured_promoted_queen_is_refused():
     assert answer.error == "illegal move" and "Q@f1" in (answer.detail or "")
 
 
+def test_sjengs_claim_of_its_own_loss_ends_its_turn_without_a_move():
+    """Sjeng 11.2, to move where every move loses (suicide: each of its moves captures
+    Black's last piece), claims "0-1" instead of moving: 24 of 200 games at 1 s a move
+    ended so. The referee scores it as a move not made (the claimer loses) and says why."""
+    engine_path("sjeng")
+    fen = "8/8/8/3R4/8/5p2/1PPPPK2/2BQ1B2 w - - 0 21"
+    assert chess.variant.SuicideBoard(fen).legal_moves.count() == 2     # Kxf3, exf3
+    player = make_player("xboard:sjeng")
+    try:
+        player.new_game(1)
+        answer = player.play(Position.from_fen(fen, "suicide"), MoveLimits(movetime=1.0))
+    finally:
+        player.close()
+    if answer.error is None:          # another Sjeng build
+        pytest.skip(f"Sjeng played {answer.move} rather than claiming")
+    assert answer.error == "no move" and "claimed a result" in (answer.detail or "")
+
+
 @pytest.mark.parametrize("variant", ["chess", "crazyhouse", "giveaway"])
 def test_games_against_fairy_stockfish(variant, tmp_path):
     engine_path("fairy-stockfish")

@@ -455,7 +455,12 @@ class ExternalPlayer(Player):
         if result.resigned:
             answer.error, answer.detail = "resign", "the engine resigned"
         elif result.move is None:
-            answer.error, answer.detail = "no move", "the engine answered without a move"
+            # An XBoard engine ends its turn without a move when it claims a result: Sjeng
+            # claims its own loss a move early ("0-1 {Black Mates}"). python-chess does not
+            # pass the claim on; as cutechess-cli scores such a claim, the claimer loses.
+            answer.error = "no move"
+            answer.detail = ("the engine claimed a result instead of moving"
+                             if self.protocol == "xboard" else "the engine answered without a move")
         else:
             answer.move = result.move.uci()
         return answer
