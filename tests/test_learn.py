@@ -31,6 +31,7 @@ import pytest
 
 from search.layout import MATERIAL, PIECES
 from tdleaf.cli import main
+from tdleaf.cli.tools import exclusive
 from tdleaf.learn.runs import run_learning
 from tdleaf.learn.td import (TemporalCoherence, Trajectory, apply_update, gradients, probabilities,
                        recommended_change, squash)
@@ -522,8 +523,6 @@ def test_new_job_in_an_existing_job_folder_is_refused(capsys, small_job):
 def test_a_second_job_on_a_folder_in_use_is_refused(capsys, small_job):
     """While a job holds its folder (here: the lock `tdleaf learn` takes), a second one on
     the same folder stops with a one-line error and writes nothing; after, it runs."""
-    from tdleaf.cli.tools import exclusive
-
     before = _snapshot(small_job)
     with exclusive(small_job, "learn"):
         code, stdout, err = _learn(capsys, "--resume", "--out", str(small_job))

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 from tdleaf.cli import main
+from tdleaf.cli.tools import exclusive
 from tdleaf.play import stats
 from tdleaf.play.game import Adjudication, Clock, play_game
 from tdleaf.play.match import MatchConfig, MatchError, PlayerConfig, run_match
@@ -260,7 +261,6 @@ def test_match_cli_json_and_errors(tmp_path, capsys):
     # A match that fails before its first game leaves no empty PGN behind.
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.pgn", "s.json"]
     # A PGN that another match is writing is refused, and left as it was.
-    from tdleaf.cli.tools import exclusive
     before = pgn.read_bytes()
     with exclusive(pgn, "match"):
         assert main(["match", "traditional", "ones", "--variant", "crazyhouse", "--games", "4",

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from tdleaf.cli import main
+from tdleaf.cli.tools import exclusive
 from tdleaf.play.match import MatchConfig, PlayerConfig, run_match
 from tdleaf.play.tournament import (PAPER, Pairing, Row, TournamentError, markdown_table,
                                     plan_pairings)
@@ -86,7 +87,6 @@ def test_round_robin_through_the_command_line_and_resume(tmp_path, capsys):
     assert "--resume" in capsys.readouterr().err
     more = argv[:argv.index("--games") + 1] + ["4"] + argv[argv.index("--games") + 2:]
     # Not while another tournament is writing the folder.
-    from tdleaf.cli.tools import exclusive
     with exclusive(out, "tournament"):
         assert main(more + ["--resume"]) == 2
     assert "in use by another tdleaf tournament" in capsys.readouterr().err

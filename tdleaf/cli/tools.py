@@ -13,7 +13,7 @@ from typing import Any, Iterator, NoReturn
 
 try:
     import fcntl
-except ImportError:         # not on Windows: there the lock below is skipped
+except ImportError:         # Windows has no fcntl: there `exclusive` locks nothing
     fcntl = None
 
 
