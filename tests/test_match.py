@@ -411,6 +411,16 @@ def test_games_against_sjeng(variant, tmp_path):
     _real_match(tmp_path, variant, "xboard:sjeng", {"depth": 2})
 
 
+def _sjeng_answer(pos: Position) -> MoveAnswer:
+    """The real Sjeng's answer to one position, at 1 s a move, as the referee sees it."""
+    player = make_player("xboard:sjeng")
+    try:
+        player.new_game(1)
+        return player.play(pos, MoveLimits(movetime=1.0))
+    finally:
+        player.close()
+
+
 def test_sjengs_queen_from_a_captured_promoted_queen_is_refused():
     """Sjeng 11.2 counts a promoted queen it captures as a queen in hand (python-chess, the
     oracle, returns it as a pawn) and drops it: seen twice in 200 games at 1 s a move. Every
@@ -424,12 +434,7 @@ def test_sjengs_queen_from_a_captured_promoted_queen_is_refused():
     for san in sans:
         pos.push_uci(board.push_san(san).uci())
     assert str(board.pockets[chess.BLACK]) == "p"          # the queen came back as a pawn
-    player = make_player("xboard:sjeng")
-    try:
-        player.new_game(1)
-        answer = player.play(pos, MoveLimits(movetime=1.0))
-    finally:
-        player.close()
+    answer = _sjeng_answer(pos)
     if answer.error is None:          # another Sjeng build, or another choice at this speed
         pytest.skip(f"Sjeng played {answer.move}, not the queen drop")
     assert answer.error == "illegal move" and "Q@f1" in (answer.detail or "")
@@ -442,12 +447,7 @@ def test_sjengs_claim_of_its_own_loss_ends_its_turn_without_a_move():
     engine_path("sjeng")
     fen = "8/8/8/3R4/8/5p2/1PPPPK2/2BQ1B2 w - - 0 21"
     assert chess.variant.SuicideBoard(fen).legal_moves.count() == 2     # Kxf3, exf3
-    player = make_player("xboard:sjeng")
-    try:
-        player.new_game(1)
-        answer = player.play(Position.from_fen(fen, "suicide"), MoveLimits(movetime=1.0))
-    finally:
-        player.close()
+    answer = _sjeng_answer(Position.from_fen(fen, "suicide"))
     if answer.error is None:          # another Sjeng build
         pytest.skip(f"Sjeng played {answer.move} rather than claiming")
     assert answer.error == "no move" and "claimed a result" in (answer.detail or "")
