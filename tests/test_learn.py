@@ -432,6 +432,7 @@ def _assert_error(code: int, out: str, err: str, *words: str) -> None:
     (["--variant", "chess", "--lambda", "1.5"], ["lambda"]),
     (["--variant", "chess", "--workers", "0"], ["workers"]),
     (["--variant", "chess", "--qlimit", "-1"], ["qlimit"]),
+    (["--variant", "chess", "--random-plies", "-1"], ["random_plies", "-1"]),
     (["--variant", "chess", "--init", "no-such-values"], ["init"]),
     (["--variant", "shogi"], ["shogi"]),
     (["--games", "3"], ["--variant"]),
@@ -639,3 +640,36 @@ def test_a_job_keeps_the_search_it_started_with(monkeypatch):
     old = dict(saved)
     del old["flags"]
     assert LearnConfig.from_json(old).validate().flags == search_flags("selective", "atomic")
+
+
+def test_random_plies_open_each_game_differently_and_are_not_learnt_from(tmp_path, capsys):
+    """--random-plies K: each game of a run starts with its own K random legal moves
+    (seeded per game, so a job still replays bit for bit), which are in the game's PGN
+    but not searched: the trajectory learnt from starts after them. A folder written
+    before the setting existed resumes from the initial position."""
+    from search import Engine
+    from search.layout import Weights
+    from tdleaf.learn.runs import LearnConfig, game_seed, initial_weights
+    from tdleaf.learn.selfplay import play_game
+    from tdleaf.play.openings import random_opening
+    out = tmp_path / "random"
+    code, _, err = _learn(capsys, "--variant", "chess", "--depth", "1", "--games", "4",
+                          "--runs", "1", "--workers", "1", "--random-plies", "3",
+                          "--max-plies", "40", "--out", str(out))
+    assert code == 0, err
+    assert json.loads((out / "config.json").read_text())["learn"]["random_plies"] == 3
+    pgn = io.StringIO((out / "run-00" / "games.pgn").read_text())
+    openings = []
+    while (game := chess.pgn.read_game(pgn)) is not None:
+        openings.append(tuple(m.uci() for m in game.mainline_moves())[:3])
+    assert openings == [random_opening("chess", 3, game_seed(0, 0, g)).moves for g in range(4)]
+    assert len(set(openings)) == 4
+
+    cfg = LearnConfig("chess").validate()
+    engine = Engine("chess", Weights("chess", initial_weights(cfg), {}), random_ties=True)
+    rec = play_game(engine, "chess", 1, seed=5, max_plies=30, opening=("g1f3", "g8f6", "f3g1"))
+    assert rec.moves[:3] == ["g1f3", "g8f6", "f3g1"]
+    assert len(rec.trajectory.features) == len(rec.moves) - 3
+    old = cfg.to_json()
+    del old["random_plies"]
+    assert LearnConfig.from_json(old).random_plies == 0

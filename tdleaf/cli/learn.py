@@ -30,6 +30,7 @@ _OPTIONS = {
     "alpha": ("alpha", 1.0), "noise": ("noise", None), "init": ("init", "ones"),
     "seed": ("seed", 0), "max_plies": ("max_plies", 400), "hash": ("hash_mb", 16),
     "qlimit": ("qlimit", 16), "search": ("search", "selective"), "pgn_every": ("pgn_every", 1),
+    "random_plies": ("random_plies", 0),
 }
 
 
@@ -64,6 +65,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--pgn-every", dest="pgn_every", type=int, metavar="N",
                    help="keep every N-th game of a run in its games.pgn (default 1: all; "
                         "0: none); learning does not depend on it")
+    p.add_argument("--random-plies", dest="random_plies", type=int, metavar="K",
+                   help="start every game with K uniformly random legal moves, seeded per "
+                        "game and not learnt from (default 0: the initial position, as the "
+                        "report). For when self-play keeps repeating one game: chess with "
+                        "tables needed 4 (RESULTS.md)")
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: number of CPUs, at most the runs)")
     p.add_argument("--out", help="result folder (default runs/<variant>-<features>-<time>)")

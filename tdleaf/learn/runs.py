@@ -32,6 +32,7 @@ import numpy as np
 from search import Engine
 from search.engine import SEARCH_MODES, search_flags
 from search.layout import HAND, HAND_PIECES, MATERIAL, N_FEATURES, PIECES, PSQ, Weights, load_weights
+from tdleaf.play.openings import random_opening
 from variants import canonical_variant
 
 from .selfplay import game_pgn, play_game
@@ -75,13 +76,18 @@ class LearnConfig:
     # Keep every N-th game of a run in its games.pgn (1: all, 0: none). Learning does
     # not depend on it; long jobs keep a sample so their folders stay small to commit.
     pgn_every: int = 1
+    # Start every game with this many uniformly random legal moves (seeded per game), not
+    # searched and not learnt from. 0: from the initial position, as the report did. Chess
+    # with tables needs it: from the initial position its self-play fell into one repeated
+    # 16-ply draw for hundreds of games (RESULTS.md, "Chess").
+    random_plies: int = 0
 
     def validate(self) -> "LearnConfig":
         self.variant = canonical_variant(self.variant)
         if self.features not in ("material", "psq"):
             raise LearnError(f"--features must be material or psq, got {self.features!r}")
         for name, lo in (("games", 1), ("runs", 1), ("depth", 1), ("max_plies", 1),
-                         ("hash_mb", 1), ("qlimit", 0), ("pgn_every", 0)):
+                         ("hash_mb", 1), ("qlimit", 0), ("pgn_every", 0), ("random_plies", 0)):
             if getattr(self, name) < lo:
                 raise LearnError(f"{name} must be >= {lo}, got {getattr(self, name)}")
         if not 0.0 <= self.lam <= 1.0:
@@ -251,7 +257,10 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     for g in range(int(ck["games"]), cfg.games):
         engine.w[:] = w
         t0 = time.perf_counter()
-        rec = play_game(engine, cfg.variant, cfg.depth, game_seed(cfg.seed, run, g), cfg.max_plies)
+        seed = game_seed(cfg.seed, run, g)
+        opening = (random_opening(cfg.variant, cfg.random_plies, seed).moves
+                   if cfg.random_plies else ())
+        rec = play_game(engine, cfg.variant, cfg.depth, seed, cfg.max_plies, opening=opening)
         change = recommended_change(rec.trajectory, cfg.lam, cfg.omega)
         apply_update(w, change, tc, cfg.alpha, mask)
         visits += rec.visits

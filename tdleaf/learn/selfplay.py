@@ -3,6 +3,7 @@ and how often each piece stood on each square."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import chess
@@ -55,14 +56,19 @@ def _game_over(pos: Position, keys: dict[int, int], max_plies: int) -> tuple[flo
 
 
 def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: int = 400,
-              start_fen: str | None = None) -> GameRecord:
-    """Play ``engine`` against itself from the start (or ``start_fen``) at fixed depth."""
+              start_fen: str | None = None, opening: Sequence[str] = ()) -> GameRecord:
+    """Play ``engine`` against itself from the start (or ``start_fen``) at fixed depth,
+    after the UCI moves of ``opening``, which are part of the game (its PGN, repetitions,
+    the ply cap) but are neither searched nor learnt from."""
     engine.new_game(seed)
     pos = Position.from_fen(start_fen, variant)
+    keys: dict[int, int] = {}     # occurrences of each position, for threefold repetition
+    for mv in opening:
+        keys[pos.key] = keys.get(pos.key, 0) + 1
+        pos.push_uci(mv)
     n = len(engine.w)
     feats, scores, terminal, values = [], [], [], []
     visits = np.zeros((6, 64), dtype=np.int64)
-    keys: dict[int, int] = {}
     nodes = 0
     while True:
         count_visits(pos, visits)
