@@ -673,3 +673,28 @@ def test_random_plies_open_each_game_differently_and_are_not_learnt_from(tmp_pat
     old = cfg.to_json()
     del old["random_plies"]
     assert LearnConfig.from_json(old).random_plies == 0
+
+
+@pytest.mark.parametrize("random_plies", [0, 4])
+def test_a_run_that_keeps_repeating_one_game_is_warned_about(tmp_path, capsys, random_plies):
+    """tests/data/chess_psq_repeating: chess psq run 0 as it was learnt from the initial
+    position (its checkpoint after 2,000 games, the last 365 of them 361 times one 16-ply
+    repetition draw), with 100 more games to play. Carried on as it was, it repeats that
+    game (88 of the 100 when written) and the job says so, once; from 4 random plies it
+    does not, and stays quiet."""
+    out = tmp_path / "job"
+    shutil.copytree(REPO / "tests" / "data" / "chess_psq_repeating", out)
+    if random_plies:
+        cfg = json.loads((out / "config.json").read_text())
+        cfg["learn"]["random_plies"] = random_plies
+        (out / "config.json").write_text(json.dumps(cfg))
+    code, _, err = _learn(capsys, "--resume", "--workers", "1", "--out", str(out))
+    assert code == 0, err
+    rows = list(csv.DictReader((out / "run-00" / "history.csv").open()))
+    assert len(rows) == 100
+    short = sum(r["termination"] == "threefold_repetition" and int(r["plies"]) < 40 for r in rows)
+    if random_plies:
+        assert short < 50 and "repeating one game" not in err, (short, err)
+    else:
+        assert short >= 75 and err.count("repeating one game") == 1, (short, err)
+        assert "--random-plies" in err

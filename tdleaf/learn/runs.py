@@ -16,11 +16,13 @@ resumes to exactly the same result.
 
 from __future__ import annotations
 
+import collections
 import csv
 import io
 import json
 import os
 import platform
+import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass, fields
@@ -226,6 +228,12 @@ def load_checkpoint(rdir: Path) -> dict[str, Any] | None:
         raise LearnError(f"{path}: unreadable checkpoint: {exc}") from None
 
 
+#: A run "repeats one game" when at least SHARE of its last WINDOW games were threefold
+#: repetitions within PLIES plies (chess with tables from the initial position: 361 of
+#: 365; the shipped atomic and suicide runs: at most 34 of 2,000).
+REPEAT_WINDOW, REPEAT_SHARE, REPEAT_PLIES = 100, 0.75, 40
+
+
 def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
                  progress: Progress | None = None) -> dict[str, Any]:
     """Play and learn the games of run ``run`` that are not done yet; returns its final
@@ -254,6 +262,8 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     engine = Engine(cfg.variant, Weights(cfg.variant, w.copy(), {}), hash_mb=cfg.hash_mb,
                     qlimit=cfg.qlimit, random_ties=True, noise=cfg.noise, search=cfg.search,
                     flags=cfg.flags)
+    recent: collections.deque[bool] = collections.deque(maxlen=REPEAT_WINDOW)
+    warned = False
     for g in range(int(ck["games"]), cfg.games):
         engine.w[:] = w
         t0 = time.perf_counter()
@@ -265,6 +275,15 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
         apply_update(w, change, tc, cfg.alpha, mask)
         visits += rec.visits
         seconds = time.perf_counter() - t0
+        recent.append(rec.termination == "threefold_repetition"
+                      and len(rec.moves) < REPEAT_PLIES)
+        if (not warned and len(recent) == REPEAT_WINDOW
+                and sum(recent) >= REPEAT_SHARE * REPEAT_WINDOW):
+            warned = True
+            print(f"tdleaf learn: warning: run {run}: {sum(recent)} of its last {REPEAT_WINDOW} "
+                  f"games were threefold repetitions within {REPEAT_PLIES} plies: self-play is "
+                  "repeating one game and learns little from it; --random-plies (e.g. 4) "
+                  "opens each game differently", file=sys.stderr, flush=True)
         ck["history_bytes"] = _append(hist_path, _history_row(g + 1, rec, seconds, w))
         if cfg.pgn_every and (g + 1) % cfg.pgn_every == 0:
             ck["pgn_bytes"] = _append(pgn_path, game_pgn(rec, cfg.variant, {
