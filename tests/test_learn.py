@@ -651,7 +651,7 @@ def test_random_plies_open_each_game_differently_and_are_not_learnt_from(tmp_pat
     from search.layout import Weights
     from tdleaf.learn.runs import LearnConfig, game_seed, initial_weights
     from tdleaf.learn.selfplay import play_game
-    from tdleaf.play.openings import random_opening
+    from variants import random_line
     out = tmp_path / "random"
     code, _, err = _learn(capsys, "--variant", "chess", "--depth", "1", "--games", "4",
                           "--runs", "1", "--workers", "1", "--random-plies", "3",
@@ -662,7 +662,7 @@ def test_random_plies_open_each_game_differently_and_are_not_learnt_from(tmp_pat
     openings = []
     while (game := chess.pgn.read_game(pgn)) is not None:
         openings.append(tuple(m.uci() for m in game.mainline_moves())[:3])
-    assert openings == [random_opening("chess", 3, game_seed(0, 0, g)).moves for g in range(4)]
+    assert openings == [random_line("chess", 3, game_seed(0, 0, g)) for g in range(4)]
     assert len(set(openings)) == 4
 
     cfg = LearnConfig("chess").validate()

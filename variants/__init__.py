@@ -11,10 +11,11 @@ from .errors import (IllegalMoveError, ImpossiblePositionError, ImpossiblePositi
                      InvalidFenError, UnknownVariantError, VariantError)
 from .position import (VARIANTS, Position, board_class, canonical_variant, divide,
                        move_to_uci, perft, position_problems, starting_fen, variant_code)
+from .lines import random_line
 
 __all__ = [
     "VARIANTS", "Position", "perft", "divide", "board_class", "canonical_variant",
     "starting_fen", "variant_code", "move_to_uci", "VariantError", "UnknownVariantError",
     "InvalidFenError", "ImpossiblePositionError", "IllegalMoveError",
-    "ImpossiblePositionWarning", "position_problems",
+    "ImpossiblePositionWarning", "position_problems", "random_line",
 ]

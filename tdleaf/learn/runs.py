@@ -34,8 +34,7 @@ import numpy as np
 from search import Engine
 from search.engine import SEARCH_MODES, search_flags
 from search.layout import HAND, HAND_PIECES, MATERIAL, N_FEATURES, PIECES, PSQ, Weights, load_weights
-from tdleaf.play.openings import random_opening
-from variants import canonical_variant
+from variants import canonical_variant, random_line
 
 from .selfplay import game_pgn, play_game
 from .td import TemporalCoherence, apply_update, recommended_change
@@ -268,8 +267,7 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
         engine.w[:] = w
         t0 = time.perf_counter()
         seed = game_seed(cfg.seed, run, g)
-        opening = (random_opening(cfg.variant, cfg.random_plies, seed).moves
-                   if cfg.random_plies else ())
+        opening = random_line(cfg.variant, cfg.random_plies, seed) if cfg.random_plies else ()
         rec = play_game(engine, cfg.variant, cfg.depth, seed, cfg.max_plies, opening=opening)
         change = recommended_change(rec.trajectory, cfg.lam, cfg.omega)
         apply_update(w, change, tc, cfg.alpha, mask)

@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import io
-import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import chess
 import chess.pgn
 
-from variants import Position, VariantError, board_class, canonical_variant, starting_fen
+from variants import (Position, VariantError, board_class, canonical_variant, random_line,
+                      starting_fen)
 
 
 class OpeningError(ValueError):
@@ -37,21 +37,10 @@ def random_opening(variant: str, plies: int, seed: int) -> Opening:
     """``plies`` uniformly random legal moves from the start position, seeded. A line
     that ends the game early is drawn again (with the next seed of the same stream)."""
     variant = canonical_variant(variant)
-    rng = random.Random(seed)
-    start = starting_fen(variant)
-    for _ in range(1000):
-        pos = Position.from_fen(start, variant)
-        moves = []
-        for _ in range(plies):
-            legal = pos.legal_moves()
-            if not legal:
-                break
-            mv = rng.choice(legal)
-            pos.push_uci(mv)
-            moves.append(mv)
-        if len(moves) == plies and pos.outcome() is None:
-            return Opening(start, tuple(moves), f"random {plies} plies, seed {seed}")
-    raise OpeningError(f"no {plies}-ply {variant} opening that keeps the game going")
+    moves = random_line(variant, plies, seed)
+    if moves is None:
+        raise OpeningError(f"no {plies}-ply {variant} opening that keeps the game going")
+    return Opening(starting_fen(variant), moves, f"random {plies} plies, seed {seed}")
 
 
 def random_openings(variant: str, count: int, plies: int, seed: int) -> list[Opening]:
