@@ -528,6 +528,31 @@ def test_player_specs():
     with pytest.raises(PlayerError, match="unknown setting"):
         make_player("traditional", {"Hash": 16})
     assert make_player("traditional", {"name": "T"}).name == "T"
+    with pytest.raises(PlayerError, match="random_ties must be 1 or 0"):
+        make_player("traditional", {"random_ties": "maybe"})
+    with pytest.raises(PlayerError, match="not MCTS"):
+        make_player("traditional", {"random_ties": "1", "search": "mcts"})
+
+
+def test_random_ties_vary_a_players_moves_by_the_games_seed():
+    # From the initial position every move of the traditional values scores 0 at depth 1:
+    # with random_ties the game's seed picks among them (and the same seed the same
+    # move), without it the player always takes the same one.
+    start = Position.from_fen(None, "chess")
+
+    def moves(settings: dict, seeds: range) -> list[str]:
+        player = make_player("traditional", {"depth": 1, **settings})
+        player.start("chess")
+        out = []
+        for seed in seeds:
+            player.new_game(seed)
+            out.append(player.play(start, player.limits).move)
+        return out
+
+    assert len(set(moves({}, range(12)))) == 1
+    varied = moves({"random_ties": "1"}, range(12))
+    assert len(set(varied)) > 3
+    assert moves({"random_ties": "true"}, range(12)) == varied
 
 
 # --------------------------------------------------------------------------------------

@@ -26,8 +26,9 @@ Every opening is played twice, once with each colour: --random-plies K uniformly
 moves from the start (seeded), or the positions of --openings FILE (EPD or PGN) in
 order. Limits apply to both players (--depth, --nodes, --movetime per move; --tc for a
 clock with time forfeits); --option SIDE.NAME=VALUE sets one player's own limit
-(A.depth=3), name (B.name=sf), hash (A.hash=64) or, for an external engine, any of its
-options (B.Hash=64, B.Threads=1). Without any limit, tdleaf players search to depth 4
+(A.depth=3), name (B.name=sf), hash (A.hash=64), random tie-breaks (A.random_ties=1: among
+equally scored moves, seeded per game, as learning does) or, for an external engine, any
+of its options (B.Hash=64, B.Threads=1). Without any limit, tdleaf players search to depth 4
 and external engines get 0.1 s a move.
 
 External engines' moves are checked against the rules: an illegal move, no move, a

@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ from variants import Position, board_class
 NAMED_SETS = VALUE_SETS + REFERENCE_SETS + ("default",)
 #: Settings an internal player understands (anything else is a mistake).
 INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "search",
-                     "flags", "playouts", "prior", "q_init")
+                     "flags", "playouts", "prior", "q_init", "random_ties")
 #: How a tdleaf player searches: the alpha-beta modes, or MCTS over the heuristic prior.
 PLAYER_SEARCHES = SEARCH_MODES + ("mcts",)
 #: Settings of an external player that are not engine options.
@@ -169,6 +170,18 @@ def _float_setting(settings: dict[str, Any], key: str) -> float | None:
     return value
 
 
+def _bool_setting(settings: dict[str, Any], key: str) -> bool:
+    value = settings.get(key)
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise PlayerError(f"{key} must be 1 or 0 (true or false), got {value!r}")
+
+
 def _limits(settings: dict[str, Any]) -> MoveLimits:
     return MoveLimits(depth=_int_setting(settings, "depth"), nodes=_int_setting(settings, "nodes"),
                       movetime=_float_setting(settings, "movetime"))
@@ -205,6 +218,12 @@ class InternalPlayer(Player):
         self.q_init = q_init if q_init == "parent" else float(q_init)
         if self.search == "mcts" and self.limits.depth is not None:
             raise PlayerError(f"{spec}: MCTS takes playouts, nodes or movetime, not depth")
+        # random_ties: pick at random among equally scored root moves, seeded per game, as
+        # self-play learning does; material-only values tie often, and a player that always
+        # takes the first of them can shuffle a won endgame to the move limit.
+        self.random_ties = _bool_setting(settings, "random_ties")
+        if self.random_ties and self.search == "mcts":
+            raise PlayerError(f"{spec}: random_ties is for the alpha-beta search, not MCTS")
         self.name = str(settings.get("name") or _internal_name(spec))
         self.engine: Engine | None = None
         self.mcts: Any = None
@@ -214,7 +233,7 @@ class InternalPlayer(Player):
         try:
             mode = "selective" if self.search == "mcts" else self.search
             self.engine = Engine(variant, weights, hash_mb=self.hash_mb, qlimit=self.qlimit,
-                                 search=mode, flags=self.flags)
+                                 search=mode, flags=self.flags, random_ties=self.random_ties)
             if self.search == "mcts":
                 self.mcts = _make_mcts(variant, self.engine.weights, self.prior, self.q_init)
         except (WeightsError, ValueError) as exc:
@@ -223,7 +242,8 @@ class InternalPlayer(Player):
 
     def new_game(self, seed: int) -> None:
         assert self.engine is not None
-        self.engine.new_game(seed)
+        # Each player its own stream of tie-breaks: both get the game's seed.
+        self.engine.new_game(seed ^ zlib.crc32(self.name.encode()) if self.random_ties else seed)
         if self.mcts is not None:
             self.mcts.new_game(seed)
 
