@@ -65,16 +65,19 @@ def test_round_robin_through_the_command_line_and_resume(tmp_path, capsys):
     out = tmp_path / "t"
     argv = ["tournament", "--variant", "suicide", "--plan", "roundrobin", "--players",
             "traditional", "sjeng", "losers", "--games", "2", "--depth", "1",
-            "--out", str(out), "--no-progress"]
+            "-o", "2.random_ties=1", "--out", str(out), "--no-progress"]
     assert main(argv) == 0
     table = (out / "table.md").read_text()
     assert "report:" not in table
+    # A player's own setting is named with the results it produced.
+    assert "Players' own settings: sjeng random_ties=1." in table
     rows = list(csv.DictReader((out / "table.csv").open()))
     assert [r["configuration"] for r in rows] == ["traditional vs. sjeng", "traditional vs. losers",
                                                  "sjeng vs. losers"]
     assert all(int(r["won"]) + int(r["lost"]) + int(r["draw"]) == 2 for r in rows)
     summary = json.loads((out / "summary.json").read_text())
     assert [r["games"] for r in summary["rows"]] == [2, 2, 2]
+    assert summary["settings"]["sjeng"] == {"random_ties": "1"}
     # The standings give every player its points over its 4 games (6 points in all).
     standings = [line for line in table.splitlines() if line.count("|") == 5
                  and line.split("|")[1].strip() in ("traditional", "sjeng", "losers")]

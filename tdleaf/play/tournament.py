@@ -188,10 +188,11 @@ class Tournament:
     # -- tables --------------------------------------------------------------------------
 
     def write_tables(self, rows: list[Row]) -> None:
-        (self.out / "table.md").write_text(markdown_table(rows, self.base))
+        (self.out / "table.md").write_text(markdown_table(rows, self.base, self.settings))
         (self.out / "table.csv").write_text(csv_table(rows))
         (self.out / "summary.json").write_text(json.dumps(
-            {"variant": self.base.variant, "rows": [r.to_json() for r in rows]}, indent=2) + "\n")
+            {"variant": self.base.variant, "settings": self.settings,
+             "rows": [r.to_json() for r in rows]}, indent=2) + "\n")
 
 
 def _ratio(w: int, l: int, d: int) -> str:
@@ -211,8 +212,10 @@ def _elo(row: dict[str, Any]) -> str:
            f"{'+inf' if hi is None else f'{hi:+.0f}'}]"
 
 
-def markdown_table(rows: list[Row], base: MatchConfig) -> str:
-    """The report's table (won, lost, draw, ratio, significance), ours beside its."""
+def markdown_table(rows: list[Row], base: MatchConfig,
+                   settings: dict[str, dict[str, Any]] | None = None) -> str:
+    """The report's table (won, lost, draw, ratio, significance), ours beside its;
+    ``settings``: the players' own settings (--option), named under the limits."""
     limits = {k: v for k, v in base.a.settings.items() if k in ("depth", "nodes", "movetime")}
     setting = ", ".join(f"{k} {v}" for k, v in limits.items()) or "-"
     if base.tc:
@@ -222,6 +225,10 @@ def markdown_table(rows: list[Row], base: MatchConfig) -> str:
              f"{base.openings_file or f'{base.random_plies} random plies (seed {base.seed})'}, "
              f"each played with both colours. Ratio = (won + draw/2) / games; p = the report's "
              f"sign test (wins against losses, two-sided); Elo with its 95% interval.", ""]
+    own = [f"{spec} " + ", ".join(f"{k}={v}" for k, v in kv.items())
+           for spec, kv in (settings or {}).items() if kv]
+    if own:
+        lines[-1:-1] = [f"Players' own settings: {'; '.join(own)}."]
     # The report's columns only where it played one of these pairings (the paper plan).
     with_report = any(r.pairing.paper for r in rows)
     if with_report:
