@@ -242,8 +242,9 @@ class InternalPlayer(Player):
 
     def new_game(self, seed: int) -> None:
         assert self.engine is not None
-        # Each player its own stream of tie-breaks: both get the game's seed.
-        self.engine.new_game(seed ^ zlib.crc32(self.name.encode()) if self.random_ties else seed)
+        # Each player its own stream of tie-breaks (both get the game's seed); the seed
+        # only drives random ties, so a player without them plays as before.
+        self.engine.new_game(seed ^ zlib.crc32(self.name.encode()))
         if self.mcts is not None:
             self.mcts.new_game(seed)
 

@@ -224,11 +224,12 @@ def markdown_table(rows: list[Row], base: MatchConfig,
              f"Limits: {setting}; openings: "
              f"{base.openings_file or f'{base.random_plies} random plies (seed {base.seed})'}, "
              f"each played with both colours. Ratio = (won + draw/2) / games; p = the report's "
-             f"sign test (wins against losses, two-sided); Elo with its 95% interval.", ""]
+             f"sign test (wins against losses, two-sided); Elo with its 95% interval."]
     own = [f"{spec} " + ", ".join(f"{k}={v}" for k, v in kv.items())
            for spec, kv in (settings or {}).items() if kv]
     if own:
-        lines[-1:-1] = [f"Players' own settings: {'; '.join(own)}."]
+        lines.append(f"Players' own settings: {'; '.join(own)}.")
+    lines.append("")
     # The report's columns only where it played one of these pairings (the paper plan).
     with_report = any(r.pairing.paper for r in rows)
     if with_report:
