@@ -492,10 +492,15 @@ def test_an_engine_dies_with_the_process_that_started_it():
     """A worker killed without closing its engines (kill -9, terminate) takes them along:
     left alone, Sjeng with its input closed spins at a fifth of a CPU for ever."""
     from tdleaf.play.players import engine_command
-    child = [sys.executable, "-c", "import time; time.sleep(120)"]
+    child = [sys.executable, "-c", "import time; print('up', flush=True); time.sleep(120)"]
     assert engine_command(child)[-len(child):] == child
+    # The parent exits only once the engine runs: setpriv sets the death signal before
+    # it starts the engine, and a parent gone before that (a busy machine) is missed.
+    # The engine's output goes to the parent's pipes, not ours, so a survivor cannot
+    # hold subprocess.run up.
     script = ("import os, subprocess, sys; from tdleaf.play.players import engine_command; "
-              f"p = subprocess.Popen(engine_command({child!r})); print(p.pid, flush=True); "
+              f"p = subprocess.Popen(engine_command({child!r}), stdout=subprocess.PIPE, "
+              "stderr=subprocess.DEVNULL); p.stdout.readline(); print(p.pid, flush=True); "
               "os._exit(0)")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          timeout=60)
