@@ -190,7 +190,10 @@ def test_cli_one_position(capsys):
     assert rec["scores"]["f3f7"] == "win in 1 plies"
     assert main(["prior", "--variant", "zh", "--top", "3"]) == 0
     out = capsys.readouterr().out
-    assert "value: +0.0000" in out and len(out.strip().splitlines()) == 6
+    lines = out.strip().splitlines()
+    # crazyhouse plays its learnt tables by default: the value is that of the best move (b1c3 > 0)
+    assert len(lines) == 6 and lines[1].startswith("value: ")
+    assert 0.0 < float(lines[1].split()[1]) < 0.5
 
 
 def test_cli_epd_and_pgn(tmp_path, capsys):
