@@ -14,7 +14,16 @@ from .api import FORMATS, plot_run
 from .figures import PIECE_COLOURS, BoardGeometry, board_geometry, read_board_geometry
 from .runfolder import CONVENTION, REPORT_NORMALISATION, PlotError, RunData, load_run
 
-
-__all__ = ["FORMATS", "plot_run", "PlotError", "RunData", "load_run", "REPORT_NORMALISATION",
+__all__ = [
            "CONVENTION",
-           "BoardGeometry", "read_board_geometry", "board_geometry", "PIECE_COLOURS"]
+           "FORMATS",
+           "PIECE_COLOURS",
+           "REPORT_NORMALISATION",
+           "BoardGeometry",
+           "PlotError",
+           "RunData",
+           "board_geometry",
+           "load_run",
+           "plot_run",
+           "read_board_geometry",
+]

@@ -7,11 +7,22 @@ import math
 import os
 import uuid
 from pathlib import Path
+from typing import Any, cast
 
 from . import figures as F
 from . import paper
-from .runfolder import (CONVENTION, FEATURE_TITLES, HAND_PIECES, PIECE_NAMES, PIECES,
-                        VARIANT_TITLES, PlotError, RunData, convention_text, load_run)
+from .runfolder import (
+    CONVENTION,
+    FEATURE_TITLES,
+    HAND_PIECES,
+    PIECE_NAMES,
+    PIECES,
+    VARIANT_TITLES,
+    PlotError,
+    RunData,
+    convention_text,
+    load_run,
+)
 from .values import boards, curves, finals, hand_key, outcome_counts
 
 FORMATS = ("png", "svg", "pdf")
@@ -44,7 +55,7 @@ def plot_run(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None
     import matplotlib
 
     written: list[Path] = []
-    with matplotlib.rc_context(F.STYLE):
+    with matplotlib.rc_context(cast(Any, F.STYLE)):     # its keys typed as literals
         c, f, b = curves(data), finals(data), boards(data)
 
         def save(fig, name: str, geometry_axes=None) -> Path:
@@ -150,7 +161,7 @@ def _settings(data: RunData) -> str:
 # -- report.md --------------------------------------------------------------------------------
 
 def _factor(x: float) -> str:
-    return "n/a (reference near 0)" if math.isnan(x) else f"{x:.4g}"
+    return "n/a" if math.isnan(x) else f"{x:.4g}"
 
 
 def _md_num(x: float | None, sd: float | None = None) -> str:
@@ -183,49 +194,60 @@ def report_markdown(data: RunData, f, b, files: list[Path], base: Path,
               f"Depth {data.config.get('depth', '?')}; {_settings(data)}.", ""]
     oc = outcome_counts(data)
     if oc["games"]:
-        lines += [f"Games played: {oc['games']} — White won {oc['white']}, drawn {oc['draws']}, "
-                  f"Black won {oc['black']}; {oc['plies']:.0f} plies on average.", ""]
+        lines += [(f"Games played: {oc['games']} — White won {oc['white']}, drawn {oc['draws']}, "
+                  f"Black won {oc['black']}; {oc['plies']:.0f} plies on average."), ""]
     piece, target = data.normalisation
     lines += ["## Summary", "", _link(by_name["summary"], base, "summary"), ""]
     n = len(f.games)
-    lines += ["## Final values", "",
-              f"Normalised as the report does for {data.variant} ({CONVENTION}): the "
-              f"{convention_text(data.normalisation, n)}, i.e. the mean over runs of the raw "
-              f"weights times {_factor(f.scale)}; ± the standard deviation over runs of the "
-              f"raw weights, times the same factor. (The report averages the runs' results "
-              f"and normalises the averages.) Raw: the weights themselves, mean ± sd over "
-              f"runs." + (" The same numbers as `summary.json`'s `normalised` and "
-                          "`normalised_std`." if data.finished else ""), ""]
+    lines += ["## Final values", ""]
+    if f.problem is None:
+        lines += [f"Normalised as the report does for {data.variant} ({CONVENTION}): the "
+                  f"{convention_text(data.normalisation, n)}, i.e. the mean over runs of the raw "
+                  f"weights times {_factor(f.scale)}; ± the standard deviation over runs of the "
+                  f"raw weights, times the same factor. (The report averages the runs' results "
+                  f"and normalises the averages.) Raw: the weights themselves, mean ± sd over "
+                  f"runs." + (" The same numbers as `summary.json`'s `normalised` and "
+                              "`normalised_std`." if data.finished else ""), ""]
+    else:
+        lines += [f"**Raw weights**, {f.problem}. (The report's normalisation for "
+                  f"{data.variant} scales the mean over runs by a positive factor so that the "
+                  f"{PIECE_NAMES[piece]} = {target:g}.) Raw: the weights themselves, mean ± sd "
+                  f"over runs." + (" `summary.json`'s `normalisation.problems` says the "
+                                   "same." if data.finished else ""), ""]
     keys = list(data.board_pieces) + ([hand_key(p) for p in HAND_PIECES] if data.has_hand else [])
+    # A learnt series that could not be normalised is the raw column itself.
+    shown = [s for s in f.series if s.normalised or s.style != "learnt"]
     cols = (["piece", "raw weight"]
-            + [f"{s.label} (mean, then {PIECE_NAMES[piece]} = {target:g})" for s in f.series])
+            + [f"{s.label} (mean, then {PIECE_NAMES[piece]} = {target:g})" if s.normalised
+               else s.label for s in shown])
     plabel, pvals = paper.values(data.variant, data.features)
     if compare and pvals:
         cols.append(plabel)
     lines += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for k in keys:
         row = [F.label(k), _md_num(f.raw_mean.get(k), f.raw_std.get(k))]
-        row += [_md_num(s.mean.get(k), s.std.get(k)) for s in f.series]
+        row += [_md_num(s.mean.get(k), s.std.get(k)) for s in shown]
         if compare and pvals:
             row.append(_md_num(pvals.get(k)))
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")
     if data.psq:
-        lines += ["In a piece-square run the material weight is a base value: a piece is worth "
+        scaled = (f"scaled so that the {PIECE_NAMES[piece]}'s average is {target:g} (factor "
+                  f"{_factor(f.psq_scale)}); ± the standard deviation of each run's own "
+                  "averages, times the same factor" if f.psq_problem is None else
+                  f"raw, {f.psq_problem}; ± the standard deviation of each run's own averages")
+        lines += [("In a piece-square run the material weight is a base value: a piece is worth "
                   "its material weight plus its table entry. The table average weighs the "
                   "entries by how often the piece stood on each square: computed from the "
-                  "mean weights over runs and the visits summed over runs, scaled so that the "
-                  f"{PIECE_NAMES[piece]}'s average is {target:g} (factor "
-                  f"{_factor(f.psq_scale)}); ± the standard deviation of each run's own "
-                  "averages, times the same factor.", ""]
+                  f"mean weights over runs and the visits summed over runs, {scaled}."), ""]
     lines += [_link(by_name["final-values"], base, "final values"), ""]
     lines += ["## Learning curves", "", _link(by_name["curves"], base, "learning curves"), ""]
     if b is not None:
+        how = (f"scaled so that the {PIECE_NAMES[piece]}'s frequency-weighted average (all "
+               f"runs' visits) is {target:g}" if b.normalised else f"raw, {b.problem}")
         lines += ["## Piece-square tables", "",
-                  f"Material + table entry per square of the mean weights over runs, scaled "
-                  f"so that the {PIECE_NAMES[piece]}'s frequency-weighted average (all runs' "
-                  f"visits) is {target:g}; white is the best square, black "
-                  "the worst, a1 bottom-left (White's view).", "",
+                  (f"Material + table entry per square of the mean weights over runs, {how}; "
+                  "white is the best square, black the worst, a1 bottom-left (White's view)."), "",
                   _link(by_name["heatmaps"], base, "piece-square tables"), "",
                   "One piece alone: " + ", ".join(
                       f"[{F.label(p).lower()}]({os.path.relpath(by_name[f'heatmap-{p}'], base)})"

@@ -9,31 +9,33 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg", force=False)
 
-import numpy as np  # noqa: E402
-from matplotlib import colors as mcolors  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+import numpy as np
+from matplotlib import colors as mcolors
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.container import BarContainer
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
-from . import paper  # noqa: E402
-from .runfolder import HAND_PIECES, PIECE_NAMES, PIECES, RunData, convention_text  # noqa: E402
-from .values import Boards, Curves, Finals, Series, hand_key  # noqa: E402
+from . import paper
+from .runfolder import HAND_PIECES, PIECE_NAMES, PIECES, RunData, convention_text
+from .values import Boards, Curves, Finals, Series, hand_key
 
 #: One colour per piece type in every figure (matplotlib's tab10, colour-blind friendlier
 #: than the defaults of most tools); a piece in hand has its piece's colour, dashed/hatched.
 PIECE_COLOURS = {"P": "#1f77b4", "N": "#ff7f0e", "B": "#2ca02c", "R": "#d62728",
                  "Q": "#9467bd", "K": "#8c564b"}
 GEOMETRY_KEY = "tdleaf:boards"
-STYLE = {
+STYLE: dict[str, Any] = {
     "font.size": 9, "axes.titlesize": 10, "axes.labelsize": 9, "legend.fontsize": 8,
     "xtick.labelsize": 8, "ytick.labelsize": 8, "figure.titlesize": 11,
     "axes.spines.top": False, "axes.spines.right": False, "svg.hashsalt": "tdleaf",
@@ -57,7 +59,12 @@ def fmt(x: float) -> str:
     text = f"{x:.1f}" if abs(x) >= 99.995 else f"{x:.2f}"
     if text.lstrip("-").strip("0.") == "":
         text = text.lstrip("-")                 # no "-0.00"
-    return text.replace("-", "\u2212")
+    return minus(text)
+
+
+def minus(text: str) -> str:
+    """Real minus signs in the numbers of ``text`` (not in its hyphenated words)."""
+    return re.sub(r"-(?=[\d.])", "\u2212", text)
 
 
 def norm_text(reference: tuple[str, float]) -> str:
@@ -70,8 +77,10 @@ def conv_text(reference: tuple[str, float], runs: int) -> str:
     return convention_text(reference, runs).replace("-", "\u2212")
 
 
-def value_axis(data: RunData) -> str:
-    """The y label of every value axis: which normalisation it is."""
+def value_axis(data: RunData, normalised: bool = True) -> str:
+    """The y label of every value axis: which normalisation it is (or raw weights)."""
+    if not normalised:
+        return "raw weight (mean over runs, not normalised)"
     return f"value (mean over runs, then {norm_text(data.normalisation)})"
 
 
@@ -115,7 +124,7 @@ class BoardGeometry:
         f, r = square % 8, square // 8
         x = self.left + (f + 0.5) * (self.right - self.left) / 8
         y = self.bottom - (r + 0.5) * (self.bottom - self.top) / 8
-        return int(round(x)), int(round(y))
+        return round(x), round(y)
 
 
 def draw_board(ax, values: np.ndarray, *, numbers: bool = False, title: str | None = None,
@@ -188,7 +197,7 @@ def heatmap_subtitle(data: RunData, b: Boards, numbers: bool) -> str:
             f"scaled so that the {norm_text(data.normalisation)} on average over the "
             f"squares it visited (all runs' visits)")
     if not b.normalised:
-        what = "material + table entry, raw weights (the reference piece's average is 0)"
+        what = minus(f"material + table entry, raw weights ({b.problem})")
     key = ("red = below the piece's base value, blue = above" if numbers
            else "white = best square, black = worst")
     return f"{what}; {key}"
@@ -224,7 +233,7 @@ def heatmap_figure(data: RunData, b: Boards, piece: str, *, numbers: bool = Fals
     return fig, ax
 
 
-def board_geometry(fig: Figure, axes: dict[str, object], draw: bool = True,
+def board_geometry(fig: Figure, axes: dict[str, Any], draw: bool = True,
                    ) -> dict[str, BoardGeometry]:
     """The pixel box of each board of a figure, as in a PNG saved at ``fig.dpi``
     without ``bbox_inches='tight'`` (which is how :mod:`plots` saves them). ``draw``
@@ -256,7 +265,7 @@ def read_board_geometry(png: str | Path) -> dict[str, BoardGeometry]:
 def draw_curves(ax, c: Curves, keys: list[str], *, title: str, ylabel: str,
                 legend: bool = True) -> None:
     """Mean over runs against games played, with a band of one standard deviation."""
-    ref = c.reference[0]
+    ref = c.reference[0] if c.normalised else None
     x = c.games
     for k in keys:
         m, s = c.mean[k], c.std[k]
@@ -279,10 +288,14 @@ def draw_curves(ax, c: Curves, keys: list[str], *, title: str, ylabel: str,
                                      + [c.mean[k] + c.std[k] for k in keys])
     if lo is not None:
         ax.set_ylim(lo, hi)
-        if clipped:
-            ax.text(0.99, 0.01, "some early games off the scale", transform=ax.transAxes,
+        notes = (["some early games off the scale"] if clipped else []) + (
+            [(f"{c.left_out} game{'s' if c.left_out != 1 else ''} left out: the mean "
+             f"{PIECE_NAMES[c.reference[0]]} weight near 0 or not "
+             f"{'negative' if c.reference[1] < 0 else 'positive'}")] if c.left_out else [])
+        if notes:
+            ax.text(0.99, 0.01, "\n".join(notes), transform=ax.transAxes,
                     ha="right", va="bottom", fontsize=7, color="#555555")
-        if lo < 0 < hi:
+        if hi is not None and lo < 0 < hi:
             ax.axhline(0, color="#999999", lw=0.6, zorder=0)
     ax.set_xlim(x[0] - 0.5 if len(x) == 1 else x[0], x[-1] + 0.5 if len(x) == 1 else x[-1])
     _mark_run_counts(ax, c)
@@ -340,8 +353,8 @@ def curve_panels(data: RunData) -> list[tuple[str, list[str]]]:
     return panels
 
 
-def curves_ylabel(data: RunData) -> str:
-    return value_axis(data)
+def curves_ylabel(data: RunData, c: Curves | None = None) -> str:
+    return value_axis(data, c is None or c.normalised)
 
 
 def curves_title(data: RunData, panel: str, prefix: str = "") -> str:
@@ -355,28 +368,35 @@ def curves_figure(data: RunData, c: Curves) -> Figure:
     fig = new_figure(7.6 * len(panels), 4.9, dpi=120)
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
     for ax, (name, keys) in zip(axes, panels):
-        draw_curves(ax, c, keys, title=curves_title(data, name), ylabel=curves_ylabel(data))
+        draw_curves(ax, c, keys, title=curves_title(data, name), ylabel=curves_ylabel(data, c))
     n = len(data.histories)
+    what = (conv_text(data.normalisation, n) if c.normalised else
+            f"mean of {n} runs, raw weights: not normalised so that the "
+            f"{norm_text(data.normalisation)} (the mean {PIECE_NAMES[c.reference[0]]} "
+            f"weight is never of that sign, or near 0)")
     fig.suptitle(headline(data, fig) + "\n" + wrap(
-        f"Learning curves: after every game, the {conv_text(data.normalisation, n)}"
+        f"Learning curves: after every game, the {what}"
         + (" (of the runs that reached that game)" if len(set(c.runs)) > 1 else "")
-        + "; band: \u00b1 one standard deviation over runs of the raw weights, same scale",
-        chars(fig)))
+        + "; band: \u00b1 one standard deviation over runs of the raw weights"
+        + (", same scale" if c.normalised else ""), chars(fig)))
     return fig
 
 
 # -- final values ---------------------------------------------------------------------------
 
-_BAR_STYLE = {
-    "learnt": dict(alpha=0.95, hatch=None, fill=True),
-    "psq": dict(alpha=0.45, hatch="///", fill=True),
-    "paper": dict(alpha=1.0, hatch="...", fill=False),
+_BAR_STYLE: dict[str, dict[str, Any]] = {
+    "learnt": {"alpha": 0.95, "hatch": None, "fill": True},
+    "psq": {"alpha": 0.45, "hatch": "///", "fill": True},
+    "paper": {"alpha": 1.0, "hatch": "...", "fill": False},
 }
 
 
 def final_series(data: RunData, f: Finals, compare: bool) -> list[Series]:
-    series = list(f.series)
-    if compare:
+    """The series drawn on one value axis: all normalised, or (where the learnt values
+    cannot be) all raw; the report's values only beside normalised ones."""
+    normalised = f.series[0].normalised
+    series = [s for s in f.series if s.normalised == normalised]
+    if compare and normalised:
         lab, vals = paper.values(data.variant, data.features)
         if vals:
             series.append(Series(lab, dict(vals), {}, "paper"))
@@ -385,6 +405,9 @@ def final_series(data: RunData, f: Finals, compare: bool) -> list[Series]:
 
 def draw_finals(ax, series: list[Series], keys: list[str], *, title: str, ylabel: str,
                 legend: bool = True, annotate: bool = True) -> None:
+    """Bars of each series' values with error bars of one standard deviation; each value
+    written beyond the end of its error bar; a legend of the series' styles when there
+    are several, each entry a bar container of this axes."""
     n = len(series)
     width = 0.8 / n
     x = np.arange(len(keys))
@@ -392,27 +415,34 @@ def draw_finals(ax, series: list[Series], keys: list[str], *, title: str, ylabel
     for j, s in enumerate(series):
         st = _BAR_STYLE[s.style]
         xs = x - 0.4 + width * (j + 0.5)
-        for xi, k in zip(xs, keys):
-            v = s.mean.get(k)
-            if v is None or math.isnan(v):
-                continue
-            c = colour(k)
-            face = mcolors.to_rgba(c, st["alpha"]) if st["fill"] else "white"
-            ax.bar(xi, v, width * 0.92, color=face, edgecolor=c, hatch=st["hatch"], lw=1.0)
+        drawn = [(xi, k, s.mean[k]) for xi, k in zip(xs, keys)
+                 if s.mean.get(k) is not None and not math.isnan(s.mean[k])]
+        if not drawn:
+            continue
+        faces = [mcolors.to_rgba(colour(k), st["alpha"]) if st["fill"] else "white"
+                 for _, k, _ in drawn]
+        # One container per series, so that its legend entry is a bar that was drawn.
+        ax.bar([d[0] for d in drawn], [d[2] for d in drawn], width * 0.92, color=faces,
+               edgecolor=[colour(k) for _, k, _ in drawn], hatch=st["hatch"], lw=1.0,
+               label=s.label)
+        for xi, k, v in drawn:
             e = s.std.get(k, 0.0)
-            e = 0.0 if e is None or math.isnan(e) else e
+            e = 0.0 if e is None or math.isnan(e) else abs(e)
             if e > 1e-9:
                 ax.errorbar(xi, v, yerr=e, color="#222222", capsize=2.5, lw=0.9, capthick=0.9)
             end = v + e if v >= 0 else v - e
             tops.append(end)
             bottoms.append(end)
             if annotate:
-                ax.annotate(fmt(v), (xi, end), xytext=(0, 2.5 if v >= 0 else -2.5),
+                # Beyond the cap: 5 points of gap clear the cap's line and the text's
+                # own side bearing.
+                ax.annotate(fmt(v), (xi, end), xytext=(0, 5 if v >= 0 else -5),
                             textcoords="offset points", rotation=90, rotation_mode="anchor",
-                            ha="left" if v >= 0 else "right", va="center", fontsize=6.5)
+                            ha="left" if v >= 0 else "right", va="center", fontsize=6.5,
+                            gid="value-label")
     hi, lo = max(tops), min(bottoms)
     span = max(hi - lo, 1e-9)
-    ax.set_ylim(lo - (0.16 * span if lo < 0 else 0), hi + (0.16 * span if hi > 0 else 0.02 * span))
+    ax.set_ylim(lo - (0.18 * span if lo < 0 else 0), hi + (0.18 * span if hi > 0 else 0.02 * span))
     ax.axhline(0, color="#555555", lw=0.8)
     ax.set_xticks(x, [label(k).replace(" in hand", "\nin hand") for k in keys])
     ax.set_xlim(-0.6, len(keys) - 0.4)
@@ -420,15 +450,12 @@ def draw_finals(ax, series: list[Series], keys: list[str], *, title: str, ylabel
     ax.set_title(title)
     ax.grid(True, axis="y", color="#e6e6e6", lw=0.6)
     ax.set_axisbelow(True)
-    if legend:
-        handles = []
-        for s in series:
-            st = _BAR_STYLE[s.style]
-            face = mcolors.to_rgba("#777777", st["alpha"]) if st["fill"] else "white"
-            handles.append(Patch(facecolor=face, edgecolor="#555555", hatch=st["hatch"],
-                                 label=s.label))
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                  frameon=False, borderaxespad=0.0)
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    if legend and len(bars) > 1:
+        # Entries from the bars themselves (each shows its first bar): one per series
+        # drawn here, nothing that matches no bar.
+        ax.legend(handles=bars, labels=[b.get_label() for b in bars], loc="upper left",
+                  bbox_to_anchor=(1.01, 1.0), frameon=False, borderaxespad=0.0)
 
 
 def _same_y(axes) -> None:
@@ -453,12 +480,20 @@ def finals_caption(data: RunData, f: Finals) -> str:
     lo, hi = min(f.games), max(f.games)
     when = f"after {lo} games" if lo == hi else f"after {lo}\u2013{hi} games"
     n = len(f.games)
-    text = (f"Final values {when}: {conv_text(data.normalisation, n)}; error bars: one "
-            f"standard deviation over runs of the raw weights, same scale")
-    if data.psq:
+    if f.problem is None:
+        text = (f"Final values {when}: {conv_text(data.normalisation, n)}; error bars: one "
+                f"standard deviation over runs of the raw weights, same scale")
+    else:
+        text = (f"Final values {when}: mean of {n} runs, raw weights, {f.problem}; error "
+                f"bars: one standard deviation over runs")
+    if data.psq and f.psq_problem is None and f.problem is None:
         text += ("; table averages from the mean weights and all runs' visits, scaled so "
                  f"that the {norm_text(data.normalisation)} on average")
-    return text
+    elif data.psq and f.psq_problem is not None and f.problem is None:
+        text += f"; table averages not shown: {f.psq_problem}"
+    elif data.psq and f.psq_problem is not None:
+        text += "; table averages from the mean weights and all runs' visits, raw"
+    return minus(text)
 
 
 def finals_figure(data: RunData, f: Finals, compare: bool = False) -> Figure:
@@ -468,7 +503,7 @@ def finals_figure(data: RunData, f: Finals, compare: bool = False) -> Figure:
     fig = new_figure(3.4 + 0.4 * sum(widths) * len(series) + 0.8 * len(panels), 4.9, dpi=120)
     axes = fig.subplots(1, len(panels), squeeze=False, width_ratios=widths)[0]
     for i, (ax, (name, keys)) in enumerate(zip(axes, panels)):
-        draw_finals(ax, series, keys, title=name, ylabel=value_axis(data),
+        draw_finals(ax, series, keys, title=name, ylabel=value_axis(data, f.problem is None),
                     legend=i == len(panels) - 1)
     _same_y(axes)
     fig.suptitle(f"{headline(data, fig)}\n{wrap(finals_caption(data, f), chars(fig))}")
@@ -485,10 +520,10 @@ def summary_figure(data: RunData, c: Curves, f: Finals, b: Boards | None,
     rows = (1 if side_by_side else 2) + (1 if b is not None else 0)
     heights = ([4.6] if side_by_side else [4.4, 4.4]) + ([3.65] if b is not None else [])
     fig = new_figure(16, sum(heights) + 1.0, dpi=100)
-    subs = fig.subfigures(rows, 1, height_ratios=heights)
-    subs = list(np.atleast_1d(subs))
-    ylabel_c = curves_ylabel(data)
-    ylabel_f = value_axis(data)
+    made: Any = fig.subfigures(rows, 1, height_ratios=heights)
+    subs: list[Any] = list(np.atleast_1d(made))
+    ylabel_c = curves_ylabel(data, c)
+    ylabel_f = value_axis(data, f.problem is None)
     if side_by_side:
         axes = subs[0].subplots(1, 2, width_ratios=[1.35, 1])
         draw_curves(axes[0], c, cpanels[0][1], ylabel=ylabel_c,
@@ -516,6 +551,9 @@ def summary_figure(data: RunData, c: Curves, f: Finals, b: Boards | None,
         sub.suptitle("Piece-square values: " + heatmap_subtitle(data, b, False), fontsize=9.5)
     values = (f"Values: {conv_text(data.normalisation, len(f.games))}; \u00b1 one standard "
               f"deviation over runs of the raw weights, same scale")
+    if f.problem is not None:
+        values = wrap(minus(f"Values: mean of {len(f.games)} runs, raw weights, {f.problem}"),
+                      chars(fig, 12))
     fig.suptitle(headline(data, fig, 12) + f"\n{values}" + (f"\n{header}" if header else ""),
                  fontsize=12)
     return fig

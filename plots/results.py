@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from variants.normalise import scale_factor, typical_size
+
 from . import paper
 from .runfolder import PIECE_NAMES, PlotError, RunData, load_run
 from .values import Finals, finals
@@ -55,18 +57,23 @@ def _pm(mean: float | None, sd: float | None = None) -> str:
 
 
 def _series(f: Finals | None, kind: str) -> tuple[dict[str, float], dict[str, float]]:
+    """The normalised values of one series (none where they could not be normalised)."""
     for s in (f.series if f else []):
-        if s.style == kind:
+        if s.style == kind and s.normalised:
             return s.mean, s.std
     return {}, {}
 
 
 def _pawn_one(values: dict[str, float], losing: bool) -> dict[str, float]:
-    """``values`` rescaled so that the pawn is 1 (-1 in the losing variants)."""
+    """``values`` rescaled so that the pawn is 1 (-1 in the losing variants); none where
+    that needs a negative factor or the pawn is near 0 (:mod:`variants.normalise`)."""
     p = values.get("P")
-    if not p or math.isnan(p):
+    if p is None or math.isnan(p):
         return {}
-    s = (-1.0 if losing else 1.0) / p
+    s = float(scale_factor(p, -1.0 if losing else 1.0,
+                           typical_size(np.array(list(values.values())))))
+    if math.isnan(s):
+        return {}
     return {k: v * s for k, v in values.items()}
 
 
@@ -90,11 +97,15 @@ def variant_section(variant: str, runs: dict[str, RunData], root: Path) -> str:
                   if d is not None and not d.finished]
     if unfinished:
         lines += unfinished + [""]
-    lines += [f"Normalised as the report does for {variant}: {PIECE_NAMES[piece].lower()} "
+    raw = [f"*{kind}: {why}.*" for kind, f in (("material", fm), ("psq", fp)) if f is not None
+           for why in (f.problem, f.psq_problem) if why]
+    if raw:
+        lines += raw + [""]
+    lines += [(f"Normalised as the report does for {variant}: {PIECE_NAMES[piece].lower()} "
               f"= {target:g}; ours are the mean over runs of the raw weights, then scaled "
-              f"(\u00b1 the standard deviation over runs, same scale){note}.", "",
-              "| piece | ours: learnt (material) | report: learnt | ours: table average (psq) "
-              "| report: table average |", "|---|---|---|---|---|"]
+              f"(\u00b1 the standard deviation over runs, same scale){note}."), "",
+              ("| piece | ours: learnt (material) | report: learnt | ours: table average (psq) "
+              "| report: table average |"), "|---|---|---|---|---|"]
     for k in keys:
         lines.append(f"| {_label(k)} | {_pm(ours_m.get(k), ours_m_sd.get(k))} | {_pm(rep_m.get(k))} "
                      f"| {_pm(ours_p.get(k), ours_p_sd.get(k))} | {_pm(rep_p.get(k))} |")
@@ -110,8 +121,8 @@ def variant_section(variant: str, runs: dict[str, RunData], root: Path) -> str:
     for name, vals in rows:
         if vals:
             lines.append(f"| {name} | " + " | ".join(_pm(vals.get(k)) for k in board) + " |")
-    lines += ["", "| experiment | runs x games | depth | search | games played "
-              "| hours (wall, one game a core) | s / game | nodes / game |",
+    lines += ["", ("| experiment | runs x games | depth | search | games played "
+              "| hours (wall, one game a core) | s / game | nodes / game |"),
               "|---|---|---|---|---|---|---|---|"]
     for kind, d in (("material", material), ("psq", psq)):
         if d is None:

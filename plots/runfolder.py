@@ -17,22 +17,29 @@ from __future__ import annotations
 import csv
 import json
 import math
-import warnings
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+# The normalisation is learning's (summary.json holds the same numbers): one pure NumPy
+# module that imports nothing of the engine.
+from variants.normalise import (  # noqa: F401
+    CONVENTION,
+    PIECE_NAMES,
+    REPORT_NORMALISATION,
+    learnt_pieces,
+    normalise_averages,
+    reference,
+)
+from variants.normalise import convention_text as _convention_text
+
 PIECES = "PNBRQK"
 HAND_PIECES = "PNBRQ"
 MATERIAL, HAND, PSQ, N_FEATURES = 0, 6, 12, 12 + 6 * 64
 
-LOSING_VARIANTS = ("suicide", "giveaway", "antichess")
-#: The report's normalisation of each variant: (piece, value) (tdleaf/learn/runs.py).
-REPORT_NORMALISATION = {"chess": ("B", 3.0), "crazyhouse": ("B", 3.0), "atomic": ("N", 2.5),
-                        "suicide": ("R", -5.0), "giveaway": ("R", -5.0), "antichess": ("R", -5.0)}
-PIECE_NAMES = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king"}
 VARIANT_TITLES = {"chess": "Chess", "crazyhouse": "Crazyhouse", "suicide": "Suicide",
                   "giveaway": "Giveaway", "antichess": "Antichess", "atomic": "Atomic"}
 FEATURE_TITLES = {"material": "material values", "psq": "material + piece-square tables"}
@@ -105,7 +112,7 @@ class RunData:
 
     @property
     def normalisation(self) -> tuple[str, float]:
-        return REPORT_NORMALISATION.get(self.variant, ("P", 1.0))
+        return reference(self.variant)
 
     @property
     def has_hand(self) -> bool:
@@ -114,7 +121,7 @@ class RunData:
     @property
     def board_pieces(self) -> str:
         """The pieces whose material value is learnt (the king only where it can be lost)."""
-        return PIECES if self.variant in LOSING_VARIANTS else PIECES[:5]
+        return learnt_pieces(self.variant)
 
     @property
     def games_played(self) -> list[int]:
@@ -169,7 +176,13 @@ def _read_history(path: Path, run: int, hand: bool) -> History:
     if missing:
         raise PlotError(f"{path}: missing column(s) {', '.join(missing)}")
     col = {name: i for i, name in enumerate(header)}
-    games, mat, hnd, res, plies, secs, nodes = [], [], [], [], [], [], []
+    games: list[Any] = []
+    mat: list[Any] = []
+    hnd: list[Any] = []
+    res: list[Any] = []
+    plies: list[Any] = []
+    secs: list[Any] = []
+    nodes: list[Any] = []
     body = rows[1:]
     complete_last = text.endswith("\n")
     for k, row in enumerate(body):
@@ -238,7 +251,7 @@ def _weights_vector(path: Path) -> np.ndarray:
     return w
 
 
-def load_run(run_dir: str | Path) -> RunData:
+def load_run(run_dir: str | os.PathLike[str]) -> RunData:
     """Read a result folder of ``tdleaf learn``, finished or still running.
 
     A finished folder (with ``summary.json``) must hold every file the learner writes;
@@ -323,52 +336,9 @@ def psq_average(w: np.ndarray, visits: np.ndarray) -> dict[str, float]:
     return out
 
 
-def scale_for(ref_value: float, target: float) -> float:
-    """The factor that maps ``ref_value`` to ``target``; NaN when it is (nearly) zero."""
-    return target / ref_value if abs(ref_value) > 1e-12 else math.nan
-
-
-#: How every normalised value of several runs is made, in the figures, ``report.md`` and
-#: ``summary.json`` (tdleaf/learn/runs.py does the same): the report averages the runs'
-#: results, then normalises ("Each experiment consisted of multiple runs, whose results
-#: were averaged at the end").
-CONVENTION = "mean-then-normalise"
-
-
 def convention_text(reference: tuple[str, float], runs: int) -> str:
     """``mean of 2 runs, then normalised so that the knight = 2.5``."""
-    piece, target = reference
-    what = f"mean of {runs} runs" if runs != 1 else "1 run"
-    return f"{what}, then normalised so that the {PIECE_NAMES[piece]} = {target:g}"
-
-
-def mean_then_normalise(raw: np.ndarray, ref: int, target: float,
-                        near_zero: float | None = None,
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray | float]:
-    """The normalisation of several runs (:data:`CONVENTION`).
-
-    ``raw[run, ..., k]``: raw values of each run (NaN where a run has none, e.g. a game
-    it has not reached). The mean over runs is scaled so that its column ``ref`` is
-    ``target``; the standard deviation over runs of the raw values is scaled by the same
-    factor. Returns ``(mean, std, scale)``; for ``raw`` of shape (runs, G, k) (curves)
-    each of the G rows has its own scale. Where the reference mean is (nearly) 0 the
-    scale and the values are NaN: below ``near_zero`` times its median magnitude over the
-    rows when given, else below 1e-12.
-    """
-    raw = np.asarray(raw, dtype=float)
-    with warnings.catch_warnings():         # rows no run has reached: mean of nothing
-        warnings.simplefilter("ignore", RuntimeWarning)
-        mean, std = np.nanmean(raw, axis=0), np.nanstd(raw, axis=0)
-        refm = mean[..., ref]
-        floor = 1e-12
-        if near_zero is not None and np.any(~np.isnan(refm)):
-            floor = max(floor, near_zero * float(np.nanmedian(np.abs(refm))))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            scale = np.where(np.abs(refm) > floor, target / refm, np.nan)
-    s = scale[..., None] if np.ndim(scale) else float(scale)
-    mean = mean * s
-    mean[..., ref] = np.where(np.isnan(scale), np.nan, target)    # exactly, not nearly
-    return mean, std * s, scale
+    return _convention_text(*reference, runs, names=True)
 
 
 def board_values(w: np.ndarray, piece: str) -> np.ndarray:
@@ -378,14 +348,13 @@ def board_values(w: np.ndarray, piece: str) -> np.ndarray:
 
 
 def psq_mean_then_normalise(ws: list[np.ndarray], visits: list[np.ndarray], piece: str,
-                            target: float,
-                            ) -> tuple[dict[str, float], dict[str, float], float]:
+                            target: float, typical_of: str = PIECES,
+                            ) -> tuple[dict[str, float], dict[str, float], float, str | None]:
     """Table averages of several runs (:data:`CONVENTION`): :func:`psq_average` of the
     mean weights with the visits summed over the runs, scaled so that ``piece``'s average
     is ``target``; the standard deviation over runs of each run's own averages, times the
-    same factor. Returns ``(mean, std, scale)`` (NaN when ``piece``'s average is 0)."""
+    factor's size. Returns ``(mean, std, scale, problem)``: empty dicts, NaN and why not
+    when the averages cannot be normalised (see :mod:`variants.normalise`)."""
     avg = psq_average(np.mean(ws, axis=0), np.sum(visits, axis=0))
-    s = scale_for(avg[piece], target)
     per = [psq_average(w, v) for w, v in zip(ws, visits)]
-    return ({p: target if p == piece and not math.isnan(s) else avg[p] * s for p in PIECES},
-            {p: float(np.std([r[p] for r in per])) * s for p in PIECES}, s)
+    return normalise_averages(avg, per, piece, target, typical_of)

@@ -290,8 +290,7 @@ def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, c
         else:
             if stand >= beta or limit_reached:
                 return True, stand, 0, False, alpha
-            if stand > alpha:
-                alpha = stand
+            alpha = max(alpha, stand)
             best = stand
             k = core.gen_legal_tactical(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
     mv = moves[ply]
@@ -320,8 +319,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     if depth <= 0:
         # Quiescence lives in this same function (-depth counts its plies): numba
         # cannot load from its cache a recursive function calling another recursive one.
-        if ply > ctl[C_SELDEPTH]:
-            ctl[C_SELDEPTH] = ply
+        ctl[C_SELDEPTH] = max(ctl[C_SELDEPTH], ply)
         # Transposition table for the forced capture chains of suicide and giveaway,
         # which transpose a lot. Only bounds that cut are taken, so no PV is cut short.
         # (Only where it pays: elsewhere probing costs more time than it saves nodes.)
@@ -367,10 +365,10 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                     _update_pv(pv, pvlen, ply, m)
                     if score >= beta:
                         break
-        if standing and legal == 0:
-            # No capture to try: make sure the stand-pat is not a stalemate.
-            if not core.has_legal_move(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1]):
-                return terminal_score(bb, st, ply)
+        # No capture to try: make sure the stand-pat is not a stalemate.
+        if standing and legal == 0 and not core.has_legal_move(bb, st, moves[ply], bbs[ply + 1],
+                                                               sts[ply + 1]):
+            return terminal_score(bb, st, ply)
         if use_tt and k > 0 and (tt_key[qslot] != qkey or depth >= tt_depth[qslot]):
             s = score_to_tt(best, ply)
             tt_key[qslot] = qkey
@@ -413,18 +411,18 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     if prune:
         static = static_eval(bb, st, evals[ply], noise, ctl[C_NOISE_SEED])
         quiet_window = abs(alpha) < MATE_BOUND and abs(beta) < MATE_BOUND
-        if flags & F_REVERSE_FUTILITY and depth <= 3 and quiet_window:
-            if static - _FUTILITY_MARGIN[v] * depth >= beta:
-                return static
-        if flags & F_RAZOR and depth <= 2 and quiet_window:
-            if static + _RAZOR_MARGIN[v] * depth <= alpha:
-                q = negamax(ply, no_pv, alpha, alpha + NULL_EPS, no_pv, bbs, sts, evals, moves,
-                            mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                            tt_score, tt_depth, tt_flag, ctl, w, noise)
-                if ctl[C_STOP]:
-                    return 0.0
-                if q <= alpha:
-                    return q
+        if (flags & F_REVERSE_FUTILITY and depth <= 3 and quiet_window
+                and static - _FUTILITY_MARGIN[v] * depth >= beta):
+            return static
+        if (flags & F_RAZOR and depth <= 2 and quiet_window
+                and static + _RAZOR_MARGIN[v] * depth <= alpha):
+            q = negamax(ply, no_pv, alpha, alpha + NULL_EPS, no_pv, bbs, sts, evals, moves,
+                        mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
+                        tt_score, tt_depth, tt_flag, ctl, w, noise)
+            if ctl[C_STOP]:
+                return 0.0
+            if q <= alpha:
+                return q
         if (flags & F_NULL_MOVE and depth >= 3 and static >= beta and abs(beta) < MATE_BOUND
                 and ctl[C_NULL_PLY] != ply + 1 and _has_pieces(bb, st)):
             reduction = 3 + depth // 6
@@ -473,8 +471,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
         if futile and quiet and legal > 1 and not gives_check:
             # This quiet move cannot lift the score to alpha: skip it, keeping the bound.
             bound = static + _FUTILITY_MARGIN[v] * depth
-            if bound > best:
-                best = bound
+            best = max(best, bound)
             continue
         searched += 1
         evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, bbs[ply + 1], sts[ply + 1], w)
@@ -606,7 +603,7 @@ def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscor
         for i in range(n - 1, 0, -1):
             r = _mix(np.uint64(ctl[C_RNG]))
             ctl[C_RNG] += 1
-            j = np.int64(r % np.uint64(i + 1))
+            j = np.int64(r % np.uint64(i + 1))  # type: ignore[assignment]
             mv[i], mv[j] = mv[j], mv[i]
     alpha = alpha_in
     beta = beta_in

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import chess
 import numpy as np
@@ -22,13 +22,11 @@ from variants.position import move_to_uci
 from . import alphabeta as ab
 from .evaluate import evaluate, feature_vector
 from .layout import Weights, default_weights, load_weights
+from .modes import SEARCH_MODES
 
 TT_ENTRY_BYTES = 8 + 8 + 8 + 2 + 1
 _compiled = False
 
-#: Search modes: ``selective`` (null move, reductions, pruning: the default for play)
-#: and ``plain`` (the full-width alpha-beta with quiescence of the report).
-SEARCH_MODES = ("selective", "plain")
 #: Aspiration windows at the root (not a numba flag: the root loop is here).
 F_ASPIRATION = 1 << 16
 #: Half-width of the first aspiration window, pawns, per variant code.
@@ -93,7 +91,7 @@ class SearchResult:
     #: MultiPV: this line's rank (1 = best) and, on the first line, every line of the
     #: iteration (``lines[0]`` is the result itself); a single-PV search has one line.
     multipv: int = 1
-    lines: list["SearchResult"] = field(default_factory=list, repr=False)
+    lines: list[SearchResult] = field(default_factory=list, repr=False)
 
     @property
     def nps(self) -> float:
@@ -488,7 +486,7 @@ class Engine:
         score = scores.get(codes[0], max(scores.values()))
         mate = None
         if abs(score) > ab.MATE_BOUND:
-            plies = int(round(ab.MATE - abs(score)))
+            plies = round(ab.MATE - abs(score))
             mate = (plies + 1) // 2 if score > 0 else -((plies + 1) // 2)
         result = SearchResult(
             move=move_to_uci(codes[0]), score=score, pv=[move_to_uci(m) for m in codes],

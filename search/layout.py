@@ -12,17 +12,19 @@ h8 = 63 for White and mirrored vertically for Black.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
-import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from variants import canonical_variant
+
+from . import shipped
 
 PIECES = "PNBRQK"
 HAND_PIECES = "PNBRQ"
@@ -125,14 +127,20 @@ VALUE_SETS = tuple(_SETS)
 
 @dataclass
 class Weights:
-    """A weight vector with its variant and free-form metadata."""
+    """A weight vector with its variant and free-form metadata.
+
+    ``source`` says where the weights came from, for people (not saved by
+    :meth:`to_json`): ``"value set traditional"``, ``"file: /path/weights.json"``, or a
+    shipped reference set, ``"learnt-psq (package data: /.../weights.json)"`` (``user
+    data`` when the per-user data folder overrides it; see :mod:`search.shipped`)."""
 
     variant: str
     w: np.ndarray
     meta: dict[str, Any]
+    source: str | None = field(default=None, compare=False)
 
-    def copy(self) -> "Weights":
-        return Weights(self.variant, self.w.copy(), dict(self.meta))
+    def copy(self) -> Weights:
+        return Weights(self.variant, self.w.copy(), dict(self.meta), self.source)
 
     def to_json(self) -> dict[str, Any]:
         w = self.w
@@ -147,15 +155,7 @@ class Weights:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write ``weights.json`` atomically (a crash leaves the old file intact)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".weights-", suffix=".tmp")
-        with os.fdopen(fd, "w") as fh:
-            json.dump(self.to_json(), fh, indent=1)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)      # mkstemp makes it private; weights are for reading
-        os.replace(tmp, path)
+        shipped.save_text("weights.json", json.dumps(self.to_json(), indent=1), path)
 
 
 def _number(x: Any, where: str) -> float:
@@ -171,8 +171,10 @@ def weights_from_json(data: Any, variant: str | None = None, source: str = "weig
     file_variant = data.get("variant")
     if file_variant is None and variant is None:
         raise WeightsError(f"{source}: no 'variant' field")
+    named = file_variant if file_variant is not None else variant
+    assert named is not None
     try:
-        file_variant = canonical_variant(file_variant if file_variant is not None else variant)
+        file_variant = canonical_variant(named)
     except ValueError as exc:
         raise WeightsError(f"{source}: {exc}") from None
     if variant is not None and canonical_variant(variant) != file_variant:
@@ -218,7 +220,9 @@ def value_set(name: str, variant: str) -> Weights:
     if variant == "crazyhouse":
         hand = _HAND_SETS.get(name, {}).get(variant)
         data["hand"] = hand or {p: material[p] for p in HAND_PIECES}
-    return weights_from_json(data, variant, source=f"value set {name!r}")
+    w = weights_from_json(data, variant, source=f"value set {name!r}")
+    w.source = f"value set {name}"
+    return w
 
 
 def load_weights(spec: str | os.PathLike[str], variant: str) -> Weights:
@@ -239,45 +243,79 @@ def load_weights(spec: str | os.PathLike[str], variant: str) -> Weights:
         data = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise WeightsError(f"{path}: corrupt weights file: {exc}") from None
-    return weights_from_json(data, variant, source=str(path))
+    w = weights_from_json(data, variant, source=str(path))
+    w.source = f"file: {path}"
+    return w
 
 
-#: Where the learnt reference weights ship (issue: reproduce the report's experiments).
-REFERENCE_DIR = Path(__file__).resolve().parent.parent / "runs" / "reference"
+def _reference_sets() -> tuple[str, ...]:
+    try:
+        kinds = shipped.reference_kinds()
+    except shipped.ShippedDataError:
+        kinds = []
+    return ("learnt",) + tuple(f"learnt-{k}" for k in kinds) + ("avg-psq",)
 
 
-#: Names of the learnt reference weights: ``learnt`` is the best shipped set (tables if
-#: any); ``avg-psq`` is material only, each piece worth its table's visit-weighted average
-#: (the report's "average p-sq" player).
-REFERENCE_SETS = ("learnt", "learnt-material", "learnt-psq", "avg-psq")
+#: Names of the learnt reference weights (search/data/manifest.json): ``learnt`` is the
+#: variant's default set (tables if any), ``learnt-<kind>`` one of its sets
+#: (``learnt-material``, ``learnt-psq``); ``avg-psq`` is material only, each piece worth
+#: its table's visit-weighted average (the report's "average p-sq" player).
+REFERENCE_SETS = _reference_sets()
+
+
+def _reference_entry(name: str, variant: str) -> dict[str, Any] | None:
+    """The manifest entry behind a reference-set name, or None."""
+    if name == "learnt":
+        kind = None
+    elif name == "avg-psq":
+        kind = "psq"
+    elif name.startswith("learnt-"):
+        kind = name[len("learnt-"):]
+    else:
+        raise WeightsError(f"unknown reference set {name!r}; expected one of: "
+                           f"{', '.join(REFERENCE_SETS)}")
+    try:
+        return shipped.reference_set(canonical_variant(variant), kind)
+    except shipped.ShippedDataError as exc:
+        raise WeightsError(str(exc)) from None
 
 
 def reference_weights_path(variant: str, features: str | None = None) -> Path | None:
-    """The shipped learnt ``weights.json`` of a variant, or None: with tables
-    (``runs/reference/<variant>/psq``) before material only (``.../material``), or
-    ``features`` ("psq" or "material") for one of them."""
-    variant = canonical_variant(variant)
-    kinds = (features,) if features else ("psq", "material")
-    for kind in kinds:
-        path = REFERENCE_DIR / variant / kind / "weights.json"
-        if path.exists():
-            return path
-    return None
+    """The shipped learnt ``weights.json`` of a variant, or None: its default set
+    (``search/data/manifest.json``; the user data folder's copy first), or ``features``
+    ("psq", "material", ...) for one of them."""
+    entry = _reference_entry(f"learnt-{features}" if features else "learnt", variant)
+    return None if entry is None else shipped.find(entry["weights"])
+
+
+def default_weights_name(variant: str) -> str:
+    """The name of what :func:`default_weights` plays: ``learnt-<kind>`` of the
+    variant's default reference set, else ``traditional``."""
+    entry = _reference_entry("learnt", variant)
+    return f"learnt-{entry['kind']}" if entry else "traditional"
 
 
 def reference_weights(name: str, variant: str) -> Weights:
     """A reference set by name (see :data:`REFERENCE_SETS`)."""
     variant = canonical_variant(variant)
-    features = {"learnt": None, "learnt-material": "material", "learnt-psq": "psq",
-                "avg-psq": "psq"}[name]
-    path = reference_weights_path(variant, features)
+    entry = _reference_entry(name, variant)
+    path = None if entry is None else shipped.find(entry["weights"])
+    if entry is None:
+        raise WeightsError(f"{name}: no learnt reference weights ship for {variant} (none "
+                           f"in search/data/manifest.json)")
     if path is None:
-        where = REFERENCE_DIR / variant / (features or "{material,psq}")
-        raise WeightsError(f"{name}: no learnt reference weights ship for {variant} ({where} "
-                           f"holds no weights.json)")
+        raise WeightsError(f"{name}: the manifest names {entry['weights']} for {variant}, "
+                           f"missing from {shipped.package_data_dir()}: a broken install")
     if name == "avg-psq":
-        return average_psq_weights(path.parent, variant)
-    return load_weights(path, variant)
+        summary = shipped.find(entry.get("summary", ""))
+        if summary is None:
+            raise WeightsError(f"avg-psq: no summary.json ships for {variant}'s psq set")
+        w = _average_psq(load_weights(path, variant), summary, variant)
+        w.source = f"avg-psq ({shipped.describe(summary)})"
+        return w
+    w = load_weights(path, variant)
+    w.source = f"learnt-{entry['kind']} ({shipped.describe(path)})"
+    return w
 
 
 def average_psq_weights(run_dir: str | os.PathLike[str], variant: str) -> Weights:
@@ -285,24 +323,50 @@ def average_psq_weights(run_dir: str | os.PathLike[str], variant: str) -> Weight
     visit-weighted average of its table (``summary.json``'s ``psq_average``); pieces in
     hand keep the learnt hand values (tables are for pieces on the board only)."""
     folder = Path(run_dir)
-    learnt = load_weights(folder, variant)
+    w = _average_psq(load_weights(folder, variant), folder / "summary.json", variant)
+    w.source = f"avg-psq (file: {folder / 'summary.json'})"
+    return w
+
+
+def _average_psq(learnt: Weights, summary_path: Path, variant: str) -> Weights:
     try:
-        summary = json.loads((folder / "summary.json").read_text())
+        summary = json.loads(summary_path.read_text())
         averages = summary["psq_average"]
         material = {p: _number(averages[p], f"psq_average.{p}") for p in PIECES}
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise WeightsError(f"{folder}: no usable psq_average in summary.json ({exc})") from None
+        raise WeightsError(f"{summary_path}: no usable psq_average ({exc})") from None
     if variant not in ("suicide", "giveaway", "antichess"):
         material["K"] = 0.0        # kings are never traded: a constant, as in learning
     data = {"variant": canonical_variant(variant), "material": material,
             "hand": {p: float(learnt.w[HAND + i]) for i, p in enumerate(HAND_PIECES)},
-            "meta": {"value_set": "avg-psq", "source": str(folder)}}
-    return weights_from_json(data, variant, source=f"avg-psq of {folder}")
+            "meta": {"value_set": "avg-psq", "source": str(summary_path.parent)}}
+    return weights_from_json(data, variant, source=f"avg-psq of {summary_path.parent}")
 
 
 def default_weights(variant: str) -> Weights:
-    """The default evaluation: learned reference weights once shipped, else traditional."""
-    ref = reference_weights_path(variant)
-    if ref is not None:
-        return load_weights(ref, variant)
+    """The default evaluation: the variant's default learnt reference set
+    (search/data/manifest.json), else the traditional values. A set the manifest names
+    but the installation lacks is an error, never a silent fall back to traditional."""
+    if _reference_entry("learnt", variant) is not None:
+        return reference_weights("learnt", variant)
     return value_set("traditional", variant)
+
+
+def weights_file(w: Weights) -> Path | None:
+    """The ``weights.json`` the weights were loaded from (see :attr:`Weights.source`), or
+    None for a value set, avg-psq or weights made in memory."""
+    src = w.source or ""
+    if src.startswith("file: "):
+        return Path(src[len("file: "):])
+    for where in (shipped.PACKAGE, shipped.USER):
+        head = f"({where}: "
+        if src.startswith("learnt-") and head in src and src.endswith(")"):
+            return Path(src.split(head, 1)[1][:-1])
+    return None
+
+
+def weights_digest(w: np.ndarray) -> str:
+    """A short fingerprint of a weight vector: the first 12 hex digits of the SHA-256
+    of its float64 values (little-endian), to tell two evaluations apart."""
+    data = np.ascontiguousarray(w, dtype="<f8").tobytes()
+    return hashlib.sha256(data).hexdigest()[:12]

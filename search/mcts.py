@@ -41,14 +41,15 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import chess
 import numpy as np
 from numba import njit
 
-from variants import Position, canonical_variant, core
+from variants import Position, VariantError, canonical_variant, core
 from variants.position import move_to_uci
 
 from .prior import HeuristicPrior, outcome_value, to_position
@@ -58,7 +59,7 @@ _STATUS_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
 _STATUS_VALUE = {WIN: 1.0, LOSS: -1.0, DRAW: 0.0}
 DEFAULT_PLAYOUTS = 800
 
-Evaluator = Callable[[Sequence[Position]], tuple[Sequence[Any], Sequence[float]]]
+Evaluator = Callable[[Sequence[Position]], tuple[Sequence[Any], Sequence[float] | np.ndarray]]
 
 
 # ---------------------------------------------------------------------------------------
@@ -89,8 +90,24 @@ class Node:
     """A position in the tree. Edge statistics live in the parent: ``N``, ``W`` (value
     sum for this node's side to move), ``E`` (exact value of a proven child, else NaN)."""
 
-    __slots__ = ("bb", "st", "key", "moves", "P", "P_raw", "N", "W", "E", "children",
-                 "visits", "value", "status", "plies", "pending", "rule_draw")
+    __slots__ = (
+        "E",
+        "N",
+        "P",
+        "P_raw",
+        "W",
+        "bb",
+        "children",
+        "key",
+        "moves",
+        "pending",
+        "plies",
+        "rule_draw",
+        "st",
+        "status",
+        "value",
+        "visits",
+    )
 
     def __init__(self, bb: np.ndarray, st: np.ndarray, key: int, moves: np.ndarray) -> None:
         self.bb = bb
@@ -170,7 +187,7 @@ def value_to_cp(v: float) -> int:
     if a == 0:
         return 0
     cp = -math.log(1.0 - a) / math.log(1.2) * 100.0
-    return int(round(cp if v > 0 else -cp))
+    return round(cp if v > 0 else -cp)
 
 
 class MCTS:
@@ -206,7 +223,7 @@ class MCTS:
         self.variant = canonical_variant(variant)
         if evaluator is None:
             evaluator = HeuristicPrior(self.variant, weights, prior_depth, temperature)
-        self.evaluator = evaluator
+        self.evaluator: Evaluator = evaluator
         self._fast = isinstance(evaluator, HeuristicPrior)
         if move_selection not in ("q", "visits"):
             raise ValueError("move_selection must be 'q' or 'visits'")
@@ -341,7 +358,8 @@ class MCTS:
             if root.status == UNKNOWN and not root.expanded:
                 self._playouts(1)
                 done += 1
-            if self.dirichlet_epsilon > 0 and root.expanded and len(root.moves):
+            if (self.dirichlet_epsilon > 0 and root.expanded and len(root.moves)
+                    and root.P_raw is not None):
                 noise = self.rng.dirichlet([self.dirichlet_alpha] * len(root.moves))
                 root.P = (1 - self.dirichlet_epsilon) * root.P_raw + self.dirichlet_epsilon * noise
             while root.status == UNKNOWN and len(root.moves) > 1:
@@ -383,7 +401,7 @@ class MCTS:
                 node: Node | None = root
                 for mv in moves[len(self._moves):]:
                     idx = self._index(node, mv) if node is not None else None
-                    if idx is None or node.children[idx] is None:
+                    if node is None or idx is None or node.children[idx] is None:
                         node = None
                         break
                     node = node.children[idx]
@@ -431,7 +449,7 @@ class MCTS:
         p = Position(node_variant(node), node.bb.copy(), node.st.copy(), "")
         try:
             code = p.parse_uci(move)
-        except Exception:
+        except VariantError:
             return None
         hits = np.flatnonzero(node.moves == code)
         return int(hits[0]) if len(hits) else None
@@ -486,6 +504,7 @@ class MCTS:
         else:
             qi = self.q_init  # type: ignore[assignment]
         q = node.q(qi)
+        assert node.P is not None          # only expanded nodes are selected from
         u = (c * math.sqrt(max(total, 1.0))) * node.P / (self.u_divisor + N)
         return int(np.argmax(q + u))
 
@@ -555,8 +574,7 @@ class MCTS:
         depth = len(path)
         self._depth_sum += depth
         self._leaves += 1
-        if depth > self._seldepth:
-            self._seldepth = depth
+        self._seldepth = max(self._seldepth, depth)
 
     def _exact(self, node: Node) -> float:
         """The exact value of a proven node for its side to move (a draw by rule: the
@@ -654,7 +672,7 @@ class MCTS:
         return int(cand[np.argmax(pi[cand])])
 
     def _pv(self, node: Node, first: int | None, limit: int = 40) -> list[str]:
-        pv = []
+        pv: list[str] = []
         idx = first
         while idx is not None and len(pv) < limit:
             pv.append(node.uci(idx))
@@ -696,7 +714,7 @@ class MCTS:
             move=None if idx is None else root.uci(idx), value=value, cp=value_to_cp(value),
             pv=[] if idx is None else self._pv(root, idx), visits=visits, q=q, prior=prior,
             playouts=playouts, nodes=int(root.visits), time=elapsed,
-            depth=int(round(self._depth_sum / leaves)), seldepth=int(self._seldepth),
+            depth=round(self._depth_sum / leaves), seldepth=int(self._seldepth),
             proven=proven, mate=mate)
 
 

@@ -27,8 +27,10 @@ value: 1 won, 0 drawn, -1 lost for the side to move.
 
 The temperature ``T`` is fitted (``tdleaf bench prior --fit``) by maximum likelihood of
 the moves Fairy-Stockfish plays at a fixed depth on positions from engine games; the
-fitted values are stored per variant, value set and depth in ``search/prior.json`` and,
-for learned weights, in ``weights.json``'s ``meta.prior_temperature``
+fitted values are stored per variant, value set and depth in ``prior.json`` (shipped in
+``search/data``; a refit is saved to the per-user data folder, read first: see
+:mod:`search.shipped`) and, for learned weights, in ``weights.json``'s
+``meta.prior_temperature``
 (:func:`fitted_temperature`).
 
 Everything per move runs in one numba call for a whole batch of positions
@@ -39,9 +41,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import chess
 import numpy as np
@@ -52,11 +56,13 @@ from variants.nrt import unmanaged
 from variants.position import move_to_uci
 
 from . import alphabeta as ab
+from . import shipped
 from .evaluate import evaluate, evaluate_delta
 from .layout import Weights, default_weights, load_weights
 
-#: Where the fitted temperatures of the built-in value sets live.
-TEMPERATURES_FILE = Path(__file__).resolve().parent / "prior.json"
+#: The file of the fitted temperatures of the built-in value sets, relative to
+#: search/data (the per-user data folder's copy first: search.shipped).
+TEMPERATURES_FILE = "prior.json"
 #: The temperature used when none was fitted for the weights and depth (pawns).
 DEFAULT_TEMPERATURE = 1.0
 DEFAULT_OMEGA = 0.5
@@ -106,7 +112,7 @@ def child_outcome(bb, st, moves, sbb, sst):
         maybe = True
     if not maybe:
         return False, 0.0
-    n, terminal, value = outcome_value(bb, st, moves, sbb, sst)
+    _n, terminal, value = outcome_value(bb, st, moves, sbb, sst)
     return terminal, value
 
 
@@ -196,8 +202,7 @@ def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, value_mode, ome
                                     mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
                                     tt_score, tt_depth, tt_flag, ctl, w, 0.0)
             out_scores[p, i] = score
-            if score > best:
-                best = score
+            best = max(best, score)
         out_values[p] = score_value(best, value_mode, omega)
         # Softmax of the clipped scores.
         if uniform:
@@ -208,8 +213,7 @@ def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, value_mode, ome
         for i in range(n):
             x = logit_score(out_scores[p, i]) / temperature
             out_probs[p, i] = x
-            if x > top:
-                top = x
+            top = max(top, x)
         total = 0.0
         for i in range(n):
             e = math.exp(out_probs[p, i] - top)
@@ -227,18 +231,18 @@ def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, value_mode, ome
 
 def _load_table() -> dict[str, Any]:
     try:
-        return json.loads(TEMPERATURES_FILE.read_text())
-    except (OSError, json.JSONDecodeError):
+        data = shipped.read_json(TEMPERATURES_FILE)
+    except shipped.ShippedDataError:
         return {}
+    return data if isinstance(data, dict) else {}
 
 
 def fitted_temperature(variant: str, weights: Weights | None = None, depth: int = 0) -> float | None:
     """The fitted softmax temperature (pawns) for these weights and depth, or None.
 
     Looked up in ``weights.meta["prior_temperature"][str(depth)]`` first (learned weights
-    carry their own), then in ``search/prior.json`` under the variant and the weights'
-    value set (``meta["value_set"]``; the default weights are ``traditional`` until
-    reference weights ship)."""
+    carry their own), then in ``prior.json`` (the user's copy first) under the variant
+    and the weights' value set (``meta["value_set"]``)."""
     variant = canonical_variant(variant)
     if weights is None:
         weights = default_weights(variant)
@@ -256,9 +260,12 @@ def fitted_temperature(variant: str, weights: Weights | None = None, depth: int 
 
 
 def save_temperature(variant: str, value_set_name: str, depth: int, temperature: float,
-                     info: dict[str, Any] | None = None) -> None:
-    """Store a fitted temperature of a built-in value set in ``search/prior.json``."""
-    data = _load_table()
+                     info: dict[str, Any] | None = None,
+                     path: str | os.PathLike[str] | None = None) -> Path:
+    """Store a fitted temperature of a built-in value set in ``prior.json``: at ``path``,
+    or without one in the per-user data folder (never in the package), with every
+    temperature of the table read now; returns the file written."""
+    data = _read_table(path) if path is not None else _load_table()
     data.setdefault("about", "Softmax temperatures (pawns) of the heuristic prior, fitted by "
                              "maximum likelihood of Fairy-Stockfish's moves: tdleaf bench "
                              "prior --fit --save. variant -> value set -> depth.")
@@ -268,7 +275,18 @@ def save_temperature(variant: str, value_set_name: str, depth: int, temperature:
     if info:
         data.setdefault("fit", {}).setdefault(key, {}).setdefault(value_set_name, {})[
             str(depth)] = info
-    TEMPERATURES_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return shipped.save_json(TEMPERATURES_FILE, data, path)
+
+
+def _read_table(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The table in ``path``, or the one read by default when that file does not exist yet."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        return _load_table()
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise shipped.ShippedDataError(f"{path}: not a prior temperature file: {exc}") from None
+    return data if isinstance(data, dict) else {}
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,13 +1,22 @@
-"""What the UCI and XBoard front ends share: line output, the read loop and a background search."""
+"""What the UCI and XBoard front ends share: line output, the read loop, a background
+search and the background warm-up.
+
+Cheap to import (no numba, NumPy or python-chess): a front end answers its handshake
+before the compiled engine is loaded, which :class:`Warmup` does meanwhile.
+"""
 
 from __future__ import annotations
 
 import io
 import sys
 import threading
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TextIO
 
-from .engine import Engine, Limits, SearchResult
+if TYPE_CHECKING:
+    from variants import Position
+
+    from .engine import Engine, Limits, SearchResult
 
 
 class Output:
@@ -17,9 +26,11 @@ class Output:
         self.stream = stream or sys.stdout
         self._lock = threading.Lock()
 
-    def __call__(self, line: str) -> None:
+    def __call__(self, *lines: str) -> None:
+        """Write ``lines`` in one write: while the warm-up thread holds the interpreter,
+        each write gives it up and waits up to a switch interval (5 ms) to get it back."""
         with self._lock:
-            self.stream.write(line + "\n")
+            self.stream.write("".join(line + "\n" for line in lines))
             self.stream.flush()
 
 
@@ -33,7 +44,7 @@ class BackgroundSearch:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self, engine: Engine, position, limits: Limits,
+    def start(self, engine: Engine, position: Position, limits: Limits,
               info: Callable[[SearchResult], None],
               done: Callable[[SearchResult | None, BaseException | None], None]) -> None:
         self.wait(engine, stop=True)
@@ -50,7 +61,7 @@ class BackgroundSearch:
         self._thread = threading.Thread(target=run, name="search", daemon=True)
         self._thread.start()
 
-    def wait(self, engine: Engine | None = None, stop: bool = False) -> None:
+    def wait(self, engine: Any = None, stop: bool = False) -> None:
         """Wait for the running search to end (asking it to stop first if ``stop``)."""
         if self._thread is None:
             return
@@ -60,17 +71,29 @@ class BackgroundSearch:
         self._thread = None
 
 
-class Warmup:
-    """Loads (or compiles) the numba code in the background, so the front end can
-    answer its handshake at once and still be quick on the first ``go``."""
+def _front_end() -> None:
+    from .warm import front_end
+    front_end()
 
-    def __init__(self) -> None:
+
+class Warmup:
+    """Loads (or compiles) the numba code in a background thread, started at once, so
+    the front end can answer its handshake at once and still be quick on the first
+    ``go``: the front ends :meth:`wait` for it before ``readyok``, before the full
+    XBoard features and before any command that needs the engine. ``job`` defaults to
+    :func:`search.warm.front_end`; an exception it raises is kept in :attr:`error`."""
+
+    def __init__(self, job: Callable[[], None] = _front_end) -> None:
+        self.error: BaseException | None = None
+        self._job = job
         self._thread = threading.Thread(target=self._run, name="warmup", daemon=True)
         self._thread.start()
 
-    @staticmethod
-    def _run() -> None:
-        Engine("chess", "traditional", hash_mb=1).search(None, depth=2)
+    def _run(self) -> None:
+        try:
+            self._job()
+        except BaseException as exc:    # the commands that need the engine report it
+            self.error = exc
 
     @property
     def running(self) -> bool:
@@ -92,7 +115,7 @@ class Session:
 
     inp: TextIO
     search: BackgroundSearch
-    _engine: Engine | None
+    _engine: Any
 
     def handle(self, line: str) -> bool:
         raise NotImplementedError

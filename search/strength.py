@@ -1,9 +1,13 @@
 """Strength limits for a requested Elo (``UCI_LimitStrength`` / ``UCI_Elo``), looked up in
-the measured strength ladder ``search/ladder.json``.
+the measured strength ladder ``ladder.json`` (shipped in ``search/data``; a re-measured
+one in the per-user data folder is read first, see :mod:`search.shipped`).
 
 ``tdleaf ladder --save`` writes that file: per variant, the search limits it measured
 (``{"depth": d}``, ``{"nodes": n}`` or ``{"movetime": s}``) with the rating each earned
-against Fairy-Stockfish at its own ``UCI_LimitStrength`` settings. The ratings are on
+against Fairy-Stockfish at its own ``UCI_LimitStrength`` settings, and, in
+``sources[variant]["evaluation"]``, the evaluation it measured: ``{"weights": name,
+"digest": ...}`` (:func:`search.layout.weights_digest` of the weight vector).
+:func:`ladder_warning` says when the engine plays another. The ratings are on
 Fairy-Stockfish's ``UCI_Elo`` scale (see the README, "Strength ladder"): nominal Elo,
 anchored only through Stockfish's own calibration of that option for chess.
 
@@ -26,7 +30,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-LADDER_FILE = Path(__file__).resolve().parent / "ladder.json"
+from . import shipped
+
+#: The ladder file, relative to search/data (the per-user data folder's copy first).
+LADDER_FILE = "ladder.json"
 
 #: Limit kinds that may serve a requested Elo.
 LOOKUP_KINDS = ("depth", "nodes")
@@ -46,12 +53,24 @@ def _load(path: str, mtime: float) -> dict[str, Any]:
         return json.load(fh)
 
 
+def ladder_path() -> Path | None:
+    """The ladder file read by default: the user's re-measured one, else the shipped one."""
+    return shipped.find(LADDER_FILE)
+
+
 def load_ladder(path: str | Path | None = None) -> dict[str, Any]:
     """The ladder file as saved (an empty ladder when there is no file)."""
-    p = Path(path) if path is not None else LADDER_FILE
-    if not p.exists():
+    p = Path(path) if path is not None else ladder_path()
+    if p is None or not p.exists():
         return {"variants": {}}
     return _load(str(p), p.stat().st_mtime)
+
+
+def _where(path: str | Path | None) -> str:
+    if path is not None:
+        return str(path)
+    found = ladder_path()
+    return shipped.describe(found) if found else f"{LADDER_FILE} (none found)"
 
 
 def _canonical(variant: str) -> str:
@@ -106,8 +125,8 @@ def elo_range(variant: str, path: str | Path | None = None) -> tuple[int, int]:
     rounded to whole Elo: the range a UCI front end may offer as ``UCI_Elo``."""
     found = levels(variant, path)
     if not found:
-        raise StrengthError(f"no strength ladder for {variant} in {path or LADDER_FILE}")
-    return int(math.floor(found[0]["elo"])), int(math.ceil(found[-1]["elo"]))
+        raise StrengthError(f"no strength ladder for {variant} in {_where(path)}")
+    return math.floor(found[0]["elo"]), math.ceil(found[-1]["elo"])
 
 
 def limits_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, int]:
@@ -116,7 +135,7 @@ def limits_for_elo(variant: str, elo: float, path: str | Path | None = None) -> 
     ``{"depth": 3}`` or ``{"nodes": 2000}``. Non-decreasing in ``elo``."""
     found = levels(variant, path)
     if not found:
-        raise StrengthError(f"no strength ladder for {variant} in {path or LADDER_FILE}")
+        raise StrengthError(f"no strength ladder for {variant} in {_where(path)}")
     chosen = found[0]
     for e in found:
         if e["elo"] <= elo:
@@ -130,7 +149,7 @@ def ladder_search(variant: str, path: str | Path | None = None) -> str:
     with, which a strength-limited engine must play to be worth the ladder's Elo."""
     name = ladder_variant(variant, path)
     if name is None:
-        raise StrengthError(f"no strength ladder for {variant} in {path or LADDER_FILE}")
+        raise StrengthError(f"no strength ladder for {variant} in {_where(path)}")
     source = load_ladder(path).get("sources", {}).get(name, {})
     return str(source.get("search", "selective"))
 
@@ -147,3 +166,49 @@ def offered_range(path: str | Path | None = None) -> tuple[int, int]:
         los.append(lo)
         his.append(hi)
     return (min(los), max(his)) if los else (1350, 2850)
+
+
+def ladder_evaluation(variant: str, path: str | Path | None = None) -> dict[str, Any] | None:
+    """The evaluation the ladder serving ``variant`` measured (``{"weights": name,
+    "digest": ...}``), or None when its ladder does not say (or there is none)."""
+    name = ladder_variant(variant, path)
+    if name is None:
+        return None
+    found = load_ladder(path).get("sources", {}).get(name, {}).get("evaluation")
+    return found if isinstance(found, dict) else None
+
+
+def ladder_warning(variant: str, weights_name: str | None, weights_digest: str | None,
+                   path: str | Path | None = None) -> str | None:
+    """A one-line warning when the engine plays other weights than ``variant``'s ladder
+    measured, else None (also None without a ladder: then UCI_Elo has nothing to map).
+
+    ``weights_name``: what the engine plays, for people (``Weights.source``; None for
+    weights of no known origin);
+    ``weights_digest``: :func:`search.layout.weights_digest` of its vector, compared with
+    the ladder's; without one on either side the names are compared."""
+    name = ladder_variant(variant, path)
+    if name is None:
+        return None
+    weights_name = weights_name or "unnamed weights"
+    which = f"the {name} ladder" if name == _canonical(variant) else \
+        f"the {name} ladder (which {_canonical(variant)} uses)"
+    measured = ladder_evaluation(variant, path)
+    if measured is None:
+        return (f"UCI_Elo: {which} does not name the evaluation it measured; this engine "
+                f"plays {weights_name}: its strength may differ")
+    if weights_digest and measured.get("digest"):
+        if weights_digest == measured["digest"]:
+            return None
+    elif _bare(weights_name) == _bare(str(measured.get("weights", ""))):
+        return None
+    what = _bare(str(measured.get("weights", "unnamed weights")))
+    if what.isalpha():                  # a value set's name: "the traditional values"
+        what = f"the {what} values"
+    return (f"UCI_Elo: {which} was measured with {what}; this engine plays {weights_name}: "
+            f"its strength may differ")
+
+
+def _bare(name: str) -> str:
+    """A weights name without the "value set " or the " (where)" of Weights.source."""
+    return name.removeprefix("value set ").split(" (", 1)[0]

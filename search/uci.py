@@ -1,49 +1,177 @@
 """``tdleaf uci``: the engine behind the Universal Chess Interface.
 
-Answers ``uci``/``isready`` at once, searches in a background thread (so ``stop``,
-``ponderhit`` and ``isready`` are read while it thinks) and treats every malformed or
-out-of-order line as something to report with ``info string``, never as a reason to exit.
+Answers ``uci`` at once, from data alone (the compiled engine loads meanwhile in a
+background thread; ``isready`` waits for it), searches in a background thread (so
+``stop``, ``ponderhit`` and ``isready`` are read while it thinks) and treats every
+malformed or out-of-order line as something to report with ``info string``, never as a
+reason to exit.
 
-Options: ``UCI_Variant``, ``Hash``, ``Weights``, ``MultiPV`` (the N best lines, each
-with its exact score and PV), ``Ponder`` (that the GUI may send ``go ponder``) and
-``UCI_AnalyseMode`` (accepted; it changes nothing: the UCI engine plays
-deterministically and has no play-only heuristic an analyst would want off -- no
-contempt, no random tie-breaks, no resignation or draw logic).
+The options are :data:`OPTIONS` (``tdleaf uci --help`` prints :func:`options_help`).
 ``go`` takes ``depth``, ``nodes``, ``movetime``, ``wtime``/``btime``/``winc``/``binc``/
-``movestogo``, ``mate``, ``infinite``, ``ponder`` and ``searchmoves``. A refused
-``position`` leaves no position behind: ``go`` then answers ``bestmove 0000`` with an
-``info string`` saying why, until a valid ``position`` arrives.
+``movestogo``, ``mate``, ``infinite``, ``ponder`` and ``searchmoves``; a ``go`` with a
+negative or malformed value is refused with an ``info string error`` and searches
+nothing. A refused ``position`` leaves no position behind: ``go`` then answers
+``bestmove 0000`` with an ``info string`` saying why, until a valid ``position`` arrives.
+
+This module imports nothing heavy at load time (no numba, NumPy or python-chess):
+only what the handshake needs.
 """
 
 from __future__ import annotations
 
+import textwrap
 import threading
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
-from variants import VARIANTS, Position, VariantError, canonical_variant
+from variants.errors import VariantError
+from variants.spec import VARIANTS, canonical_variant
 
-from .engine import SEARCH_MODES, Engine, Limits, SearchResult
 from . import strength
-from .layout import VALUE_SETS, WeightsError
+from .modes import SEARCHES
 from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
+
+if TYPE_CHECKING:
+    from variants import Position
+
+    from .engine import SearchResult
 
 NAME = "tdleaf"
 AUTHOR = "the tdleaf developers"
 MAX_MULTIPV = 256
-#: The UCI option Search: the alpha-beta modes, or MCTS over the heuristic prior.
-SEARCHES = SEARCH_MODES + ("mcts",)
-#: UCI_Elo's range: the measured strength ladder's (search/ladder.json).
+DEFAULT_HASH = 64
+#: UCI_Elo's range: the measured strength ladder's (search/data/ladder.json).
 ELO_RANGE = strength.offered_range()
 
 
-_GO_INT = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate")
+class Option(NamedTuple):
+    """One UCI option: what ``uci`` declares and what ``tdleaf uci --help`` says (a
+    NamedTuple, not a dataclass: importing dataclasses costs the handshake 5 ms)."""
+
+    name: str
+    kind: str                      # check, spin, combo, string
+    default: str
+    help: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def declaration(self) -> str:
+        """The ``option name ...`` line of the ``uci`` answer."""
+        line = f"option name {self.name} type {self.kind} default {self.default}"
+        if self.kind == "spin":
+            line += f" min {self.low} max {self.high}"
+        return line + "".join(f" var {c}" for c in self.choices)
+
+
+#: Every option, in the order ``uci`` declares them.
+OPTIONS: tuple[Option, ...] = (
+    Option("UCI_Variant", "combo", "chess", ", ".join(VARIANTS) + " (and aliases: zh, anti, ...)",
+           choices=VARIANTS),
+    Option("Hash", "spin", str(DEFAULT_HASH), f"transposition table in MB (default {DEFAULT_HASH})",
+           low=1, high=65536),
+    Option("Weights", "string", "default",
+           "a weights.json path, a run folder, or a weight set ({weight_sets}); default: "
+           "the variant's shipped default (the learnt tables where they ship); an "
+           "'info string weights ...' names the file loaded and where from"),
+    Option("Search", "combo", "selective",
+           "selective (default: null move, late-move reductions, futility, razoring, "
+           "SEE, aspiration windows), plain (the full-width alpha-beta of the report) or "
+           "mcts (PUCT over the heuristic prior; one line, clocks/nodes/movetime/infinite)",
+           choices=SEARCHES),
+    Option("UCI_LimitStrength", "check", "false",
+           "play at UCI_Elo: the depth or node limit the strength ladder measured for "
+           "that rating, in the search mode it measured (an info string says when the "
+           "engine plays other weights than the ladder measured)"),
+    Option("UCI_Elo", "spin", str(ELO_RANGE[0]),
+           f"the rating for UCI_LimitStrength, {ELO_RANGE[0]}..{ELO_RANGE[1]} (on "
+           "Fairy-Stockfish's UCI_Elo scale; a variant without a ladder of its own uses "
+           "its relative's, and without any an info string says it is ignored)",
+           low=ELO_RANGE[0], high=ELO_RANGE[1]),
+    Option("MultiPV", "spin", "1",
+           "the N best lines (default 1), each with its exact score and PV "
+           "('info ... multipv k ...')", low=1, high=MAX_MULTIPV),
+    Option("Ponder", "check", "false", "GUIs may send 'go ponder' (pondering needs no "
+           "other setting)"),
+    Option("UCI_AnalyseMode", "check", "false",
+           "accepted; changes nothing (the search is the same for play and analysis: no "
+           "contempt, no random tie-breaks, no resignation)"),
+)
+
+
+def options_help(width: int = 88) -> str:
+    """The options of :data:`OPTIONS` as ``tdleaf uci --help`` lists them (this loads
+    the weight-set names, so it costs what importing :mod:`search.layout` costs)."""
+    from .layout import VALUE_SETS
+    try:
+        from .layout import REFERENCE_SETS
+    except ImportError:                   # a layout without learnt reference sets
+        REFERENCE_SETS = ()
+    sets = ", ".join(tuple(VALUE_SETS) + tuple(REFERENCE_SETS))
+    pad = max(len(o.name) for o in OPTIONS) + 4
+    lines = []
+    for o in OPTIONS:
+        text = o.help.replace("{weight_sets}", sets)
+        wrapped = textwrap.wrap(text, width - pad, break_on_hyphens=False) or [""]
+        lines.append(f"  {o.name:<{pad - 2}}{wrapped[0]}")
+        lines += [" " * pad + w for w in wrapped[1:]]
+    return "\n".join(lines)
+
+
+#: go's arguments that take a whole number, with the least value each may have:
+#: movetime and the clocks may be 0 (move at once); depth, nodes, movestogo and mate
+#: of 0 mean nothing, and no value may be negative.
+_GO_INT = {"depth": 1, "nodes": 1, "movetime": 0, "wtime": 0, "btime": 0, "winc": 0,
+           "binc": 0, "movestogo": 1, "mate": 1}
 _GO_FLAGS = ("infinite", "ponder")
+
+
+def parse_go(args: list[str]) -> tuple[dict[str, Any], list[str] | None]:
+    """``go``'s arguments as :class:`search.engine.Limits` fields (times in seconds)
+    and the search moves (None: all). Raises ValueError, naming the argument, for an
+    unknown or repeated-without-value word and for a value that is not a whole number
+    or is below what it may be (negative; 0 for depth, nodes, movestogo, mate)."""
+    fields: dict[str, Any] = {}
+    searchmoves: list[str] | None = None
+    i = 0
+    while i < len(args):
+        key = args[i]
+        if key in _GO_FLAGS:
+            fields[key] = True
+        elif key == "searchmoves":
+            searchmoves = []
+            while i + 1 < len(args) and args[i + 1] not in (*_GO_INT, *_GO_FLAGS, "searchmoves"):
+                i += 1
+                searchmoves.append(args[i])
+        elif key in _GO_INT and i + 1 < len(args):
+            text = args[i + 1]
+            try:
+                value = int(text)
+            except ValueError:
+                raise ValueError(f"go {key}: not a whole number: {text[:40]!r}") from None
+            least = _GO_INT[key]
+            if value < least:
+                raise ValueError(f"go {key} must be >= {least}, got {value}")
+            i += 1
+            if key in ("movetime", "wtime", "btime", "winc", "binc"):
+                fields[key] = value / 1000
+            else:
+                fields[key] = value
+        elif key in _GO_INT:
+            raise ValueError(f"go {key}: missing value")
+        else:
+            raise ValueError(f"go: unexpected {key[:40]!r}")
+        i += 1
+    return fields, searchmoves
 
 
 def format_score(result: SearchResult) -> str:
     if result.mate is not None:
         return f"mate {result.mate}"
-    return f"cp {int(round(result.score * 100))}"
+    return f"cp {round(result.score * 100)}"
+
+
+#: Commands that never need the compiled engine: they do not wait for the warm-up.
+_LIGHT = frozenset({"uci", "debug", "stop", "ponderhit", "isready"})
 
 
 class UciEngine(Session):
@@ -52,8 +180,9 @@ class UciEngine(Session):
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None) -> None:
         self.inp = inp or stdin_lines()
         self.out = Output(out)
+        self.warmup = Warmup()       # first: the compiled code loads while we talk
         self.variant = "chess"
-        self.hash_mb = 64
+        self.hash_mb = DEFAULT_HASH
         self.weights_spec = "default"
         self.multipv = 1
         self.analyse_mode = False
@@ -61,12 +190,14 @@ class UciEngine(Session):
         self.limit_strength = False
         self.elo = ELO_RANGE[0]
         self._engine: Any = None              # an Engine, or an MCTS with Search=mcts
-        #: The position ``go`` searches; None after a refused ``position`` command,
-        #: with the reason in ``refusal``, until a valid one arrives.
-        self.position: Position | None = Position.start(self.variant)
+        #: The position ``go`` searches (see :attr:`position`); None: the current
+        #: variant's start position, built when first needed.
+        self._position: Position | None = None
+        #: Why the last ``position`` was refused ("" when it was not).
         self.refusal = ""
         self.search = BackgroundSearch()
-        self.warmup = Warmup()
+        self._announced: tuple[str, ...] | None = None    # last weights info string
+        self._warned: tuple[Any, ...] | None = None        # last UCI_Elo warning check
         # While pondering (go ponder) or in an infinite search, the result waits for
         # ponderhit/stop: UCI forbids bestmove before them.
         self._hold_lock = threading.Lock()
@@ -77,18 +208,68 @@ class UciEngine(Session):
     # -- engine life cycle ----------------------------------------------------------
 
     @property
+    def position(self) -> Position | None:
+        """The position ``go`` searches; None after a refused ``position`` command (the
+        reason in :attr:`refusal`) until a valid one arrives."""
+        if self.refusal:
+            return None
+        if self._position is None:
+            from variants import Position
+            self._position = Position.start(self.variant)
+        return self._position
+
+    def _restart_position(self) -> None:
+        """Back to the start position of the variant (a refused position stays refused)."""
+        self._position = None
+
+    @property
     def engine(self) -> Any:
         if self._engine is None:
             weights = None if self.weights_spec == "default" else self.weights_spec
             if self.search_mode == "mcts":
                 from .mcts import MCTS
+                from .warm import ensure_mcts
+                ensure_mcts()               # compiled here, not on the first move's clock
                 self._engine = MCTS(self.variant, weights=weights)
             else:
+                from .engine import Engine
                 mode = self.search_mode
                 if self._strength_limits() is not None:
                     mode = strength.ladder_search(self.variant)   # as the ladder measured it
                 self._engine = Engine(self.variant, weights, hash_mb=self.hash_mb, search=mode)
+            self._announce()
         return self._engine
+
+    def _weights(self) -> Any:
+        engine = self._engine
+        return engine.weights if hasattr(engine, "weights") else engine.evaluator.weights
+
+    def _announce(self) -> None:
+        """Say which weights the engine plays, and from where, once per change; and,
+        with UCI_LimitStrength on, whether the ladder measured them."""
+        weights = self._weights()
+        source = getattr(weights, "source", None) or f"{self.weights_spec} weights"
+        key = (self.variant, source)
+        if key != self._announced:
+            self._announced = key
+            self.info(f"weights for {self.variant}: {source}")
+        self._ladder_warning(weights, source)
+
+    def _ladder_warning(self, weights: Any, source: str) -> None:
+        """UCI_Elo is what the ladder measured: say so when the engine plays other
+        weights (once per change of variant, weights or limit)."""
+        if not self.limit_strength or self.search_mode == "mcts":
+            self._warned = None
+            return
+        from .layout import weights_digest
+        digest = weights_digest(weights.w)
+        key = (self.variant, source, digest)
+        if key == self._warned:
+            return
+        self._warned = key
+        warning = strength.ladder_warning(self.variant, source, digest)
+        if warning:
+            self.info(warning)
 
     def info(self, text: str) -> None:
         self.out(f"info string {text}")
@@ -112,33 +293,37 @@ class UciEngine(Session):
             handler = getattr(self, f"cmd_{cmd}", None)
             if handler is None:
                 self.info(f"unknown command: {line.strip()[:80]}")
-            else:
-                handler(args)
-        except (VariantError, WeightsError, ValueError) as exc:
+                return True
+            if cmd not in _LIGHT:
+                self._ready()
+            handler(args)
+        except (VariantError, ValueError) as exc:    # WeightsError is a ValueError
             self.info(f"error: {exc}")
         except Exception as exc:  # malformed input must never kill the engine
             self.info(f"error: cannot handle {line.strip()[:80]!r}: {type(exc).__name__}: {exc}")
         return True
 
+    def _ready(self) -> None:
+        """Wait for the compiled code (reporting once if loading it failed)."""
+        if self.warmup.running or self.warmup.error is not None:
+            self.warmup.wait()
+            error, self.warmup.error = self.warmup.error, None
+            if error is not None:
+                self.info(f"error: loading the engine failed: {type(error).__name__}: {error}")
+
     def cmd_uci(self, args: list[str]) -> None:
-        self.out(f"id name {NAME}")
-        self.out(f"id author {AUTHOR}")
-        variants = " ".join(f"var {v}" for v in VARIANTS)
-        self.out(f"option name UCI_Variant type combo default chess {variants}")
-        self.out("option name Hash type spin default 64 min 1 max 65536")
-        self.out("option name Weights type string default default")
-        modes = " ".join(f"var {m}" for m in SEARCHES)
-        self.out(f"option name Search type combo default selective {modes}")
-        self.out("option name UCI_LimitStrength type check default false")
-        self.out(f"option name UCI_Elo type spin default {ELO_RANGE[0]} min {ELO_RANGE[0]} "
-                 f"max {ELO_RANGE[1]}")
-        self.out(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
-        self.out("option name Ponder type check default false")
-        self.out("option name UCI_AnalyseMode type check default false")
-        self.out("uciok")
+        self.out(f"id name {NAME}", f"id author {AUTHOR}",
+                 *(option.declaration() for option in OPTIONS), "uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
-        self.warmup.wait()
+        """Wait for the compiled code, load the weights (saying which), then readyok;
+        always answered, whatever failed before it."""
+        try:
+            self._ready()
+            if not self.search.running:
+                _ = self.engine          # the property loads the weights and says which
+        except Exception as exc:
+            self.info(f"error: {type(exc).__name__}: {exc}")
         self.out("readyok")
 
     def cmd_debug(self, args: list[str]) -> None:
@@ -154,18 +339,18 @@ class UciEngine(Session):
         if name == "uci_variant":
             self.variant = canonical_variant(value)
             self._engine = None
-            if self.position is not None:
-                self.position = Position.start(self.variant)
+            self._restart_position()
         elif name == "hash":
             mb = int(value)
             if mb < 1:
                 raise ValueError(f"Hash must be >= 1, got {mb}")
             self.hash_mb = mb
-            if isinstance(self._engine, Engine):
+            if self._engine is not None and self.search_mode != "mcts":
                 self._engine.set_hash(mb)
         elif name == "weights":
             spec = value or "default"
             if spec != "default":
+                from .engine import Engine
                 Engine(self.variant, spec, hash_mb=1)   # validate now, report now
             self.weights_spec = spec
             self._engine = None
@@ -193,29 +378,28 @@ class UciEngine(Session):
         elif name == "uci_analysemode":
             self.analyse_mode = _check_bool(name, value)
         else:
-            raise ValueError(f"unknown option {name!r} (options: UCI_Variant, Hash, Weights, Search, "
-                             f"UCI_LimitStrength, UCI_Elo, MultiPV, Ponder, UCI_AnalyseMode; "
-                             f"weight sets: {', '.join(VALUE_SETS)})")
+            raise ValueError(f"unknown option {name!r} (options: "
+                             f"{', '.join(o.name for o in OPTIONS)})")
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
         self._stop_search()
         if self._engine is not None:
             self._engine.new_game()
-        if self.position is not None:      # a refused position stays refused
-            self.position = Position.start(self.variant)
+        self._restart_position()
 
     def cmd_position(self, args: list[str]) -> None:
         self._stop_search()   # tolerate a missing "stop"
         try:
             pos = self._parse_position(args)
         except (VariantError, ValueError) as exc:
-            self.position, self.refusal = None, f"position refused: {exc}"
+            self._position, self.refusal = None, f"position refused: {exc}"
             raise
-        self.position, self.refusal = pos, ""
+        self._position, self.refusal = pos, ""
         if pos.warning:
             self.info(f"warning: {pos.warning}")
 
     def _parse_position(self, args: list[str]) -> Position:
+        from variants import Position
         if not args:
             raise ValueError("position needs startpos or fen")
         if "moves" in args:
@@ -236,48 +420,17 @@ class UciEngine(Session):
         return pos
 
     def cmd_go(self, args: list[str]) -> None:
+        fields, searchmoves = parse_go(args)     # a refused go leaves any search running
         self._stop_search()
-        lim = Limits(multipv=self.multipv)
-        searchmoves: list[str] | None = None
-        i = 0
-        while i < len(args):
-            key = args[i]
-            if key == "infinite":
-                lim.infinite = True
-            elif key == "ponder":
-                lim.ponder = True
-            elif key == "searchmoves":
-                searchmoves = []
-                while i + 1 < len(args) and args[i + 1] not in _GO_INT + _GO_FLAGS + ("searchmoves",):
-                    i += 1
-                    searchmoves.append(args[i])
-            elif key in _GO_INT and i + 1 < len(args):
-                try:
-                    value = int(args[i + 1])
-                except ValueError:
-                    raise ValueError(f"go {key}: not a number: {args[i + 1]!r}") from None
-                i += 1
-                if key == "depth":
-                    lim.depth = max(1, value)
-                elif key == "nodes":
-                    lim.nodes = max(1, value)
-                elif key == "movetime":
-                    lim.movetime = max(0, value) / 1000
-                elif key in ("wtime", "btime", "winc", "binc"):
-                    setattr(lim, key, max(0, value) / 1000)
-                elif key == "movestogo":
-                    lim.movestogo = max(1, value)
-                elif key == "mate":
-                    lim.mate = max(1, value)
-            else:
-                raise ValueError(f"go: unexpected {key!r}")
-            i += 1
-        if self.position is None:
+        from .engine import Limits
+        lim = Limits(multipv=self.multipv, **fields)
+        position = self.position
+        if position is None:
             self.info(f"no position to search ({self.refusal}); send a valid 'position'")
             self.out("bestmove 0000")
             return
         if searchmoves is not None:
-            lim.searchmoves = self._legal_search_moves(searchmoves)
+            lim.searchmoves = self._legal_search_moves(position, searchmoves)
             if not lim.searchmoves:
                 self.info("searchmoves: no legal move to search")
                 self.out("bestmove 0000")
@@ -292,12 +445,12 @@ class UciEngine(Session):
         if self.search_mode == "mcts" and (lim.multipv > 1 or lim.searchmoves or lim.mate):
             self.info("Search mcts plays one line: MultiPV, searchmoves and mate are ignored")
             lim.multipv, lim.searchmoves, lim.mate = 1, None, None
+        engine = self.engine          # loaded (and announced) before the clock starts
         with self._hold_lock:
             self._holding = lim.ponder or lim.infinite
             self._pondering = lim.ponder
             self._held = None
-        engine = self.engine
-        self.search.start(engine, self.position.copy(), lim, self._info, self._done)
+        self.search.start(engine, position.copy(), lim, self._info, self._done)
 
     def _strength_limits(self) -> dict[str, int] | None:
         """The ladder's limit for UCI_Elo when UCI_LimitStrength is on, else None (also
@@ -310,16 +463,15 @@ class UciEngine(Session):
             self.info(f"UCI_LimitStrength ignored: {exc}")
             return None
 
-    def _legal_search_moves(self, moves: list[str]) -> list[str]:
+    def _legal_search_moves(self, position: Position, moves: list[str]) -> list[str]:
         """The legal ones among ``moves`` (the others are reported and ignored;
         python-chess sends ``0000`` for an empty list)."""
-        assert self.position is not None
         legal = []
         for mv in moves:
             if mv == "0000":
                 continue
             try:
-                self.position.parse_uci(mv)
+                position.parse_uci(mv)
             except VariantError as exc:
                 self.info(f"searchmoves: ignoring {mv!r}: {exc}")
             else:
@@ -327,6 +479,7 @@ class UciEngine(Session):
         return legal
 
     def _info(self, r: Any) -> None:
+        from .engine import SearchResult
         if not isinstance(r, SearchResult):          # an MCTS snapshot
             self.out("info " + r.uci_info())
             return
@@ -343,12 +496,13 @@ class UciEngine(Session):
                 return
         self._bestmove(result, exc)
 
-    def _bestmove(self, result: SearchResult | None, exc: BaseException | None) -> None:
+    def _bestmove(self, result: Any, exc: BaseException | None) -> None:
         if exc is not None:
             self.info(f"search failed: {exc}")
             self.out("bestmove 0000")
             return
         assert result is not None
+        from .engine import SearchResult
         if not isinstance(result, SearchResult) and result.move is not None:
             self.out("info " + result.uci_info())      # MCTS: its final statistics
         if result.move is None:
@@ -380,14 +534,15 @@ class UciEngine(Session):
             held, self._held = self._held, None
         if held is not None:
             self._bestmove(*held)
-        elif isinstance(self._engine, Engine):
-            self._engine.ponderhit()
+        elif self.search_mode != "mcts" and self._engine is not None:
+            self._engine.ponderhit()         # MCTS has no pondering clock
 
     def cmd_d(self, args: list[str]) -> None:
-        if self.position is None:
+        position = self.position
+        if position is None:
             self.info(f"no position ({self.refusal})")
         else:
-            self.info(f"{self.position.variant} {self.position.fen()}")
+            self.info(f"{position.variant} {position.fen()}")
 
 
 def _check_bool(name: str, value: str) -> bool:

@@ -3,20 +3,31 @@
 Supports ``protover``/features (with the ``variants`` feature), ``new``, ``variant``,
 ``force``, ``go``, ``playother``, ``usermove``, ``sd``, ``st``, ``level``, ``time``,
 ``otim``, ``setboard``, ``undo``/``remove``, ``ping`` and ``?``. Bad input is answered
-with ``Error (...)`` or ``Illegal move``, never by exiting. A refused ``setboard`` leaves
+with ``Error (...)`` or ``Illegal move``, never by exiting (``sd`` and ``st`` with a
+negative or malformed value too: they change nothing). A refused ``setboard`` leaves
 no position behind: until ``new`` or a valid ``setboard``, moves are answered with
 ``Illegal move (no position: ...)`` and ``go`` with an ``Error``, never with a move.
+
+The compiled engine loads in a background thread from the start: ``protover`` answers
+``feature done=0`` at once while it loads, then the full features with ``done=1``.
+This module imports nothing heavy at load time (no numba, NumPy or python-chess).
 """
 
 from __future__ import annotations
 
-from typing import TextIO
+import math
+from typing import TYPE_CHECKING, TextIO
 
-from variants import Position, VariantError, canonical_variant
+from variants.errors import VariantError
+from variants.spec import canonical_variant
 
-from .engine import Engine, Limits, SearchResult
-from .layout import WeightsError
+from .modes import SEARCH_MODES
 from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
+
+if TYPE_CHECKING:
+    from variants import Position
+
+    from .engine import Engine, Limits, SearchResult
 
 _XB_TO_VARIANT = {"normal": "chess", "crazyhouse": "crazyhouse", "suicide": "suicide",
                   "giveaway": "giveaway", "antichess": "antichess", "atomic": "atomic"}
@@ -25,6 +36,8 @@ _VARIANT_TO_XB = {"chess": "normal", "crazyhouse": "crazyhouse", "suicide": "sui
 _IGNORED = {"xboard", "accepted", "rejected", "random", "hard", "easy", "computer", "name",
             "rating", "ics", "post", "nopost", "draw", "result", "white", "black", "cores",
             "memory", "egtpath", "option", "bk", "hint", "analyze", "exit", "."}
+#: Commands that never need the compiled engine: they do not wait for the warm-up.
+_LIGHT = frozenset({"protover", "ping", "sd", "st", "level", "time", "otim"})
 
 
 def _seconds(text: str) -> float:
@@ -40,15 +53,20 @@ class XBoardEngine(Session):
 
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None,
                  weights: str | None = None, hash_mb: int = 64, search: str = "selective") -> None:
+        if search not in SEARCH_MODES:
+            raise ValueError(f"search must be one of {', '.join(SEARCH_MODES)}, got {search!r}")
         self.inp = inp or stdin_lines()
         self.out = Output(out)
+        self.warmup = Warmup()       # first: the compiled code loads while we talk
         self.weights = weights
         self.search_mode = search
         self.hash_mb = hash_mb
         self.variant = "chess"
         self._engine: Engine | None = None
-        #: None after a refused setboard (the reason in ``refusal``) until new/setboard.
-        self.position: Position | None = Position.start(self.variant)
+        #: The position (see :attr:`position`); None: the variant's start position,
+        #: built when first needed.
+        self._position: Position | None = None
+        #: Why the last setboard was refused ("" when it was not).
         self.refusal = ""
         self.force = False
         self.engine_white = False          # the side the engine plays
@@ -59,11 +77,22 @@ class XBoardEngine(Session):
         self.time_left: float | None = None
         self.search = BackgroundSearch()
         self._discard = False
-        self.warmup = Warmup()
+
+    @property
+    def position(self) -> Position | None:
+        """The game's position; None after a refused setboard (the reason in
+        :attr:`refusal`) until ``new`` or a valid ``setboard``."""
+        if self.refusal:
+            return None
+        if self._position is None:
+            from variants import Position
+            self._position = Position.start(self.variant)
+        return self._position
 
     @property
     def engine(self) -> Engine:
         if self._engine is None:
+            from .engine import Engine
             self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb,
                                   search=self.search_mode)
         return self._engine
@@ -87,12 +116,15 @@ class XBoardEngine(Session):
                 return True
             handler = getattr(self, f"cmd_{cmd.replace('?', 'movenow')}", None)
             if handler is not None:
+                if cmd not in _LIGHT:
+                    self._ready()
                 handler(args)
             elif self._looks_like_move(cmd) and not args:
+                self._ready()
                 self.cmd_usermove([cmd])
             else:
                 self.out(f"Error (unknown command): {line.strip()[:80]}")
-        except (VariantError, WeightsError, ValueError) as exc:
+        except (VariantError, ValueError) as exc:    # WeightsError is a ValueError
             self.out(f"Error ({exc}): {line.strip()[:80]}")
         except Exception as exc:  # malformed input must never kill the engine
             self.out(f"Error ({type(exc).__name__}: {exc}): {line.strip()[:80]}")
@@ -101,6 +133,14 @@ class XBoardEngine(Session):
     @staticmethod
     def _looks_like_move(text: str) -> bool:
         return 4 <= len(text) <= 5 and text[0] in "abcdefghPNBRQK" and any(c.isdigit() for c in text)
+
+    def _ready(self) -> None:
+        """Wait for the compiled code (reporting once if loading it failed)."""
+        if self.warmup.running or self.warmup.error is not None:
+            self.warmup.wait()
+            error, self.warmup.error = self.warmup.error, None
+            if error is not None:
+                self.out(f"# loading the engine failed: {type(error).__name__}: {error}")
 
     def _stop(self) -> None:
         """Abort a running search and drop its move (the game state is changing)."""
@@ -113,7 +153,7 @@ class XBoardEngine(Session):
     def cmd_protover(self, args: list[str]) -> None:
         if self.warmup.running:
             self.out("feature done=0")      # ask the GUI to wait while numba loads
-            self.warmup.wait()
+        self._ready()
         variants = ",".join(_VARIANT_TO_XB[v] for v in ("chess", "crazyhouse", "suicide",
                                                           "giveaway", "atomic"))
         self.out(f'feature myname="tdleaf" variants="{variants}" setboard=1 usermove=1 '
@@ -129,7 +169,7 @@ class XBoardEngine(Session):
         self._stop()
         self.variant = "chess"
         self._engine = None
-        self.position, self.refusal = Position.start(self.variant), ""
+        self._position, self.refusal = None, ""
         self.force = False
         self.engine_white = False
         self.depth = None
@@ -141,17 +181,18 @@ class XBoardEngine(Session):
             raise ValueError(f"unsupported variant {' '.join(args)!r}")
         self.variant = canonical_variant(_XB_TO_VARIANT[args[0]])
         self._engine = None
-        if self.position is not None:      # a refused setboard stays refused
-            self.position = Position.start(self.variant)
+        self._position = None               # a refused setboard stays refused
+
 
     def cmd_setboard(self, args: list[str]) -> None:
         self._stop()
+        from variants import Position
         try:
             pos = Position.from_fen(" ".join(args), self.variant, warn=False)
         except VariantError as exc:
-            self.position, self.refusal = None, f"setboard refused: {exc}"
+            self._position, self.refusal = None, f"setboard refused: {exc}"
             raise
-        self.position, self.refusal = pos, ""
+        self._position, self.refusal = pos, ""
         if pos.warning:
             self.out(f"# warning: {pos.warning}")
 
@@ -177,15 +218,16 @@ class XBoardEngine(Session):
             raise ValueError("usermove needs a move")
         if self.search.running:
             self._stop()
-        if self.position is None:
+        position = self.position
+        if position is None:
             self.out(f"Illegal move (no position: {self.refusal}): {args[0]}")
             return
         try:
-            self.position.push_uci(args[0])
+            position.push_uci(args[0])
         except VariantError:
             self.out(f"Illegal move: {args[0]}")
             return
-        if not self.force and self.position.turn == self.engine_white:
+        if not self.force and position.turn == self.engine_white:
             self._think()
 
     def cmd_undo(self, args: list[str]) -> None:
@@ -199,10 +241,26 @@ class XBoardEngine(Session):
         pos.pop()
 
     def cmd_sd(self, args: list[str]) -> None:
-        self.depth = max(1, int(args[0]))
+        """``sd DEPTH``: search at most DEPTH plies (a whole number >= 1)."""
+        text = args[0] if len(args) == 1 else " ".join(args)
+        try:
+            depth = int(text)
+        except ValueError:
+            raise ValueError(f"sd needs a whole number of plies >= 1, got {text[:40]!r}") from None
+        if depth < 1:
+            raise ValueError(f"sd must be >= 1, got {depth}")
+        self.depth = depth
 
     def cmd_st(self, args: list[str]) -> None:
-        self.st = max(0.01, float(args[0]))
+        """``st SECONDS``: think that long per move (0: move at once)."""
+        text = args[0] if len(args) == 1 else " ".join(args)
+        try:
+            seconds = float(text)
+        except ValueError:
+            raise ValueError(f"st needs seconds >= 0, got {text[:40]!r}") from None
+        if not math.isfinite(seconds) or seconds < 0:
+            raise ValueError(f"st must be finite seconds >= 0, got {text[:40]}")
+        self.st = seconds
 
     def cmd_level(self, args: list[str]) -> None:
         if len(args) != 3:
@@ -226,6 +284,7 @@ class XBoardEngine(Session):
     # -- thinking -------------------------------------------------------------------
 
     def _limits(self) -> Limits:
+        from .engine import Limits
         assert self.position is not None
         lim = Limits(depth=self.depth)
         if self.st is not None:
@@ -250,7 +309,7 @@ class XBoardEngine(Session):
 
     def _info(self, r: SearchResult) -> None:
         if self.post:
-            cp = int(round(r.score * 100))
+            cp = round(r.score * 100)
             if r.mate is not None:
                 cp = (100000 + abs(r.mate)) * (1 if r.mate > 0 else -1)
             self.out(f"{r.depth} {cp} {int(r.time * 100)} {r.nodes} {' '.join(r.pv)}")

@@ -6,14 +6,24 @@ python-chess 1.11.2 is the oracle; the seeded generators live in helpers_rules.p
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 
 import chess
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import variants  # noqa: E402
+# The per-user data folder (search.shipped, TDLEAF_DATA): a fresh temporary one, set at
+# import, before any test module imports search, so that no test reads the machine's
+# (a refit prior.json there would change the results) or writes into it. Subprocesses
+# inherit it.
+_USER_DATA = tempfile.mkdtemp(prefix="tdleaf-test-data-")
+os.environ["TDLEAF_DATA"] = _USER_DATA
+
+import variants
 
 
 def pytest_report_header(config):
@@ -32,3 +42,11 @@ def _warm_numba():
     for v in variants.VARIANTS:
         variants.perft(v, None, 1)
         variants.Position.start(v).outcome(claim_draw=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _user_data_folder():
+    """The tests' per-user data folder (TDLEAF_DATA, set above), removed at the end."""
+    assert os.environ["TDLEAF_DATA"] == _USER_DATA
+    yield Path(_USER_DATA)
+    shutil.rmtree(_USER_DATA, ignore_errors=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import chess
 import chess.variant
@@ -476,7 +476,7 @@ def r_en_passant(variant: str, rng: random.Random, king_radius: int = 8) -> ches
     x = capturers[0]
     if mode < 0.35:     # horizontal pin / skewer on the 4th rank
         lo, hi = min(f, x), max(f, x)
-        left = [chess.square(i, 3) for i in range(0, lo)]
+        left = [chess.square(i, 3) for i in range(lo)]
         right = [chess.square(i, 3) for i in range(hi + 1, 8)]
         if rng.random() < 0.5:
             left, right = right, left
@@ -754,7 +754,7 @@ def _from_recipe(out, variant, rng, recipe, count, walk_prefs=TACTICAL, walks=1,
                 _collect(out, variant, w)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def perft_positions(variant: str) -> tuple[str, ...]:
     """Seeded FENs for the perft comparison: random and biased games from the start
     position plus positions built to exercise the variant's special rules."""
@@ -982,7 +982,7 @@ def endgames(variant: str) -> list[str]:
     return ENDGAMES["anti" if variant in ANTI else variant]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def game_specs(variant: str) -> tuple[tuple[str, str | None, str, int], ...]:
     """(name, start FEN or None, move style, claim-draw stride) of every test game."""
     rng = random.Random(f"game-specs-{variant}")

@@ -14,7 +14,8 @@ import random
 import subprocess
 import threading
 import time
-from functools import lru_cache
+from functools import cache
+from typing import Self
 
 import chess
 import chess.variant
@@ -44,7 +45,7 @@ def _quiet_history_free(board: chess.Board) -> bool:
             and not board.is_insufficient_material() and board.halfmove_clock < 60)
 
 
-@lru_cache(maxsize=None)
+@cache
 def random_positions(variant: str, seed: str, n: int, lo: int = 4, hi: int = 50) -> tuple[str, ...]:
     """``n`` FENs reached by seeded uniform random play of lo..hi plies from the start.
 
@@ -206,7 +207,7 @@ class LineEngine:
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=full_env,
                                      cwd=os.path.dirname(os.path.dirname(__file__)))
-        self.lines: "queue.Queue[str | None]" = queue.Queue()
+        self.lines: queue.Queue[str | None] = queue.Queue()
         self.log: list[str] = []
         self.stderr = b""
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -276,7 +277,7 @@ class LineEngine:
             self.proc.kill()
             self.proc.wait(timeout=10)
 
-    def __enter__(self) -> "LineEngine":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -13,6 +13,8 @@ from tdleaf.bench.positions import KINDS, POSITIONS, SEARCH_VARIANTS, positions
 from tdleaf.bench.search import PythonChessSearch
 from tdleaf.cli import main
 
+from helpers_engines import require_engine
+
 
 def test_quick_json_report(capsys):
     code = main(["bench", "search", "--quick", "--no-engines", "--json"])
@@ -92,3 +94,19 @@ def test_python_chess_search_finds_simple_moves(variant, fen, best):
     result = PythonChessSearch.for_variant(variant).search(board, 60.0, max_depth=2)
     assert result["depth"] == 2 and result["nodes"] > 0
     assert result["move"] in best.split()
+
+
+def test_quick_report_against_the_real_sjeng(capsys):
+    """Sjeng in crazyhouse goes through tdleaf.play.engines (pockets, a fraction of a
+    second as a clock): it answers every position with a legal move and its nodes."""
+    require_engine("sjeng")
+    code = main(["bench", "search", "--quick", "--no-memory", "--json", "--variant",
+                 "crazyhouse", "--fairy-stockfish", "/nonexistent/fairy-stockfish"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    report = json.loads(out)
+    assert "Sjeng" in report["engines"]["sjeng"] and not report["warnings"]
+    for row in report["variants"][0]["positions"]:
+        board = variants.board_class("crazyhouse")(row["fen"])
+        assert chess.Move.from_uci(row["sjeng"]["move"]) in board.legal_moves
+        assert row["sjeng"]["nodes"] > 0

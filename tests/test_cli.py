@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 import variants
-from tdleaf.bench.common import find_fairy_stockfish
 from tdleaf.bench.perft import python_chess_perft
 from tdleaf.cli import main
+
+from helpers_engines import require_engine
 
 DATA = Path(__file__).parent / "data"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -196,7 +197,7 @@ def test_malformed_epd_exit_2(capsys, tmp_path, text, message):
 
 def test_subprocess_error_has_no_traceback():
     proc = subprocess.run([sys.executable, "-m", "tdleaf", "perft", "--fen", "8/8/8 w", "--depth", "1"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
     assert proc.returncode == 2
     assert proc.stderr.startswith("tdleaf: error: invalid chess FEN")
     assert len(proc.stderr.splitlines()) == 1 and proc.stdout == ""
@@ -204,7 +205,7 @@ def test_subprocess_error_has_no_traceback():
 
 def test_subprocess_perft():
     proc = subprocess.run([sys.executable, "-m", "tdleaf", "perft", "--variant", "atomic",
-                           "--depth", "2", "--json"], capture_output=True, text=True)
+                           "--depth", "2", "--json"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["nodes"] == 400
 
@@ -235,8 +236,8 @@ def test_bench_perft_quick_agrees_with_python_chess(capsys):
         assert rates["tdleaf_over_python_chess"] > 0
 
 
-@pytest.mark.skipif(find_fairy_stockfish() is None, reason="fairy-stockfish not installed")
 def test_bench_perft_quick_agrees_with_fairy_stockfish(capsys):
+    require_engine("fairy-stockfish")
     code, out, err = run(capsys, "bench", "perft", "--json", "--quick",
                          "--variant", "chess", "crazyhouse", "giveaway")
     assert code == 0, err

@@ -16,12 +16,20 @@ import chess
 import numpy as np
 import pytest
 
-from helpers_search import (ANTI, VARIANTS, new_board, oracle_eval, oracle_features,
-                            random_positions, random_weight_vector)
 from search import LAYOUT, N_FEATURES, VALUE_SETS, Engine, Weights, WeightsError
 from search.evaluate import evaluate, evaluate_delta, feature_vector, sparse_features
 from search.layout import HAND, MATERIAL, PSQ, load_weights, value_set, weights_from_json
 from variants import Position, core, move_to_uci
+
+from helpers_search import (
+    ANTI,
+    VARIANTS,
+    new_board,
+    oracle_eval,
+    oracle_features,
+    random_positions,
+    random_weight_vector,
+)
 
 EXACT = 1e-9
 

@@ -3,13 +3,8 @@ so an edit in one file invalidates the cached callers in every other file."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 import search.alphabeta
 import variants.count

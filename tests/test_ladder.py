@@ -12,8 +12,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import chess.engine
 import pytest
@@ -24,19 +28,10 @@ from tdleaf.play import ladder as lad
 from tdleaf.play import stats
 from tdleaf.play.match import GameOutcome
 
+from helpers_engines import engine_path
+
+DATA = Path(__file__).resolve().parent.parent / "search" / "data"
 CHI2_95 = 3.841458820694124          # the 95% quantile of chi-square with 1 degree of freedom
-
-
-def require(found, what: str):
-    if not found:
-        if os.environ.get("TDLEAF_REQUIRE_ENGINES"):
-            pytest.fail(f"{what} is not installed (TDLEAF_REQUIRE_ENGINES is set)")
-        pytest.skip(f"{what} is not installed")
-    return found
-
-
-def engine_path(name: str) -> str:
-    return require(shutil.which(name) or shutil.which(f"/usr/games/{name}"), name)
 
 
 def elo_of(p: float) -> float:
@@ -79,7 +74,7 @@ def test_fit_two_opponents_by_symmetry():
     assert fit.elo == pytest.approx(200.0, abs=1e-6)
     p = 1 / (1 + 10 ** (-0.5))
     assert fit.stderr == pytest.approx(400 / math.log(10) / math.sqrt(2 * p * (1 - p)), rel=1e-6)
-    assert fit.low < 0 < 400 < fit.high
+    assert fit.low < 0 and 400 < fit.high
 
 
 def test_fit_all_lost_or_won_is_one_sided():
@@ -142,6 +137,12 @@ def _options(lo: int, hi: int, skill: bool = True) -> dict:
     return o
 
 
+def _setting(scale: lad.Scale, label: str) -> lad.Setting:
+    found = scale.by_label(label)
+    assert found is not None, label
+    return found
+
+
 def test_scales_of_the_engines():
     debian = lad.build_scale(_options(1350, 2850), elo_step=50)
     assert debian.kind == "uci_elo"
@@ -149,13 +150,13 @@ def test_scales_of_the_engines():
     assert labels[0] == "Skill Level -20" and labels[-1] == "UCI_Elo 2850"
     assert "UCI_Elo 1350" in labels and "Skill Level -1" in labels
     assert [s.elo for s in debian.settings] == sorted(s.elo for s in debian.settings)
-    assert debian.by_label("UCI_Elo 1500").settings == {"UCI_LimitStrength": "true", "UCI_Elo": 1500}
+    assert _setting(debian, "UCI_Elo 1500").settings == {"UCI_LimitStrength": "true", "UCI_Elo": 1500}
     assert debian.anchored_low == 1350
     assert lad.build_scale(_options(1350, 2850), skill_levels=False).settings[0].label == "UCI_Elo 1350"
     wasm = lad.build_scale(_options(500, 2850), elo_step=100)     # no Skill Levels: its UCI_Elo goes lower
     assert wasm.settings[0].label == "UCI_Elo 500" and all(s.kind == "uci_elo" for s in wasm.settings)
-    assert wasm.by_label("UCI_Elo 1300").extrapolated and not wasm.by_label("UCI_Elo 1400").extrapolated
-    assert wasm.anchored_low == 1400 and debian.by_label("Skill Level -1").extrapolated
+    assert _setting(wasm, "UCI_Elo 1300").extrapolated and not _setting(wasm, "UCI_Elo 1400").extrapolated
+    assert wasm.anchored_low == 1400 and _setting(debian, "Skill Level -1").extrapolated
     fixed = lad.build_scale({}, limit_text="depth 6")
     assert fixed.kind == "fixed" and [s.elo for s in fixed.settings] == [0.0]
 
@@ -222,10 +223,9 @@ def test_fallback_and_node_levels(tmp_path):
 
 
 def test_shipped_ladder_serves_every_elo_in_its_range():
-    if not strength.LADDER_FILE.exists():
-        pytest.skip("no search/ladder.json shipped")
+    assert strength.ladder_path() == DATA / "ladder.json"     # the tests' user folder is empty
     data = strength.load_ladder()
-    assert data["variants"], "search/ladder.json lists no variant"
+    assert data["variants"], "search/data/ladder.json lists no variant"
     for variant in data["variants"]:
         if not strength.has_ladder(variant):
             continue
@@ -238,6 +238,98 @@ def test_shipped_ladder_serves_every_elo_in_its_range():
             assert next(iter(limits.values())) >= 1
             costs.append(limits.get("depth", 0))
         assert costs == sorted(costs)
+
+
+def test_the_shipped_ladder_names_the_evaluation_it_measured():
+    """Every variant's source says which weights its games were played with; the
+    ladders measured before the learnt tables became the default played the traditional
+    values, and their digests are those of the traditional value sets."""
+    from search.layout import value_set, weights_digest
+
+    sources = strength.load_ladder()["sources"]
+    assert set(sources) == set(strength.load_ladder()["variants"])
+    for variant, source in sources.items():
+        ev = source["evaluation"]
+        assert ev["weights"] == "traditional"
+        assert ev["digest"] == weights_digest(value_set("traditional", variant).w)
+        assert strength.ladder_evaluation(variant) == ev
+
+
+def _warning_ladder(tmp_path: Path, evaluation: dict | None) -> Path:
+    path = tmp_path / "ladder.json"
+    source: dict[str, Any] = {"engine": "Fairy-Stockfish", "player": "default"}
+    if evaluation is not None:
+        source["evaluation"] = evaluation
+    path.write_text(json.dumps({
+        "variants": {v: [{"level": {"depth": 1}, "elo": 1000.0}] for v in ("crazyhouse", "giveaway")},
+        "sources": {"crazyhouse": source, "giveaway": source}}))
+    return path
+
+
+def test_ladder_warning_when_the_engine_plays_other_weights(tmp_path):
+    path = _warning_ladder(tmp_path, {"weights": "traditional", "digest": "aaaaaaaaaaaa"})
+    played = "learnt-psq (package data: /x/weights.json)"
+    assert strength.ladder_warning("crazyhouse", played, "aaaaaaaaaaaa", path) is None
+    assert strength.ladder_warning("crazyhouse", played, "bbbbbbbbbbbb", path) == (
+        "UCI_Elo: the crazyhouse ladder was measured with the traditional values; this "
+        "engine plays learnt-psq (package data: /x/weights.json): its strength may differ")
+    # suicide is rated on giveaway's ladder, and says so
+    text = strength.ladder_warning("suicide", played, "bbbbbbbbbbbb", path)
+    assert text is not None and text.startswith(
+        "UCI_Elo: the giveaway ladder (which suicide uses) was measured with the traditional")
+    # without a digest, names are compared (a value set's source is "value set NAME")
+    assert strength.ladder_warning("crazyhouse", "value set traditional", None, path) is None
+    assert strength.ladder_warning("crazyhouse", played, None, path) is not None
+    # no ladder for the variant: UCI_Elo maps nothing, nothing to warn about
+    assert strength.ladder_warning("chess", played, "bbbbbbbbbbbb", path) is None
+    # a ladder that does not say what it measured
+    path = _warning_ladder(tmp_path, None)
+    text = strength.ladder_warning("crazyhouse", played, "aaaaaaaaaaaa", path)
+    assert text is not None and "does not name the evaluation it measured" in text
+    path = _warning_ladder(tmp_path, {"weights": "learnt-psq", "digest": "aaaaaaaaaaaa"})
+    assert strength.ladder_warning("crazyhouse", "value set traditional", "cccccccccccc", path) == (
+        "UCI_Elo: the crazyhouse ladder was measured with learnt-psq; this engine plays "
+        "value set traditional: its strength may differ")
+
+
+def test_ladder_warning_for_the_shipped_ladder_and_defaults():
+    """The shipped ladder measured the traditional values; the default crazyhouse engine
+    plays its learnt tables (a warning), giveaway plays the traditional values (none)."""
+    from search.layout import default_weights, value_set, weights_digest
+
+    w = default_weights("crazyhouse")
+    text = strength.ladder_warning("crazyhouse", w.source, weights_digest(w.w))
+    assert text is not None and "measured with the traditional values" in text
+    assert w.source is not None and w.source in text
+    w = default_weights("giveaway")
+    assert strength.ladder_warning("giveaway", w.source, weights_digest(w.w)) is None
+    w = value_set("traditional", "chess")
+    assert strength.ladder_warning("chess", w.source, weights_digest(w.w)) is None
+
+
+def test_save_ladder_goes_to_the_user_folder_and_is_read_first(tmp_path, monkeypatch):
+    before = (DATA / "ladder.json").read_bytes()
+    user = tmp_path / "user"
+    monkeypatch.setenv("TDLEAF_DATA", str(user))
+    shipped_variants = set(strength.load_ladder()["variants"])
+    results = _results("chess", {"depth 1": 1111, "depth 2": 2222})
+    results["ladders"][0]["evaluation"] = {"weights": "learnt-psq", "digest": "abcdefabcdef"}
+    lad.save_ladder(results)
+    assert strength.ladder_path() == user / "ladder.json"
+    assert (DATA / "ladder.json").read_bytes() == before
+    data = strength.load_ladder()
+    assert set(data["variants"]) == shipped_variants                    # the others kept
+    assert [e["elo"] for e in data["variants"]["chess"]] == [1111, 2222]  # another evaluation: replaced
+    assert strength.limits_for_elo("chess", 2300) == {"depth": 2}
+    assert strength.ladder_evaluation("chess") == {"weights": "learnt-psq", "digest": "abcdefabcdef"}
+    assert strength.ladder_warning("chess", "x", "abcdefabcdef") is None
+    # the same evaluation again: levels merge
+    results = _results("chess", {"depth 3": 2500})
+    results["ladders"][0]["evaluation"] = {"weights": "learnt-psq", "source": "elsewhere",
+                                           "digest": "abcdefabcdef"}
+    lad.save_ladder(results)
+    assert [e["level"] for e in strength.load_ladder()["variants"]["chess"]] == \
+        [{"depth": 1}, {"depth": 2}, {"depth": 3}]
 
 
 def test_strength_does_not_import_tdleaf():
@@ -367,6 +459,77 @@ def test_tiny_ladder_against_fairy_stockfish(tmp_path, capsys):
     capsys.readouterr()
     assert {p: p.read_bytes() for p in pgns} == before
     assert json.loads((out / "ladder.json").read_text())["ladders"][0]["rungs"] == ladder["rungs"]
+
+
+def test_remeasure_killed_and_resumed_against_fairy_stockfish(tmp_path, monkeypatch, capsys):
+    """`tdleaf ladder --remeasure` (one command for every variant; here chess only, one
+    rung): killed after its first batch, the same command carries on without replaying
+    a game, and saves the ladder with the evaluation it measured (the default weights)
+    into the user folder, read from then on."""
+    engine_path("fairy-stockfish")
+    user = tmp_path / "user"
+    monkeypatch.setenv("TDLEAF_DATA", str(user))
+    out = tmp_path / "remeasure"
+    args = ["ladder", "--remeasure", "--variant", "chess", "--depths", "1", *FAST,
+            "--games", "6", "--engine-movetime", "0.02", "--engine-option", "Hash=8",
+            "--out", str(out)]
+    first = out / "chess-fairy-stockfish" / "depth-1" / "b001.pgn"
+    proc = subprocess.Popen([sys.executable, "-m", "tdleaf", *args], start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 600
+        while not (first.exists() and first.read_text().count("[Event ") == 2):
+            assert proc.poll() is None, "the ladder ended before its first batch was seen"
+            assert time.monotonic() < deadline, "no first batch"
+            time.sleep(0.05)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)          # the ladder and its engines
+        proc.wait(timeout=60)
+    assert not (user / "ladder.json").exists(), "killed before the end: nothing saved yet"
+    played = first.read_bytes()
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert f"saved the UCI_Elo ladders to {user / 'ladder.json'}" in err
+    assert first.read_bytes() == played                       # not replayed
+    (ladder,) = json.loads((out / "ladder.json").read_text())["ladders"]
+    assert [r["games"] for r in ladder["rungs"]] == [6]
+    evaluation = lad.player_evaluation("default", "chess")
+    assert ladder["evaluation"] == evaluation and evaluation["weights"] == "learnt-psq"
+    from search.layout import default_weights, weights_digest
+    w = default_weights("chess")
+    assert evaluation["digest"] == weights_digest(w.w) and evaluation["source"] == w.source
+    assert strength.ladder_path() == user / "ladder.json"
+    saved = strength.load_ladder()
+    assert saved["sources"]["chess"]["evaluation"] == evaluation
+    assert [e["level"] for e in saved["variants"]["chess"]] == [{"depth": 1}]
+    assert "--remeasure" in saved["sources"]["chess"]["runs"][0]["command"]
+    assert strength.ladder_warning("chess", w.source, weights_digest(w.w)) is None
+    # the other variants' shipped ladders are kept, and still warn
+    assert (strength.ladder_evaluation("crazyhouse") or {}).get("weights") == "traditional"
+
+
+def test_remeasure_errors(tmp_path, capsys):
+    assert main(["ladder", "--remeasure"]) == 2
+    assert "--remeasure needs --out" in capsys.readouterr().err
+    assert main(["ladder", "--remeasure", "--player", "traditional", "--out", str(tmp_path)]) == 2
+    assert "drop --engine and --player" in capsys.readouterr().err
+    assert main(["ladder", "--remeasure", "--variant", "suicide", "--out", str(tmp_path)]) == 2
+    assert "its UCI_Elo uses the giveaway ladder" in capsys.readouterr().err
+    assert lad.remeasure_plan() == [("chess", "fairy-stockfish"), ("crazyhouse", "fairy-stockfish"),
+                                    ("giveaway", "fairy-stockfish"),
+                                    ("atomic", "fairy-stockfish-wasm")]
+
+
+def test_resume_refuses_another_evaluation(tmp_path):
+    out = tmp_path / "l"
+    out.mkdir()
+    lad.write_results(out, [], lad.LadderConfig())
+    data = json.loads((out / "ladder.json").read_text())
+    data["ladders"] = [{"variant": "chess", "engine_spec": "uci:fairy-stockfish",
+                        "evaluation": {"weights": "traditional", "digest": "000000000000"}}]
+    (out / "ladder.json").write_text(json.dumps(data))
+    with pytest.raises(lad.LadderError, match="measured with traditional .*now plays learnt-psq"):
+        lad.run_ladders([("chess", "fairy-stockfish")], lad.LadderConfig(), out, resume=True)
 
 
 def test_tiny_ladder_against_sjeng(tmp_path, capsys):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 import os
@@ -33,8 +34,15 @@ from search.layout import MATERIAL, PIECES
 from tdleaf.cli import main
 from tdleaf.cli.tools import exclusive
 from tdleaf.learn.runs import run_learning
-from tdleaf.learn.td import (TemporalCoherence, Trajectory, apply_update, gradients, probabilities,
-                       recommended_change, squash)
+from tdleaf.learn.td import (
+    TemporalCoherence,
+    Trajectory,
+    apply_update,
+    gradients,
+    probabilities,
+    recommended_change,
+    squash,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -191,7 +199,7 @@ def test_temporal_coherence_rates():
             odd_rates.append(r[0])
     # +1, -1, +1, ... : after an odd number of steps 1/(2m+1), after an even number 0.
     assert alternating[0] == 1.0 and alternating[1] == 0.0
-    assert all(a > b for a, b in zip(odd_rates, odd_rates[1:]))
+    assert all(a > b for a, b in itertools.pairwise(odd_rates))
     np.testing.assert_allclose(odd_rates, [1.0 / (2 * m + 1) for m in range(6)])
     assert max(alternating[-4:]) < 0.2
 
@@ -321,7 +329,7 @@ def test_same_seed_one_worker_is_reproducible(reference_job, tmp_path):
     """A second, uninterrupted run in a fresh process gives bit-for-bit the same job."""
     out = tmp_path / "again"
     proc = subprocess.run(_cli(*JOB, "--runs", "1", "--workers", "1", "--out", str(out)),
-                          env=_env(), capture_output=True, text=True, timeout=300)
+                          env=_env(), capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     _assert_same_job(reference_job, out)
     assert json.loads((out / "weights.json").read_text()) == \
@@ -365,7 +373,7 @@ def test_resume_after_kill_equals_uninterrupted_run(reference_job, tmp_path):
         fh.write('[Event "a game that was never checkpointed"]\n\n1. e4')
 
     proc = subprocess.run(_cli("--resume", "--out", str(out)), env=_env(),
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     assert f"{ck['games']} games already played" in proc.stdout
     _check_files(out, JOB_GAMES)
@@ -698,3 +706,85 @@ def test_a_run_that_keeps_repeating_one_game_is_warned_about(tmp_path, capsys, r
     else:
         assert short >= 75 and err.count("repeating one game") == 1, (short, err)
         assert "--random-plies" in err
+
+
+# -- what the terminal says ----------------------------------------------------------------
+
+def test_unsettled_suicide_values_are_shown_raw_not_flipped(tmp_path, capsys):
+    """Issue 29: after a few games of suicide every weight is still near its start, +1,
+    and the report's rook = -5 needed a negative factor: the terminal printed
+    "P -3.31 \u00b1 -0.69", summary.json had negative standard deviations, the figure lost
+    its error bars and report.md its \u00b1 column. Now: the raw weights, with a warning
+    that says why, the same in summary.json, report.md with its \u00b1 column. Seeded: these
+    4 games a run at depth 1 leave the mean rook at +0.861."""
+    from tdleaf.cli.tools import COMPILING
+    from variants.jitcache import cache_is_warm
+
+    out = tmp_path / "suicide"
+    warm = cache_is_warm()
+    code = main(["learn", "--no-progress", "--variant", "suicide", "--runs", "2", "--games",
+                 "4", "--depth", "1", "--workers", "1", "--out", str(out)])
+    printed, err = capsys.readouterr()
+    assert code == 0, err
+    summary = json.loads((out / "summary.json").read_text())
+    rook = summary["material"]["R"]
+    assert rook > 0, summary["material"]
+    why = (f"not normalised so that the rook = -5: the mean rook weight is {rook:+.3g}, "
+           f"not negative")
+    assert f"tdleaf learn: warning: {why}" in err
+    assert (COMPILING in err) == (not warm)     # a compile is announced, nothing else
+    assert summary["normalisation"]["problems"]["R=-5"].startswith(why)
+    assert summary["normalised"]["R=-5"] == summary["normalised_std"]["R=-5"] == {}
+    assert min(summary["material_std"].values()) >= 0
+    line = next(x for x in printed.splitlines() if x.startswith("learnt values"))
+    assert "raw weights" in line and "\u00b1 -" not in line
+    assert f"R {rook:.2f} \u00b1 {summary['material_std']['R']:.2f}" in line
+    report = (out / "figures" / "report.md").read_text()
+    assert f"| Rook | {rook:.2f} \u00b1 {summary['material_std']['R']:.2f} |" in report
+    assert (out / "figures" / "final-values.png").stat().st_size > 0
+
+
+def test_cache_is_warm_cold_in_a_fresh_cache_and_warm_after_a_compile(tmp_path):
+    """variants.jitcache.cache_is_warm: in a fresh NUMBA_CACHE_DIR (another process) a
+    function is cold until it is compiled, then warm; in the normal cache the search is
+    warm once a search has run. A function that does not exist is never warm."""
+    from search.engine import ensure_compiled
+    from variants.jitcache import cache_is_warm
+
+    code = ("from variants.jitcache import cache_is_warm; f = ('variants/bits.py:bishop_attacks',); "
+            "before = (cache_is_warm(f), cache_is_warm()); "
+            "import numpy as np; from variants import bits; bits.bishop_attacks(27, np.uint64(0)); "
+            "print(before, cache_is_warm(f), cache_is_warm())")
+    env = dict(_env(), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[0] == "(False, False) True False"
+    assert list((tmp_path / "cache").rglob("bits.bishop_attacks-*.nbi"))
+    ensure_compiled()
+    assert cache_is_warm()
+    assert not cache_is_warm(("variants/bits.py:no_such_function",))
+    assert not cache_is_warm(("variants/errors.py:VariantError",))      # not compiled code
+
+
+def test_learn_says_it_is_compiling_before_its_bar_when_the_cache_is_cold(tmp_path):
+    """A first run compiles for a minute with its bar at 0%: with a cold cache (a fresh
+    NUMBA_CACHE_DIR) `tdleaf learn` says so on stderr, naming `tdleaf warmup`, before it
+    starts; the job is stopped there (the compile itself is not waited for)."""
+    from tdleaf.cli.tools import COMPILING
+
+    env = dict(_env(), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.Popen(_cli("--variant", "chess", "--games", "1", "--runs", "1", "--depth",
+                                 "1", "--workers", "1", "--out", str(tmp_path / "job")),
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        first = proc.stderr.readline().rstrip("\n")
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)     # the job and its worker processes
+        proc.wait(timeout=60)
+        header = proc.stdout.read()
+        proc.stdout.close()
+        proc.stderr.close()
+    assert first == COMPILING and "'tdleaf warmup'" in first
+    assert header.startswith("tdleaf learn: chess, material, 1 runs x 1 games")

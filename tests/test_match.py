@@ -3,14 +3,14 @@ internal players in every variant, games against the real Sjeng, Fairy-Stockfish
 the wasm Fairy-Stockfish, deliberately broken engines, and a killed match that resumes.
 
 External engines are skipped only where they are not installed and
-TDLEAF_REQUIRE_ENGINES is not set (.ci/run sets it, so CI fails instead of skipping).
+TDLEAF_REQUIRE_ENGINES is not set (.ci/run sets it, so CI fails instead of skipping):
+tests/helpers_engines.py decides.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import signal
 import subprocess
 import sys
@@ -25,32 +25,27 @@ import pytest
 
 from tdleaf.cli import main
 from tdleaf.cli.tools import exclusive
-from tdleaf.play import stats
+from tdleaf.play import engines, stats
 from tdleaf.play.game import Adjudication, Clock, play_game
-from tdleaf.play.match import MatchConfig, MatchError, PlayerConfig, run_match
+from tdleaf.play.match import GameOutcome, MatchConfig, MatchError, PlayerConfig, Summary, run_match
 from tdleaf.play.openings import OpeningError, random_opening, read_openings
 from tdleaf.play.pgn import read_games
-from tdleaf.play.players import (InternalPlayer, MoveAnswer, MoveLimits, Player, PlayerError,
-                                 find_fairy_stockfish_wasm, make_player)
+from tdleaf.play.players import (
+    InternalPlayer,
+    MoveAnswer,
+    MoveLimits,
+    Player,
+    PlayerError,
+    make_player,
+)
 from variants import board_class
 from variants.position import Position
+
+from helpers_engines import Descendants, engine_path, require_engine, still_running
 
 HERE = Path(__file__).resolve().parent
 BROKEN = HERE / "engines" / "broken_uci.py"
 VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "antichess", "atomic")
-
-
-def require(found, what: str):
-    if not found:
-        if os.environ.get("TDLEAF_REQUIRE_ENGINES"):
-            pytest.fail(f"{what} is not installed (TDLEAF_REQUIRE_ENGINES is set)")
-        pytest.skip(f"{what} is not installed")
-    return found
-
-
-def engine_path(name: str) -> str:
-    import shutil
-    return require(shutil.which(name) or shutil.which(f"/usr/games/{name}"), name)
 
 
 # --------------------------------------------------------------------------------------
@@ -239,7 +234,16 @@ def test_match_cli_json_and_errors(tmp_path, capsys):
                  "--depth", "1", "--pgn", str(pgn), "--json", str(out), "--no-progress"]) == 0
     data = json.loads(out.read_text())
     assert data["games"] == 2 and data["a"] == "traditional"
-    assert "Score of traditional vs ones" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "Score of traditional vs ones" in text
+    # One pair of games gives no pentanomial interval (it would have zero width).
+    assert sum(data["pentanomial"]) == 1
+    assert data["elo_pentanomial_ci"] is None and data["elo_pentanomial_note"] == "n/a (1 pair)"
+    assert "over 1 pair: Elo n/a (1 pair)" in text
+    # Each side's mean time per move, in JSON and text.
+    assert data["moves"]["a"] > 0 and data["moves"]["b"] > 0
+    assert data["time_per_move"]["a"] > 0 and data["time_per_move"]["b"] > 0
+    assert "Time per move: traditional " in text and " s (" in text
     # The same file again without --resume is refused; bad input is a clear error.
     bad = [
         ["match", "traditional", "ones", "--pgn", str(pgn)],
@@ -411,46 +415,47 @@ def test_games_against_sjeng(variant, tmp_path):
     _real_match(tmp_path, variant, "xboard:sjeng", {"depth": 2})
 
 
-def _sjeng_answer(pos: Position) -> MoveAnswer:
-    """The real Sjeng's answer to one position, at 1 s a move, as the referee sees it."""
+def _sjeng_answer(pos: Position, limits: MoveLimits) -> MoveAnswer:
+    """The real Sjeng's answer to one position, as the referee sees it."""
     player = make_player("xboard:sjeng")
     try:
+        player.start(pos.variant)
         player.new_game(1)
-        return player.play(pos, MoveLimits(movetime=1.0))
+        return player.play(pos, limits)
     finally:
         player.close()
 
 
 def test_sjengs_queen_from_a_captured_promoted_queen_is_refused():
     """Sjeng 11.2 counts a promoted queen it captures as a queen in hand (python-chess, the
-    oracle, returns it as a pawn) and drops it: seen twice in 200 games at 1 s a move. Every
-    move reaches Sjeng as played, from the start position, so the bookkeeping is its own;
-    the referee must call the drop illegal rather than pass it on."""
+    oracle, returns it as a pawn): seen twice in 200 games at 1 s a move. Every move
+    reaches Sjeng as played, from the start position, so the bookkeeping is its own. The
+    game goes on until Black (Sjeng) is in check with nothing but a drop on f7 to answer
+    it: the rules allow P@f7, Sjeng's only move is Q@f7, which it plays at once (one
+    legal move: no search), and the referee must call it illegal."""
     engine_path("sjeng")
-    sans = ("Nh3 b5 f3 b4 Nc3 h5 f4 c6 Nb1 d5 g3 h4 d3 hxg3 hxg3 Rxh3 Bxh3 Bxh3 Rxh3 B@a5 @h7 "
-            "@g2 Kf2 Nh6 h8=Q Ng4+ Kf3 Nd7 B@g1 N@g6 Kxg4 Nxh8 Rxh8 Qc8 Kf3").split()
+    sans = ["Nh3", "b5", "f3", "b4", "Nc3", "h5", "f4", "c6", "Nb1", "d5", "g3", "h4", "d3", "hxg3", "hxg3", "Rxh3", "Bxh3", "Bxh3", "Rxh3", "B@a5", "@h7", "@g2", "Kf2", "Nh6", "h8=Q", "Ng4+", "Kf3", "Nd7", "B@g1", "N@g6", "Kxg4", "Nxh8", "Rxh8", "Qc8", "Kf3", "Bb6", "Bxb6", "f6", "B@g6+"]
     board = chess.variant.CrazyhouseBoard()
     pos = Position.from_fen(board.fen(), "crazyhouse")
     for san in sans:
         pos.push_uci(board.push_san(san).uci())
     assert str(board.pockets[chess.BLACK]) == "p"          # the queen came back as a pawn
-    answer = _sjeng_answer(pos)
-    if answer.error is None:          # another Sjeng build, or another choice at this speed
-        pytest.skip(f"Sjeng played {answer.move}, not the queen drop")
-    assert answer.error == "illegal move" and "Q@f1" in (answer.detail or "")
+    assert [board.san(m) for m in board.legal_moves] == ["@f7"]
+    answer = _sjeng_answer(pos, MoveLimits(depth=6))
+    assert answer.error == "illegal move" and "Q@f7" in answer.detail, answer
 
 
 def test_sjengs_claim_of_its_own_loss_ends_its_turn_without_a_move():
     """Sjeng 11.2, to move where every move loses (suicide: each of its moves captures
     Black's last piece), claims "0-1" instead of moving: 24 of 200 games at 1 s a move
-    ended so. The referee scores it as a move not made (the claimer loses) and says why."""
+    ended so. It does so whenever its search reaches 3 plies (at 1 or 2 it plays; depth
+    6 takes it milliseconds here). The referee scores it as a move not made (the claimer
+    loses) and says why."""
     engine_path("sjeng")
     fen = "8/8/8/3R4/8/5p2/1PPPPK2/2BQ1B2 w - - 0 21"
     assert chess.variant.SuicideBoard(fen).legal_moves.count() == 2     # Kxf3, exf3
-    answer = _sjeng_answer(Position.from_fen(fen, "suicide"))
-    if answer.error is None:          # another Sjeng build
-        pytest.skip(f"Sjeng played {answer.move} rather than claiming")
-    assert answer.error == "no move" and "claimed a result" in (answer.detail or "")
+    answer = _sjeng_answer(Position.from_fen(fen, "suicide"), MoveLimits(depth=6))
+    assert answer.error == "no move" and "claimed a result" in answer.detail, answer
 
 
 @pytest.mark.parametrize("variant", ["chess", "crazyhouse", "giveaway"])
@@ -459,67 +464,44 @@ def test_games_against_fairy_stockfish(variant, tmp_path):
     _real_match(tmp_path, variant, "uci:fairy-stockfish", {"depth": 2, "Hash": 16})
 
 
-def _alive(pid: int) -> bool:
-    """Whether a process runs (a zombie waiting to be reaped does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(") ", 1)[1][:1] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-
-
-def _processes_named(name: str) -> set[int]:
-    found = set()
-    for entry in os.listdir("/proc"):
-        try:
-            if entry.isdigit() and Path(f"/proc/{entry}/comm").read_text().strip() == name:
-                found.add(int(entry))
-        except OSError:
-            pass
-    return found
-
-
-def _gone(pids: set[int], seconds: float = 15.0) -> set[int]:
-    """Those of ``pids`` still running after waiting up to ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return {p for p in pids if _alive(p)}
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc and setpriv")
 def test_an_engine_dies_with_the_process_that_started_it():
     """A worker killed without closing its engines (kill -9, terminate) takes them along:
     left alone, Sjeng with its input closed spins at a fifth of a CPU for ever."""
-    from tdleaf.play.players import engine_command
     child = [sys.executable, "-c", "import time; print('up', flush=True); time.sleep(120)"]
-    assert engine_command(child)[-len(child):] == child
+    assert engines.dies_with_parent(child)[-len(child):] == child
     # The parent exits only once the engine runs: setpriv sets the death signal before
     # it starts the engine, and a parent gone before that (a busy machine) is missed.
     # The engine's output goes to the parent's pipes, not ours, so a survivor cannot
     # hold subprocess.run up.
-    script = ("import os, subprocess, sys; from tdleaf.play.players import engine_command; "
-              f"p = subprocess.Popen(engine_command({child!r}), stdout=subprocess.PIPE, "
+    script = ("import os, subprocess, sys; from tdleaf.play.engines import dies_with_parent; "
+              f"p = subprocess.Popen(dies_with_parent({child!r}), stdout=subprocess.PIPE, "
               "stderr=subprocess.DEVNULL); p.stdout.readline(); print(p.pid, flush=True); "
               "os._exit(0)")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         timeout=60)
+                         timeout=60, check=False)
     pid = int(out.stdout.split()[0])
-    assert not _gone({pid}), "the engine outlived the process that started it"
+    assert not still_running({pid}), "the engine outlived the process that started it"
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
 def test_no_engine_outlives_a_parallel_match(tmp_path):
+    """Only the Sjeng processes this match started count (those below this process
+    while it runs), not any other Sjeng on the machine."""
     engine_path("sjeng")
-    before = _processes_named("sjeng")
     cfg = MatchConfig("suicide", PlayerConfig("traditional", {"depth": 1}),
                       PlayerConfig("xboard:sjeng", {"depth": 2}), games=4, workers=2,
                       pgn=str(tmp_path / "p.pgn"))
-    assert run_match(cfg).games == 4
-    assert not _gone(_processes_named("sjeng") - before)
+    with Descendants("sjeng") as ours:
+        assert run_match(cfg).games == 4
+    # One Sjeng in each worker (the one started to check the specs may come and go
+    # between two looks).
+    assert len(ours.seen) >= 2, ours.seen
+    assert not still_running(ours.seen)
 
 
 def test_games_against_the_wasm_fairy_stockfish_in_atomic(tmp_path):
-    require(find_fairy_stockfish_wasm(), "the npm package fairy-stockfish-nnue.wasm")
+    require_engine(engines.WASM_ALIAS)
     _real_match(tmp_path, "atomic", "uci:fairy-stockfish-wasm", {"depth": 2})
 
 
@@ -592,7 +574,7 @@ def test_killed_match_leaves_a_valid_pgn_and_resumes(tmp_path):
     with open(pgn, "a") as fh:
         fh.write('[Event "tdleaf match"]\n[Round "99"]\n\n1. e4 e5 2.')
     done = subprocess.run(_cli() + argv + ["--games", "12", "--resume"], capture_output=True,
-                          text=True, cwd=tmp_path, timeout=600)
+                          text=True, cwd=tmp_path, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     after = read_games(pgn)
     assert sorted(g.round for g in after) == list(range(1, 13))
@@ -601,11 +583,11 @@ def test_killed_match_leaves_a_valid_pgn_and_resumes(tmp_path):
     assert "Score of traditional vs ones" in done.stdout and " 12\n" in done.stdout
     # Resuming a complete match plays nothing more; a different match is refused.
     again = subprocess.run(_cli() + argv + ["--games", "12", "--resume"], capture_output=True,
-                           text=True, cwd=tmp_path, timeout=600)
+                           text=True, cwd=tmp_path, timeout=600, check=False)
     assert again.returncode == 0 and len(read_games(pgn)) == 12
     other = subprocess.run(_cli() + ["match", "ones", "traditional", "--variant", "atomic",
                                      "--pgn", str(pgn), "--resume"], capture_output=True,
-                           text=True, cwd=tmp_path, timeout=600)
+                           text=True, cwd=tmp_path, timeout=600, check=False)
     assert other.returncode == 2 and "not the same match" in other.stderr
 
 
@@ -613,8 +595,147 @@ def test_killed_match_leaves_a_valid_pgn_and_resumes(tmp_path):
                                       (-999993, -4), (250, None)])
 def test_engine_mate_scores_in_both_xboard_conventions(cp, mate):
     """python-chess reads 100000 + n as mate in n; Sjeng posts 1000000 - plies to mate."""
-    from tdleaf.play.players import _score
     info = chess.engine._parse_xboard_post(f"6 {cp} 100 12345 e2e4", chess.Board())
-    pawns, got = _score(info, chess.WHITE)
+    pawns, got = engines.xboard_score(info, chess.WHITE)
     assert got == mate
     assert pawns == (2.5 if mate is None else math.copysign(100.0, mate))
+
+
+# --------------------------------------------------------------------------------------
+# Summaries: intervals, times, errors
+# --------------------------------------------------------------------------------------
+
+def _summary(pair_points: list[float], timed: bool = False,
+             times: tuple[float, float] = (0.5, 0.5)) -> Summary:
+    """A summary of game pairs scoring ``pair_points`` for A (0, 0.5, ..., 2), each game
+    with ten moves a side at ``times`` seconds a move."""
+    s = Summary("A", "B", "chess", timed=timed)
+    split = {0: (0, 0), 0.5: (0.5, 0), 1: (0.5, 0.5), 1.5: (1, 0.5), 2: (1, 1)}
+    for k, points in enumerate(pair_points):
+        for g, score in enumerate(split[points]):
+            white = 1.0 if score == 1 else 0.0 if score == 0 else 0.5
+            a_white = g == 0
+            result = {1.0: "1-0", 0.0: "0-1", 0.5: "1/2-1/2"}[white if a_white else 1 - white]
+            s.record(GameOutcome(2 * k + g, a_white, result, a_time=(10, 10 * times[0]),
+                                 b_time=(10, 10 * times[1])))
+    return s
+
+
+def test_pentanomial_interval_needs_two_pairs_with_variance():
+    one = _summary([2])
+    assert one.pentanomial() == [0, 0, 0, 0, 1]
+    data = one.to_json()
+    assert data["elo_pentanomial"] is None and data["elo_pentanomial_ci"] is None
+    assert data["elo_pentanomial_note"] == "n/a (1 pair)"
+    assert "over 1 pair: Elo n/a (1 pair)" in one.report()
+    same = _summary([1, 1, 1]).to_json()
+    assert same["elo_pentanomial_ci"] is None
+    assert same["elo_pentanomial_note"] == "n/a (every pair scored 1 of 2 points)"
+    # Every game drawn: no trinomial interval either, and no "-0.0".
+    report = _summary([1, 1, 1]).report()
+    assert "every game drawn: no interval" in report and "-0.0" not in report
+    assert _summary([1, 1, 1]).to_json()["elo_ci"] == [None, None]
+    mixed = _summary([2, 1, 0.5])
+    data = mixed.to_json()
+    low, high = data["elo_pentanomial_ci"]
+    assert data["elo_pentanomial_note"] is None and low < data["elo_pentanomial"] < high
+    assert "over 3 pairs: Elo +" in mixed.report()
+
+
+def test_time_per_move_and_the_unfair_time_warning():
+    fair = _summary([1, 2], timed=True, times=(0.5, 0.6))
+    assert fair.time_per_move() == pytest.approx((0.5, 0.6)) and fair.moves() == (40, 40)
+    assert fair.time_warning() is None and fair.to_json()["warnings"] == []
+    assert "Time per move: A 0.500 s (40 moves), B 0.600 s (40 moves)" in fair.report()
+    unfair = _summary([1, 2], timed=True, times=(0.5, 6.5))
+    warning = unfair.time_warning()
+    assert warning is not None and warning.startswith("B took 6.5 s a move and A 0.5 s")
+    assert unfair.to_json()["warnings"] == [warning]
+    assert f"Warning: {warning}" in unfair.report()
+    # A match limited by depth has no time to agree on.
+    assert _summary([1], timed=False, times=(0.5, 6.5)).time_warning() is None
+
+
+def test_a_match_is_timed_only_when_both_players_are_limited_by_time():
+    def cfg(a: dict, b: dict, tc: str | None = None) -> MatchConfig:
+        return MatchConfig("chess", PlayerConfig("traditional", a), PlayerConfig("ones", b), tc=tc)
+    assert cfg({"movetime": 0.5}, {"movetime": 0.5}).timed
+    assert not cfg({"movetime": 0.5}, {"depth": 3}).timed
+    assert not cfg({"movetime": 0.5, "depth": 3}, {"movetime": 0.5}).timed
+    assert cfg({"depth": 3}, {}, tc="10+0.1").timed
+
+
+def test_a_resumed_match_reads_the_times_back_from_the_pgn(tmp_path):
+    pgn = tmp_path / "t.pgn"
+    cfg = MatchConfig("crazyhouse", PlayerConfig("traditional", {"depth": 2}),
+                      PlayerConfig("ones", {"depth": 1}), games=2, pgn=str(pgn))
+    played = run_match(cfg)
+    resumed = run_match(cfg, resume=True)       # nothing left to play: all from the PGN
+    assert resumed.moves() == played.moves() and min(played.moves()) > 0
+    assert resumed.time_per_move() == pytest.approx(played.time_per_move(), abs=1e-3)
+
+
+def test_a_corrupt_weights_file_is_named_once(tmp_path, capsys):
+    bad = tmp_path / "x.json"
+    bad.write_text('{"values": [1, 2')
+    assert main(["match", str(bad), "traditional", "--games", "2", "--depth", "1",
+                 "--pgn", str(tmp_path / "m.pgn"), "--no-progress"]) == 2
+    error = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
+    assert len(error) == 1 and "corrupt weights file" in error[0], error
+    assert error[0].count(str(bad)) == 1, error
+
+
+def test_sjengs_commands():
+    """What Sjeng reads for what python-chess sends it: pockets split off the FEN, and a
+    fraction of a second as a clock that allots it (st would read 0: no limit)."""
+    fen = "r1b1kb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R"
+    assert engines.sjeng_lines(f"setboard {fen}[QPn] w KQkq - 0 5") == [
+        f"setboard {fen} w KQkq - 0 5", "holding [QP] [N]"]
+    assert engines.sjeng_lines(f"setboard {fen.replace('B1P3', 'Q~1P3')}[] b - - 0 9") == [
+        f"setboard {fen.replace('B1P3', 'Q1P3')} b - - 0 9", "holding [] []"]
+    assert engines.sjeng_lines("setboard " + chess.STARTING_FEN) == ["setboard " + chess.STARTING_FEN]
+    assert engines.sjeng_lines("st 2") == ["st 2"] == engines.sjeng_lines("st 2.0")
+    # 100 moves in 130 s: Sjeng gives a move 13000 / 100 - 100 = 30 centiseconds.
+    assert engines.sjeng_lines("st 0.3") == ["level 100 2:10 0", "time 1000"]
+    assert engines.sjeng_lines("st 1.5") == ["level 100 4:10 0", "time 1000"]
+    assert engines.sjeng_lines("sd 4") == ["sd 4"]
+
+
+def test_sjeng_gets_the_move_time_it_is_asked_for(tmp_path):
+    """At 0.3 s a move python-chess sends Sjeng 'st 0.3', which it read as no limit (6.5 s
+    a move on its default clock). Now it says it allots itself 30 centiseconds, takes about
+    that (a generous band: the machine may be busy) and the summary has both sides' times."""
+    engine_path("sjeng")
+    cfg = MatchConfig("crazyhouse", PlayerConfig("traditional", {"movetime": 0.3}),
+                      PlayerConfig("xboard:sjeng", {"movetime": 0.3}), games=2,
+                      pgn=str(tmp_path / "s.pgn"), adjudication=Adjudication(max_plies=28))
+    with engines.EngineLog(keep=True) as log:     # Sjeng's own words
+        summary = run_match(cfg)
+    allotted = {line for line in log.lines if line.startswith("Time for move")}
+    assert allotted == {"Time for move : 30"}, allotted
+    data = summary.to_json()
+    a, b = data["time_per_move"]["a"], data["time_per_move"]["b"]
+    assert data["timed"] and data["moves"]["b"] >= 8
+    assert 0.1 <= b <= 0.9, b
+    assert a > 0
+    assert f"Time per move: traditional {a:.3f} s" in summary.report()
+    assert f"Sjeng 11.2 {b:.3f} s" in summary.report()
+
+
+def test_wasm_fairy_stockfish_is_named_by_its_folder_or_its_uci_js(tmp_path, monkeypatch):
+    """TDLEAF_FSF_WASM has one meaning, the npm package, given as its folder or its
+    uci.js; pointing at anything else is an error, not a silent fall-back."""
+    require_engine("node")
+    package = tmp_path / engines.WASM_PACKAGE
+    package.mkdir()
+    (package / "uci.js").write_text("// stand-in\n")
+    for value in (package, package / "uci.js"):
+        monkeypatch.setenv(engines.WASM_ENV, str(value))
+        command = engines.fairy_stockfish_wasm_command()
+        assert command is not None and command[-1] == str(package / "uci.js")
+        assert engines.resolve_command([engines.WASM_ALIAS])[-1] == str(package / "uci.js")
+    monkeypatch.setenv(engines.WASM_ENV, str(tmp_path / "nowhere"))
+    with pytest.raises(engines.EngineNotFound, match="TDLEAF_FSF_WASM"):
+        engines.fairy_stockfish_wasm_command()
+    with pytest.raises(PlayerError, match="TDLEAF_FSF_WASM"):
+        make_player("uci:fairy-stockfish-wasm")

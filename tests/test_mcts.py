@@ -11,10 +11,11 @@ import chess
 import numpy as np
 import pytest
 
-from helpers_search import VARIANTS, new_board
 from search.mcts import MCTS, value_to_cp
 from search.prior import HeuristicPrior
 from variants import Position
+
+from helpers_search import VARIANTS, new_board
 
 # (variant, FEN, plies to the forced win, every winning first move): the forced wins of
 # tests/test_search.py (checked there by brute force with python-chess) of up to 4 plies.

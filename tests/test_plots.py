@@ -61,8 +61,10 @@ def _weights(variant: str, psq: bool, run: int, games: int, g: int,
 
 
 def make_run(root: Path, variant: str = "chess", features: str = "psq", runs: int = 2,
-             games: int = 12, finished: bool = True, skew: bool = False) -> Path:
-    """A result folder as `tdleaf learn` writes it (finished: with the averaged files)."""
+             games: int = 12, finished: bool = True, skew: bool = False,
+             fixed: list[dict[str, float]] | None = None) -> Path:
+    """A result folder as `tdleaf learn` writes it (finished: with the averaged files).
+    ``fixed[r]``: material values that run r holds after every game (flat curves)."""
     root.mkdir(parents=True, exist_ok=True)
     cfg = {"variant": variant, "features": features, "games": games, "runs": runs, "depth": 1,
            "lam": 0.7, "omega": 0.5, "alpha": 1.0, "noise": 0.01 if features == "psq" else 0.0,
@@ -79,6 +81,8 @@ def make_run(root: Path, variant: str = "chess", features: str = "psq", runs: in
         out.writerow(HEADER)
         for g in range(1, games + 1):
             w = _weights(variant, features == "psq", r, games, g, skew)
+            for p, v in (fixed[r] if fixed else {}).items():
+                w[MATERIAL + PIECES.index(p)] = v
             out.writerow([g, [1.0, 0.5, 0.0][g % 3], 60 + g, "checkmate", 1000, "0.010"]
                          + [repr(float(x)) for x in w[:6]] + [repr(float(x)) for x in w[6:11]])
         (rdir / "history.csv").write_text(buf.getvalue())
@@ -191,13 +195,18 @@ def test_crazyhouse_material_run_has_hand_panels_and_paper(tmp_path):
 
 @pytest.mark.parametrize("variant", ["suicide", "atomic"])
 def test_normalisation_of_other_variants(tmp_path, variant):
-    """Suicide: rook = -5 (the king is learnt and shown); atomic: knight = 2.5."""
+    """Suicide: rook = -5 (the king is learnt and shown); atomic: knight = 2.5. In
+    suicide the rook starts positive (+0.47 after game 1 here): that game is left out
+    of the curves, not drawn upside down."""
     run = make_run(tmp_path / variant, variant=variant, features="material", games=5)
     data = plots.load_run(run)
     from plots.values import curves, finals
     c, f = curves(data), finals(data)
     piece, target = plots.REPORT_NORMALISATION[variant]
-    assert np.allclose(c.mean[piece], target)
+    first = 1 if variant == "suicide" else 0
+    assert c.left_out == first and np.isnan(c.mean[piece][:first]).all()
+    assert np.isnan(c.mean["P"][:first]).all() and c.normalised
+    assert np.allclose(c.mean[piece][first:], target)
     assert math.isclose(f.series[0].mean[piece], target)
     assert ("K" in c.mean) == (variant == "suicide")
 
@@ -283,6 +292,160 @@ def test_mean_then_normalise_everywhere(tmp_path, variant, features):
     for p in data.board_pieces:
         assert f"{want[p]:.2f} ± {want_sd[p]:.2f}" in report, p
     assert len(files) > 3
+
+
+def test_the_normalising_factor_is_positive_or_absent():
+    """The one normalisation function (variants/normalise.py, which plots and
+    learning share): a standard deviation scales by the factor's size; a reference mean
+    of the wrong sign or near 0 gives no factor (NaN), and ``problem`` says which."""
+    from variants.normalise import mean_then_normalise, problem
+    W = np.array([[-1.0, -2.0, -4.0], [-3.0, -2.4, -6.0]])        # column 2: mean -5
+    m, sd, s = mean_then_normalise(W, 2, -5.0)
+    assert s == 1.0 and list(m) == [-2.0, -2.2, -5.0] and np.allclose(sd, [1.0, 0.2, 1.0])
+    m, sd, s = mean_then_normalise(W, 2, -2.5)
+    assert s == 0.5 and np.allclose(sd, [0.5, 0.1, 0.5]) and (sd >= 0).all()
+    for target in (5.0, 2.5):                   # a negative factor: refused
+        m, sd, s = mean_then_normalise(W, 2, target)
+        assert math.isnan(s) and np.isnan(m).all() and np.isnan(sd).all()
+    assert "is -5, not positive" in problem(-5.0, 2.5, "N", 2.4)
+    W0 = np.array([[-1.0, -2.0, 0.05], [-3.0, -2.4, -0.06]])       # column 2: mean -0.005
+    assert math.isnan(mean_then_normalise(W0, 2, -5.0)[2])
+    assert "too near 0" in problem(-0.005, -5.0, "R", 2.0)
+    assert problem(-4.0, -5.0, "R", 2.0) is None
+    # curves: a factor per game, the games without one left out
+    C = np.array([[[-1.0, 1.0], [-1.0, -1.0], [-1.0, 1e-4]]])
+    m, sd, s = mean_then_normalise(C, 1, -5.0, near_zero=0.1)
+    assert math.isnan(s[0]) and s[1] == 5.0 and math.isnan(s[2]) and m[1, 1] == -5.0
+
+
+# Suicide runs whose mean rook weight is still positive (too few games): the report's
+# rook = -5 needs a negative factor, which flips every value's sign. It used to print
+# "P -3.31 ± -0.69", write negative standard deviations to summary.json, lose the
+# error bars of final-values.png and the ± column of report.md.
+UNSETTLED = [{"P": 0.5, "N": 0.9, "B": 0.8, "R": 0.7, "Q": 0.95, "K": 1.2},
+             {"P": 0.8, "N": 1.0, "B": 0.85, "R": 1.0, "Q": 0.9, "K": 1.4}]
+
+
+@pytest.mark.parametrize("features", ["material", "psq"])
+def test_a_negative_factor_is_refused_everywhere(tmp_path, features):
+    from matplotlib.container import ErrorbarContainer
+
+    from plots import figures as F
+    from plots.values import boards, curves, finals
+    from tdleaf.learn.runs import summary_lines, summary_problems
+
+    run = make_run(tmp_path / "suicide", "suicide", features, games=6, fixed=UNSETTLED)
+    raw = {p: float(np.mean([r[p] for r in UNSETTLED])) for p in PIECES}
+    sd = {p: float(np.std([r[p] for r in UNSETTLED])) for p in PIECES}
+    summary = _summarise(run)
+    norm = summary["normalisation"]
+    assert norm["scale"] is None and summary["normalised"] == {"R=-5": {}, "P=-1": {}}
+    assert summary["normalised_std"] == {"R=-5": {}, "P=-1": {}}
+    assert "the mean rook weight is +0.85, not negative" in norm["problems"]["R=-5"]
+    assert "the mean pawn weight is +0.65, not negative" in norm["problems"]["P=-1"]
+    assert not (run / "weights_normalised.json").exists()
+    problems = summary_problems(summary)
+    assert problems[0] == norm["problems"]["R=-5"]
+    lines = summary_lines(summary)
+    assert lines[0].startswith("learnt values (mean of 2 runs, raw weights: not normalised "
+                               "so that R = -5")
+    assert all("± -" not in x for x in lines)
+    for p in PIECES:
+        assert f"{p} {raw[p]:.2f} ± {sd[p]:.2f}" in lines[0], p
+    if features == "psq":
+        assert set(norm["problems"]) == {"R=-5", "P=-1", "psq_average"}
+        assert problems[1] == norm["problems"]["psq_average"] and len(problems) == 2
+        assert norm["psq_scale"] is None and summary["psq_average_normalised"] == {}
+        assert "raw: not normalised so that R's average = -5" in lines[1]
+    else:
+        assert set(norm["problems"]) == {"R=-5", "P=-1"} and len(problems) == 1
+
+    data = plots.load_run(run)
+    f, c = finals(data), curves(data)
+    learnt = f.series[0]
+    assert f.problem == norm["problems"]["R=-5"] and not learnt.normalised
+    for p in PIECES:
+        assert math.isclose(learnt.mean[p], raw[p]) and math.isclose(learnt.std[p], sd[p]), p
+    assert not c.normalised and c.left_out == 0 and math.isclose(c.mean["R"][-1], raw["R"])
+    if features == "psq":
+        b = boards(data)
+        assert not b.normalised and f.psq_problem and "average rook weight" in b.problem
+    fig = F.finals_figure(data, f)
+    bars = [x for x in fig.axes[0].containers if isinstance(x, ErrorbarContainer)]
+    assert len(bars) == (12 if features == "psq" else 6)       # every bar has its error bar
+    assert "not normalised" in fig.axes[0].get_ylabel()
+    plots.plot_run(run)
+    report = (run / "figures" / "report.md").read_text()
+    assert "**Raw weights**, not normalised so that the rook = -5" in report
+    for p in PIECES:
+        assert f"| {F.label(p)} | {raw[p]:.2f} ± {sd[p]:.2f} |" in report, p
+
+
+def _value_label_gaps(fig) -> list[float]:
+    """For each value label of a final-values figure, the white space in points between
+    it and the outer edge of its bar's error bar cap (or of the bar, without one)."""
+    from matplotlib.container import BarContainer, ErrorbarContainer
+
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    px = 72 / fig.dpi
+    gaps = []
+    for ax in fig.axes:
+        caps: dict[float, list[tuple[float, float]]] = {}
+        for c in ax.containers:
+            if isinstance(c, ErrorbarContainer):
+                for line in c.lines[1]:
+                    caps.setdefault(round(float(line.get_xdata()[0]), 9), []).append(
+                        (float(line.get_ydata()[0]), line.get_markeredgewidth()))
+        patches = [p for c in ax.containers if isinstance(c, BarContainer) for p in c.patches]
+        labels = [t for t in ax.texts if t.get_gid() == "value-label"]
+        assert len(labels) == len(patches) > 0
+        for t in labels:
+            xi = round(float(t.xy[0]), 9)
+            bar = next(p for p in patches if abs(p.get_x() + p.get_width() / 2 - xi) < 1e-9)
+            v = bar.get_height()
+            ends = [(v, 0.0)] + caps.get(xi, [])
+            end, width = max(ends, key=lambda e: e[0]) if v >= 0 else min(ends, key=lambda e: e[0])
+            y = ax.transData.transform((xi, end))[1]
+            box = t.get_window_extent(renderer)
+            gap = (box.y0 - y) * px if v >= 0 else (y - box.y1) * px
+            gaps.append(gap - width / 2)
+    return gaps
+
+
+@pytest.mark.parametrize("variant,features,compare", [
+    ("chess", "psq", True), ("suicide", "psq", True), ("crazyhouse", "material", True),
+    ("atomic", "material", False)])
+def test_final_values_legend_and_value_labels(tmp_path, variant, features, compare):
+    """final-values.png: a legend only where several series are drawn, each entry one of
+    the drawn bar sets, looking like its first bar (it had a grey swatch that matched no
+    bar); every value written beyond its error bar's cap, with at least 3 points of white
+    between (the labels touched the caps)."""
+    from matplotlib.container import BarContainer
+
+    from plots import figures as F
+    from plots.values import finals
+
+    data = plots.load_run(make_run(tmp_path / variant, variant, features, runs=3, skew=True))
+    f = finals(data)
+    fig = F.finals_figure(data, f, compare)
+    series = F.final_series(data, f, compare)
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    assert len(legends) == (1 if len(series) > 1 else 0)
+    for ax in fig.axes:
+        leg = ax.get_legend()
+        if leg is None:
+            continue
+        bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+        assert [t.get_text() for t in leg.get_texts()] == [b.get_label() for b in bars] \
+            == [s.label for s in series]
+        for handle, b in zip(leg.legend_handles, bars):
+            first = b.patches[0]
+            assert handle.get_facecolor() == first.get_facecolor()
+            assert handle.get_edgecolor() == first.get_edgecolor()
+            assert handle.get_hatch() == first.get_hatch()
+    gaps = _value_label_gaps(fig)
+    assert min(gaps) >= 3.0, min(gaps)
 
 
 @pytest.mark.parametrize("fmt", ["svg", "pdf"])
@@ -435,11 +598,15 @@ def test_learn_no_plot_and_plot_every(tmp_path, monkeypatch, capsys):
 
 
 def test_plots_imports_nothing_of_the_engine():
-    """The house rule: plots reads files and imports neither variants, search nor tdleaf."""
+    """The house rule: plots reads files and imports neither search, tdleaf nor numba;
+    of variants only the pure-data spec and the normalisation it shares with learning
+    (NumPy only)."""
     import subprocess
     import sys
     code = ("import sys, plots; plots.load_run; "
-            "bad = [m for m in ('variants', 'search', 'tdleaf', 'numba') if m in sys.modules]; "
+            "allowed = ('variants', 'variants.spec', 'variants.errors', 'variants.normalise'); "
+            "bad = [m for m in ('search', 'tdleaf', 'numba') if m in sys.modules]; "
+            "bad += [m for m in sys.modules if m.startswith('variants') and m not in allowed]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
 

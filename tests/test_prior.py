@@ -11,12 +11,13 @@ import chess
 import numpy as np
 import pytest
 
-from helpers_search import VARIANTS, new_board, random_positions
 from search import Engine
 from search.alphabeta import MATE, MATE_BOUND
-from search.prior import (DEFAULT_QLIMIT, HeuristicPrior, fitted_temperature, prior,
-                          prior_batch)
+from search.prior import DEFAULT_QLIMIT, HeuristicPrior, fitted_temperature, prior, prior_batch
 from tdleaf.cli import main
+
+from helpers_engines import require_engine
+from helpers_search import VARIANTS, new_board, random_positions
 
 N_RANDOM = 40
 
@@ -49,7 +50,7 @@ def test_best_score_is_the_engines_score(variant, depth):
     weights, quiescence limit, no noise): the prior runs the engine's own search."""
     ev = HeuristicPrior(variant, "traditional", depth)
     fens = random_positions(variant, "prior-engine", 15, 2, 60)
-    arr, pos = ev.batch(fens)
+    arr, _pos = ev.batch(fens)
     engine = Engine(variant, "traditional", hash_mb=1, qlimit=DEFAULT_QLIMIT, search="plain")
     checked = 0
     for i, fen in enumerate(fens):
@@ -252,8 +253,8 @@ def test_bench_prior_saves_the_temperature_into_weights_json(tmp_path, capsys):
 def test_labelled_positions_from_engine_games():
     from tdleaf.bench.prior_data import engine_command, make_positions, read_epd, write_epd
 
-    if engine_command("suicide") is None:
-        pytest.skip("Fairy-Stockfish is not installed")
+    require_engine("fairy-stockfish")           # the label engine of suicide
+    assert engine_command("suicide") is not None
     rows = make_positions("suicide", 3, seed=7, label_depth=4)
     assert len(rows) == 3
     for row in rows:

@@ -3,7 +3,8 @@
 * Complete games through python-chess's ``chess.engine`` (which raises on any illegal
   move) in every variant, engine against itself, with depth and time limits.
 * Short real games against Debian's ``sjeng`` (XBoard, crazyhouse) and ``fairy-stockfish``
-  (UCI, crazyhouse); skipped only when the binary is missing.
+  (UCI, crazyhouse); skipped only when the binary is missing and TDLEAF_REQUIRE_ENGINES
+  is not set (tests/helpers_engines.py).
 * Hostile input: every malformed, truncated or out-of-order command, one per test, fed
   to an in-process front end (granular, fast); then whole sessions of garbage, binary
   junk and races sent to the real ``tdleaf uci`` / ``tdleaf xboard`` processes, which
@@ -26,9 +27,11 @@ import chess.engine
 import chess.variant
 import pytest
 
-from helpers_search import REPLY_TIMEOUT, VARIANTS, LineEngine, new_board
 from search.uci import UciEngine
 from search.xboard import XBoardEngine
+
+from helpers_engines import engine_path
+from helpers_search import REPLY_TIMEOUT, VARIANTS, LineEngine, new_board
 
 MAX_PLIES = 80
 XBOARD_VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "antichess", "atomic")
@@ -45,13 +48,6 @@ def tdleaf(*args: str) -> list[str]:
     if exe:
         return [exe, *args]
     return [sys.executable, "-m", "tdleaf", *args]
-
-
-def find_binary(name: str) -> str:
-    path = shutil.which(name) or shutil.which(f"/usr/games/{name}")
-    if path is None:
-        pytest.skip(f"{name} is not installed")
-    return path
 
 
 # --------------------------------------------------------------------------------------
@@ -198,7 +194,7 @@ def test_uci_mate_is_reported_as_mate(uci_engine):
 
 @pytest.mark.parametrize("tdleaf_white", [True, False], ids=["tdleaf-white", "tdleaf-black"])
 def test_game_against_sjeng_crazyhouse(tdleaf_white):
-    sjeng_path = find_binary("sjeng")
+    sjeng_path = engine_path("sjeng")
     ours = chess.engine.SimpleEngine.popen_xboard(tdleaf("xboard"), timeout=REPLY_TIMEOUT, cwd=ROOT)
     sjeng = chess.engine.SimpleEngine.popen_xboard(sjeng_path, timeout=60)
     try:
@@ -213,7 +209,7 @@ def test_game_against_sjeng_crazyhouse(tdleaf_white):
 
 @pytest.mark.parametrize("tdleaf_white", [True, False], ids=["tdleaf-white", "tdleaf-black"])
 def test_game_against_fairy_stockfish_crazyhouse(tdleaf_white):
-    fsf_path = find_binary("fairy-stockfish")
+    fsf_path = engine_path("fairy-stockfish")
     ours = chess.engine.SimpleEngine.popen_uci(tdleaf("uci"), timeout=REPLY_TIMEOUT, cwd=ROOT)
     fsf = chess.engine.SimpleEngine.popen_uci(fsf_path, timeout=60)
     try:
@@ -278,7 +274,7 @@ class Guarded:
         def run() -> None:
             try:
                 box["result"] = self.eng.handle(line)
-            except BaseException as exc:      # re-raised in the test's thread
+            except BaseException as exc:  # noqa: BLE001 (re-raised in the test's thread)
                 box["error"] = exc
 
         worker = threading.Thread(target=run, daemon=True)
@@ -505,7 +501,7 @@ def test_uci_stop_right_after_go_is_not_lost():
         for i in range(40):
             done = threading.Event()
 
-            def go_stop():
+            def go_stop(done: threading.Event = done) -> None:
                 eng.handle("go infinite")
                 eng.handle("stop")
                 done.set()
@@ -815,7 +811,7 @@ def test_uci_searchmoves_through_python_chess(uci_engine, variant):
     assert {info["pv"][0] for info in lines} == set(pick)
     result = uci_engine.play(board, chess.engine.Limit(depth=2), root_moves=[pick[0]])
     assert result.move == pick[0]
-    winner = chess.Move.from_uci(sorted(winners)[0])
+    winner = chess.Move.from_uci(min(winners))
     result = uci_engine.play(board, chess.engine.Limit(depth=2), root_moves=[pick[0], winner])
     assert result.move == winner
 
@@ -881,7 +877,8 @@ def test_uci_plays_impossible_positions_through_python_chess(uci_engine, variant
     """The positions of tests/data/perft_<variant>_impossible.epd (python-chess plays
     them, its status() calls them impossible): a legal move in each."""
     path = os.path.join(ROOT, "tests", "data", f"perft_{variant}_impossible.epd")
-    fens = [line.split(" ;")[0] for line in open(path) if line.strip() and not line.startswith("#")]
+    with open(path) as fh:
+        fens = [line.split(" ;")[0] for line in fh if line.strip() and not line.startswith("#")]
     for fen in fens:
         board = new_board(variant, fen)
         assert not board.is_valid()
@@ -901,7 +898,9 @@ def test_uci_options_multipv_ponder_analysemode():
         eng.handle(f"setoption name {good}")
         eng.handle("isready")
         out.wait_for(lambda l: l == "readyok", "readyok", start)
-        assert not any(l.startswith("info string") for l in out.lines[start:]), (good, out.lines[start:])
+        complaints = [l for l in out.lines[start:] if l.startswith("info string")
+                      and not l.startswith("info string weights for ")]   # what it loaded
+        assert not complaints, (good, complaints)
     for bad in ("MultiPV value 0", "MultiPV value 100000", "MultiPV value x",
                 "UCI_AnalyseMode value maybe", "Ponder value 2"):
         start = len(out.lines)
@@ -1038,3 +1037,130 @@ def test_xboard_process_refused_setboard():
         eng.send("go")
         _xmove(eng, chess.Board())
         assert eng.quit() == 0
+
+
+# --------------------------------------------------------------------------------------
+# Refused limits: negative or malformed values search nothing (issue 29)
+# --------------------------------------------------------------------------------------
+
+#: go commands to refuse, each with the argument its error must name.
+UCI_REFUSED_GO = [("go depth -3", "depth"), ("go nodes -5", "nodes"),
+                  ("go movetime -100", "movetime"), ("go wtime -1 btime 1000", "wtime"),
+                  ("go btime -1", "btime"), ("go winc -10", "winc"), ("go binc -10", "binc"),
+                  ("go movestogo -2", "movestogo"), ("go mate -1", "mate"),
+                  ("go depth 0", "depth"), ("go nodes 0", "nodes"), ("go movestogo 0", "movestogo"),
+                  ("go mate 0", "mate"), ("go depth 2.5", "depth"), ("go movetime 1e3", "movetime"),
+                  ("go depth", "depth"), ("go wtime 1000 btime", "btime")]
+
+
+@pytest.mark.parametrize("command,named", UCI_REFUSED_GO, ids=[c for c, _ in UCI_REFUSED_GO])
+def test_uci_refuses_a_go_with_a_bad_value_and_searches_nothing(command, named):
+    """A refused go says why in an info string error and searches nothing: the next go
+    gets the only bestmove (a refused go that searched would send one more)."""
+    eng, out = _uci_session()
+    start = len(out.lines)
+    eng.handle(command)
+    out.wait_for(lambda line: line.startswith(f"info string error: go {named}"), "the refusal",
+                 start)
+    board = chess.Board()
+    board.push_uci("e2e4")
+    _uci_bestmove(eng, out, board, "position startpos moves e2e4", "go depth 1")
+    eng.handle("isready")
+    out.wait_for(lambda line: line == "readyok", "readyok", start)
+    assert sum(x.startswith("bestmove") for x in out.lines[start:]) == 1, out.lines[start:]
+    assert eng.handle("quit") is False
+
+
+@pytest.mark.parametrize("command", ["go movetime 0", "go wtime 0 btime 0", "go wtime 0 winc 0"])
+def test_uci_zero_time_moves_at_once(command):
+    """A clock or move time of 0 is not refused: the engine plays its first iteration."""
+    eng, out = _uci_session()
+    board = chess.Board()
+    _uci_bestmove(eng, out, board, "position startpos", command)
+    assert not any(x.startswith("info string error") for x in out.lines)
+
+
+def test_uci_refused_go_leaves_a_running_search_alone():
+    eng, out = _uci_session()
+    start = len(out.lines)
+    eng.handle("position startpos")
+    eng.handle("go infinite")
+    eng.handle("go depth -3")
+    out.wait_for(lambda line: line.startswith("info string error: go depth"), "the refusal", start)
+    _no_bestmove_yet(eng, out, start)
+    eng.handle("stop")
+    move = out.wait_for(lambda line: line.startswith("bestmove"), "bestmove after stop",
+                        start).split()[1]
+    assert chess.Move.from_uci(move) in chess.Board().legal_moves
+
+
+@pytest.mark.parametrize("command", ["sd -1", "sd 0", "sd x", "sd", "sd 2.5", "sd 3 4",
+                                     "st -1", "st x", "st", "st nan", "st inf", "st -0.5"])
+def test_xboard_refuses_bad_sd_and_st(command):
+    """sd/st with a bad value: Error (...), and the limit in force stays."""
+    eng, out = _xboard_session()
+    eng.handle("sd 3")
+    eng.handle("st 2")
+    start = len(out.lines)
+    eng.handle(command)
+    line = out.wait_for(lambda line: line.startswith("Error"), "the refusal", start)
+    assert command.split()[0] in line
+    assert (eng.eng.depth, eng.eng.st) == (3, 2.0)
+    assert eng.handle("quit") is False
+
+
+def test_xboard_st_zero_moves_at_once():
+    eng, out = _xboard_session()
+    start = len(out.lines)
+    eng.handle("st 0")
+    _xboard_move(eng, out, chess.Board(), "new", "go")
+    assert not any(x.startswith("Error") for x in out.lines[start:])
+
+
+# --------------------------------------------------------------------------------------
+# What the UCI engine says about its weights (issue 29)
+# --------------------------------------------------------------------------------------
+
+
+def test_uci_names_the_weights_it_loaded_once_per_change():
+    from search.layout import default_weights
+    eng, out = _uci_session()
+    start = len(out.lines)
+    eng.handle("setoption name UCI_Variant value crazyhouse")
+    eng.handle("isready")
+    out.wait_for(lambda line: line == "readyok", "readyok", start)
+    source = default_weights("crazyhouse").source
+    assert source, "the default weights say where they come from"
+    assert f"info string weights for crazyhouse: {source}" in out.lines[start:]
+    # A second isready, a new game: the same weights, not said again.
+    eng.handle("ucinewgame")
+    eng.handle("isready")
+    eng.handle("setoption name Weights value sunsetter")
+    eng.handle("isready")
+    eng.handle("go depth 1")
+    out.wait_for(lambda line: line.startswith("bestmove"), "bestmove", start)
+    said = [x for x in out.lines[start:] if x.startswith("info string weights")]
+    assert said == [f"info string weights for crazyhouse: {source}",
+                    "info string weights for crazyhouse: value set sunsetter"], said
+
+
+def test_uci_elo_warns_when_the_engine_plays_other_weights_than_the_ladder_measured():
+    from search import strength
+    variant = next(v for v in ("crazyhouse", "chess") if strength.has_ladder(v))
+    eng, out = _uci_session()
+    start = len(out.lines)
+    for line in (f"setoption name UCI_Variant value {variant}",
+                 "setoption name Weights value sunsetter", "isready"):
+        eng.handle(line)
+    out.wait_for(lambda line: line == "readyok", "readyok", start)
+    assert not any("UCI_Elo:" in x for x in out.lines[start:]), "no warning without the limit"
+    eng.handle("setoption name UCI_LimitStrength value true")
+    eng.handle("isready")
+    warning = out.wait_for(lambda line: line.startswith("info string UCI_Elo:"), "the warning",
+                           start)
+    assert "sunsetter" in warning
+    # Once per change: another isready and a search say nothing more.
+    eng.handle("isready")
+    eng.handle("go depth 1")
+    out.wait_for(lambda line: line.startswith("bestmove"), "bestmove", start)
+    assert sum(x.startswith("info string UCI_Elo:") for x in out.lines[start:]) == 1

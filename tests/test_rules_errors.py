@@ -10,11 +10,18 @@ import chess
 import chess.variant
 import pytest
 
-import helpers_rules as H
-
 import variants
-from variants import (IllegalMoveError, ImpossiblePositionError, InvalidFenError, Position,
-                      UnknownVariantError, VariantError, board_class)
+from variants import (
+    IllegalMoveError,
+    ImpossiblePositionError,
+    InvalidFenError,
+    Position,
+    UnknownVariantError,
+    VariantError,
+    board_class,
+)
+
+import helpers_rules as H
 
 # (variant, FEN, words the message must contain besides the FEN itself)
 MALFORMED_FENS = [

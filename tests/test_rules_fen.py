@@ -17,8 +17,9 @@ import chess
 import chess.variant
 import pytest
 
+from variants import VARIANTS, ImpossiblePositionError, Position, board_class
+
 import helpers_rules as H
-from variants import ImpossiblePositionError, VARIANTS, Position, board_class
 
 # Extra FENs per variant (all valid for python-chess), on top of the perft positions.
 EXTRA_FENS = {
@@ -110,7 +111,7 @@ def family(variant: str) -> str:
     return "anti" if variant in H.ANTI else variant
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def corpus(variant: str) -> tuple[str, ...]:
     return tuple(H.perft_positions(variant)) + tuple(EXTRA_FENS[family(variant)])
 
@@ -194,9 +195,9 @@ def mutations(variant: str, fen: str) -> list[str]:
     promoted marks (crazyhouse). Only those python-chess calls valid are kept."""
     board_part, turn, castling, ep, half, full = fen.split()
     out = [
-        " ".join([board_part, turn, castling, ep, "7", "40"]),
+        f"{board_part} {turn} {castling} {ep} 7 40",
         " ".join([board_part, "b" if turn == "w" else "w", castling, "-", half, full]),
-        " ".join([board_part, turn, castling, "-", half, full]),
+        f"{board_part} {turn} {castling} - {half} {full}",
     ]
     if castling != "-":
         for i in range(len(castling)):

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 import chess
 import pytest
 
+from variants import VARIANTS, Position, move_to_uci
+
 import helpers_rules as H
-from variants import VARIANTS, Position
-from variants import move_to_uci as move_to_uci
 
 MAX_PLIES = 4000  # safety net only: every test game must end by the rules before this
 
@@ -49,7 +49,7 @@ class GameRecord:
                 f"{len(self.moves)} plies (moves: {' '.join(self.moves[-12:])})")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def play(variant: str, spec: tuple) -> GameRecord:
     name, fen, style, stride = spec
     board = H.new_board(variant, fen)

@@ -20,9 +20,10 @@ import chess
 import chess.variant
 import pytest
 
-import helpers_rules as H
 import variants
 from variants import VARIANTS, Position, board_class, position_problems
+
+import helpers_rules as H
 
 #: python-chess examples/perft/tricky.perft, "impossible checker alignment" (and its e.p.
 #: neighbours): every one has status IMPOSSIBLE_CHECK. (id, FEN, {depth: nodes}).

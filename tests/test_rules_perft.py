@@ -16,21 +16,22 @@ import functools
 
 import pytest
 
-import helpers_rules as H
 import variants
 from variants import VARIANTS, Position
+
+import helpers_rules as H
 
 MIN_POSITIONS = 100
 
 #: Depth 3 runs on positions whose python-chess depth-2 count is at most ``max_d2``,
 #: spread evenly over the set and at most ``count`` of them (keeps the suite fast).
 DEPTH3 = {
-    "chess": dict(max_d2=5000, count=100),
-    "crazyhouse": dict(max_d2=5000, count=50),
-    "atomic": dict(max_d2=3000, count=50),
-    "suicide": dict(max_d2=5000, count=120),
-    "giveaway": dict(max_d2=5000, count=120),
-    "antichess": dict(max_d2=5000, count=120),
+    "chess": {"max_d2": 5000, "count": 100},
+    "crazyhouse": {"max_d2": 5000, "count": 50},
+    "atomic": {"max_d2": 3000, "count": 50},
+    "suicide": {"max_d2": 5000, "count": 120},
+    "giveaway": {"max_d2": 5000, "count": 120},
+    "antichess": {"max_d2": 5000, "count": 120},
 }
 MIN_DEPTH3 = 30
 
@@ -54,7 +55,7 @@ MIN_FEATURES = {
 MIN_FEATURES["giveaway"] = MIN_FEATURES["antichess"] = MIN_FEATURES["suicide"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reference(variant: str, depth: int) -> tuple[int, ...]:
     """python-chess perft of every position of the variant's set."""
     return tuple(H.pc_perft(H.new_board(variant, fen), depth) for fen in H.perft_positions(variant))
@@ -73,7 +74,7 @@ def explain(variant: str, fen: str, depth: int) -> str:
     theirs = H.pc_divide(H.new_board(variant, fen), depth)
     try:
         ours = variants.divide(variant, fen, depth)
-    except Exception as exc:  # report, do not hide, a crash
+    except Exception as exc:  # noqa: BLE001 (report, do not hide, a crash)
         return f"divide raised {exc!r}"
     diff = {m: (ours.get(m), theirs.get(m)) for m in set(ours) | set(theirs)
             if ours.get(m) != theirs.get(m)}

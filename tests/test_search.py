@@ -14,11 +14,21 @@ import chess
 import numpy as np
 import pytest
 
-from helpers_search import (MATE, VARIANTS, mate_moves, new_board, oracle_eval,
-                            oracle_features, random_positions, random_weight_vector,
-                            shortest_win, winning_moves)
 from search import Engine, Weights, value_set
 from search.engine import Limits
+
+from helpers_search import (
+    MATE,
+    VARIANTS,
+    mate_moves,
+    new_board,
+    oracle_eval,
+    oracle_features,
+    random_positions,
+    random_weight_vector,
+    shortest_win,
+    winning_moves,
+)
 
 MATE_BOUND = MATE - 1000
 TOL = 1e-6
@@ -139,7 +149,7 @@ def test_search_finds_forced_win(variant, fen, plies, moves, extra):
 def test_loser_side_sees_mirrored_mate(variant, fen, plies, moves):
     """After the winning move the side to move is lost in plies-1: the same mate, negated."""
     board = new_board(variant, fen)
-    board.push_uci(sorted(moves)[0])
+    board.push_uci(min(moves))
     r = search(variant, board.fen(), max(1, plies - 1) + (2 if MODE == "selective" else 0))
     assert r.score == -expected_win_score(plies - 1), (r.score, r.pv)
     assert r.mate == -(plies // 2)
@@ -358,7 +368,7 @@ def test_interrupted_first_iteration_is_consistent():
         root = new_board("antichess", fen)
         assert r.move in {m.uci() for m in root.legal_moves}
         leaf = play_pv("antichess", fen, r.pv)
-        terminal, value = leaf_value("antichess", leaf, len(r.pv), engine.w)
+        _terminal, value = leaf_value("antichess", leaf, len(r.pv), engine.w)
         assert r.score == pytest.approx(-value, abs=TOL), \
             f"nodes={nodes}: score {r.score} but the PV {r.pv} leads to {-value} (depth {r.depth})"
 

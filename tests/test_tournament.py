@@ -12,8 +12,14 @@ import pytest
 from tdleaf.cli import main
 from tdleaf.cli.tools import exclusive
 from tdleaf.play.match import MatchConfig, PlayerConfig, run_match
-from tdleaf.play.tournament import (PAPER, Pairing, Row, TournamentError, markdown_table,
-                                    plan_pairings)
+from tdleaf.play.tournament import (
+    PAPER,
+    Pairing,
+    Row,
+    TournamentError,
+    markdown_table,
+    plan_pairings,
+)
 
 
 def test_round_robin_and_gauntlet_pairings():
@@ -78,6 +84,13 @@ def test_round_robin_through_the_command_line_and_resume(tmp_path, capsys):
     summary = json.loads((out / "summary.json").read_text())
     assert [r["games"] for r in summary["rows"]] == [2, 2, 2]
     assert summary["settings"]["sjeng"] == {"random_ties": "1"}
+    # Every pairing gives each side's mean time per move, in JSON, CSV and the table.
+    for row, line in zip(summary["rows"], rows):
+        times = row["time_per_move"]
+        assert times["a"] > 0 and times["b"] > 0 and row["moves"]["a"] > 0
+        assert float(line["a_seconds_per_move"]) == pytest.approx(times["a"])
+        assert f"| {times['a']:.2f}, {times['b']:.2f} |" in table
+    assert "| s/move A, B |" in table
     # The standings give every player its points over its 4 games (6 points in all).
     standings = [line for line in table.splitlines() if line.count("|") == 5
                  and line.split("|")[1].strip() in ("traditional", "sjeng", "losers")]

@@ -8,12 +8,24 @@ numba promote to float64.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from numba.extending import intrinsic
+from numba.cpython.unsafe import numbers as _numbers
+from numba.extending import intrinsic as _intrinsic
+
+# Before any function here is defined: every compiled module of variants/ and search/
+# imports this one first, so numba's cache stamps are the project's (see jitcache.py).
+from . import jitcache  # noqa: F401
+
+# numba intrinsics take a typing context first, which compiled callers never pass: typed
+# as Any, so that type checkers read the compiled calls as they run.
+intrinsic: Any = _intrinsic
+leading_zeros: Any = _numbers.leading_zeros
+trailing_zeros: Any = _numbers.trailing_zeros
 
 U64 = np.uint64
 EMPTY = U64(0)

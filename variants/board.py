@@ -15,8 +15,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import (BB_BACKRANKS, EMPTY, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS,
-                   bishop_attacks, lsb, msb, rook_attacks)
+from .bits import (
+    BB_BACKRANKS,
+    EMPTY,
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    PAWN_ATTACKS,
+    bishop_attacks,
+    lsb,
+    msb,
+    rook_attacks,
+)
 
 # Variant codes. Antichess plays by the giveaway rules (it differs only in its start).
 CHESS, CRAZYHOUSE, SUICIDE, GIVEAWAY, ATOMIC = 0, 1, 2, 3, 4

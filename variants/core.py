@@ -9,8 +9,8 @@ python-chess 1.11 (``chess.Board`` and ``chess.variant``), including its corner 
 because python-chess is the oracle the tests compare against.
 """
 
-from .board import *  # noqa: F401,F403
-from .count import *  # noqa: F401,F403
-from .make import *  # noqa: F401,F403
-from .movegen import *  # noqa: F401,F403
-from .outcome import *  # noqa: F401,F403
+from .board import *
+from .count import *
+from .make import *
+from .movegen import *
+from .outcome import *

@@ -8,8 +8,8 @@ with one digest of all their sources instead: any edit to any of them invalidate
 every cached function, and a stale cache can never be loaded.
 
 Caches stay where numba puts them (``NUMBA_CACHE_DIR`` if set, else ``__pycache__``
-beside the sources, else the user's cache directory). Imported first by
-:mod:`variants`, before any function is compiled.
+beside the sources, else the user's cache directory). Imported by :mod:`variants.bits`,
+which every compiled module imports before it defines a function.
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ PACKAGES = ("variants", "search")
 #: first; keep the second in mind when adding to this list).
 NOT_COMPILED = ("search/engine.py", "search/uci.py", "search/xboard.py", "search/protocol.py",
                 "search/strength.py", "search/__init__.py", "variants/__init__.py",
-                "variants/position.py", "variants/errors.py", "variants/jitcache.py")
+                "variants/position.py", "variants/errors.py", "variants/jitcache.py",
+                "variants/normalise.py", "variants/spec.py", "search/shipped.py",
+                "search/modes.py", "search/warm.py")
 _ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -90,3 +92,51 @@ def install() -> bool:
 
 
 install()
+
+
+def cache_is_warm(functions: tuple[str, ...] = ("search/alphabeta.py:search_root",)) -> bool:
+    """True when each of ``functions`` (``"package/file.py:name"``; by default the
+    search's root, whose compile takes in the evaluation and move generation) has
+    machine code in numba's on-disk cache that numba would load now: its index file is
+    where numba looks, for this Python and numba, stamped with :func:`source_digest`.
+
+    Cheap (a few small files read, nothing imported or compiled): to tell a user before
+    a long first compile. False for a function that is not there or not cached."""
+    import ast
+    import pickle
+    import sys
+
+    import numba
+
+    def probe() -> None:        # the locators read only a function's line number
+        pass
+
+    tag = f"py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
+    for spec in functions:
+        rel, _, name = spec.partition(":")
+        py_file = _ROOT / rel
+        try:
+            tree = ast.parse(py_file.read_text())
+        except (OSError, SyntaxError):
+            return False
+        defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+        if not defs:
+            return False
+        # numba names the index after the function's first line: its first decorator's.
+        line = min([defs[0].lineno] + [d.lineno for d in defs[0].decorator_list])
+        locators = (cls.from_function(probe, str(py_file))      # numba's order of places
+                    for cls in (_UserProvided, _InTree, _UserWide))
+        locator = next((loc for loc in locators if loc is not None), None)
+        if locator is None:
+            return False
+        index = Path(locator.get_cache_path()) / f"{py_file.stem}.{name}-{line}.{tag}.nbi"
+        try:
+            with open(index, "rb") as fh:
+                if pickle.load(fh) != numba.__version__:
+                    return False
+                stamp, overloads = pickle.loads(fh.read())
+        except Exception:  # noqa: BLE001 (missing, unreadable or foreign: numba would compile)
+            return False
+        if stamp != source_digest() or not overloads:
+            return False
+    return True

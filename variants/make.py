@@ -6,10 +6,37 @@ import numpy as np
 from numba import njit
 
 from .bits import BB_RANK_1, BB_RANK_8, KING_ATTACKS, lsb
-from .board import (ATOMIC, BLACK, CASTLING, CRAZYHOUSE, EP, FULLMOVE, F_CASTLE, F_DROP,
-                    HALFMOVE, HASH, KING, OCC, PAWN, POCKET, PROMOTED, ROOK, SQ, TURN,
-                    VARIANT, WHITE, Z_SIDE, m_flags, m_from, m_piece, m_to, put_piece,
-                    remove_piece, set_castling, set_pocket)
+from .board import (
+    ATOMIC,
+    BLACK,
+    CASTLING,
+    CRAZYHOUSE,
+    EP,
+    F_CASTLE,
+    F_DROP,
+    FULLMOVE,
+    HALFMOVE,
+    HASH,
+    KING,
+    OCC,
+    PAWN,
+    POCKET,
+    PROMOTED,
+    ROOK,
+    SQ,
+    TURN,
+    VARIANT,
+    WHITE,
+    Z_SIDE,
+    m_flags,
+    m_from,
+    m_piece,
+    m_to,
+    put_piece,
+    remove_piece,
+    set_castling,
+    set_pocket,
+)
 
 # ---------------------------------------------------------------------------------------
 # Make

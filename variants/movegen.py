@@ -11,14 +11,61 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import (BB_BACKRANKS, BB_RANK_1, BB_RANK_8, BETWEEN, EMPTY, KING_ATTACKS, LINE,
-                   PAWN_ATTACKS, bishop_attacks, lsb, msb, rook_attacks)
-from .board import (ATOMIC, BISHOP, CASTLING, CHESS, CRAZYHOUSE, EP, F_CASTLE, F_DROP, F_EP,
-                    F_UNCHECKED, GIVEAWAY, HASH, KING, KNIGHT, NOT_BACKRANKS, OCC, PAWN,
-                    POCKET, PROMOTED, QUEEN, ROOK, SQ, SUICIDE, TURN, VARIANT, WHITE, Z_EP,
-                    attacked_for_king, attackers, checkers_mask, encode, is_variant_end,
-                    king_square, kings_connected, m_flags, m_from, m_piece, m_to,
-                    piece_attacks)
+from .bits import (
+    BB_BACKRANKS,
+    BB_RANK_1,
+    BB_RANK_8,
+    BETWEEN,
+    EMPTY,
+    KING_ATTACKS,
+    LINE,
+    PAWN_ATTACKS,
+    bishop_attacks,
+    lsb,
+    msb,
+    rook_attacks,
+)
+from .board import (
+    ATOMIC,
+    BISHOP,
+    CASTLING,
+    CHESS,
+    CRAZYHOUSE,
+    EP,
+    F_CASTLE,
+    F_DROP,
+    F_EP,
+    F_UNCHECKED,
+    GIVEAWAY,
+    HASH,
+    KING,
+    KNIGHT,
+    NOT_BACKRANKS,
+    OCC,
+    PAWN,
+    POCKET,
+    PROMOTED,
+    QUEEN,
+    ROOK,
+    SQ,
+    SUICIDE,
+    TURN,
+    VARIANT,
+    WHITE,
+    Z_EP,
+    attacked_for_king,
+    attackers,
+    checkers_mask,
+    encode,
+    is_variant_end,
+    king_square,
+    kings_connected,
+    m_flags,
+    m_from,
+    m_piece,
+    m_to,
+    piece_attacks,
+)
 from .make import copy_make
 
 # ---------------------------------------------------------------------------------------
@@ -232,9 +279,7 @@ def _ep_safe(bb, st, king, checkers, m):
     rank = BB_RANK_1 << np.uint64(8 * (king >> 3))
     if rook_attacks(king, occ) & rank & theirs & (bb[ROOK - 1] | bb[QUEEN - 1]):
         return False
-    if bishop_attacks(king, occ) & theirs & (bb[BISHOP - 1] | bb[QUEEN - 1]):
-        return False
-    return True
+    return not bishop_attacks(king, occ) & theirs & (bb[BISHOP - 1] | bb[QUEEN - 1])
 
 
 @njit(cache=True)

@@ -10,9 +10,14 @@ keeps the original arrays alive for the duration of the call.
 
 from __future__ import annotations
 
+from typing import Any
+
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic as _intrinsic
+
+#: Typed as Any: compiled callers never pass the typing context (see variants/bits.py).
+intrinsic: Any = _intrinsic
 
 
 @intrinsic

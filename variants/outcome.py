@@ -6,10 +6,34 @@ from __future__ import annotations
 from numba import njit
 
 from .bits import BB_DARK, BB_LIGHT, popcount
-from .board import (ATOMIC, BISHOP, CRAZYHOUSE, GIVEAWAY, HALFMOVE, KING, KNIGHT, OCC, PAWN,
-                    POCKET, PROMOTED, QUEEN, ROOK, SUICIDE, TURN, T_CHECKMATE,
-                    T_INSUFFICIENT, T_NONE, T_SEVENTYFIVE, T_STALEMATE, T_VARIANT_DRAW,
-                    T_VARIANT_LOSS, T_VARIANT_WIN, VARIANT, WHITE, checkers_mask)
+from .board import (
+    ATOMIC,
+    BISHOP,
+    CRAZYHOUSE,
+    GIVEAWAY,
+    HALFMOVE,
+    KING,
+    KNIGHT,
+    OCC,
+    PAWN,
+    POCKET,
+    PROMOTED,
+    QUEEN,
+    ROOK,
+    SUICIDE,
+    T_CHECKMATE,
+    T_INSUFFICIENT,
+    T_NONE,
+    T_SEVENTYFIVE,
+    T_STALEMATE,
+    T_VARIANT_DRAW,
+    T_VARIANT_LOSS,
+    T_VARIANT_WIN,
+    TURN,
+    VARIANT,
+    WHITE,
+    checkers_mask,
+)
 from .movegen import gen_legal
 
 # ---------------------------------------------------------------------------------------

@@ -14,10 +14,18 @@ import chess.variant
 import numpy as np
 
 from . import core
-from .errors import (IllegalMoveError, ImpossiblePositionError, ImpossiblePositionWarning,
-                     InvalidFenError, UnknownVariantError, VariantError)
+from .errors import (
+    IllegalMoveError,
+    ImpossiblePositionError,
+    ImpossiblePositionWarning,
+    InvalidFenError,
+    UnknownVariantError,
+    VariantError,
+)
+from .spec import canonical_variant
 
-#: Variant name -> (rules code, python-chess board class).
+#: Variant name (those of :data:`variants.spec.VARIANTS`, in that order) -> (rules code,
+#: python-chess board class).
 _VARIANTS: dict[str, tuple[int, type[chess.Board]]] = {
     "chess": (core.CHESS, chess.Board),
     "crazyhouse": (core.CRAZYHOUSE, chess.variant.CrazyhouseBoard),
@@ -26,10 +34,6 @@ _VARIANTS: dict[str, tuple[int, type[chess.Board]]] = {
     "antichess": (core.GIVEAWAY, chess.variant.AntichessBoard),
     "atomic": (core.ATOMIC, chess.variant.AtomicBoard),
 }
-_ALIASES = {"standard": "chess", "zh": "crazyhouse", "house": "crazyhouse", "anti": "antichess"}
-
-#: The variants this package plays, by canonical name.
-VARIANTS: tuple[str, ...] = tuple(_VARIANTS)
 
 _TERMINATIONS = {
     core.T_CHECKMATE: chess.Termination.CHECKMATE,
@@ -62,7 +66,7 @@ MAX_PIECES = 36
 
 
 def _flag_names(status: chess.Status) -> list[str]:
-    return [f.name.lower() for f in chess.Status if f and f in status]
+    return [(f.name or "").lower() for f in chess.Status if f and f in status]
 
 
 def position_problems(board: chess.Board) -> tuple[list[str], list[str]]:
@@ -94,16 +98,6 @@ def position_problems(board: chess.Board) -> tuple[list[str], list[str]]:
             unplayable.append(f"en passant on {chess.square_name(board.ep_square)} "
                               "would capture a king")
     return unplayable, impossible
-
-
-def canonical_variant(name: str) -> str:
-    """Canonical name of a variant, accepting common aliases; raises UnknownVariantError."""
-    key = str(name).strip().lower()
-    key = _ALIASES.get(key, key)
-    if key not in _VARIANTS:
-        raise UnknownVariantError(
-            f"unknown variant {name!r}; expected one of: {', '.join(VARIANTS)}")
-    return key
 
 
 def board_class(variant: str) -> type[chess.Board]:
@@ -162,13 +156,13 @@ class Position:
     # -- construction --------------------------------------------------------------
 
     @classmethod
-    def start(cls, variant: str = "chess") -> "Position":
+    def start(cls, variant: str = "chess") -> Position:
         """The start position of ``variant``."""
         return cls.from_board(board_class(variant)())
 
     @classmethod
     def from_fen(cls, fen: str | None = None, variant: str = "chess", *, strict: bool = False,
-                 validate: bool = True, warn: bool = True) -> "Position":
+                 validate: bool = True, warn: bool = True) -> Position:
         """Parse a FEN (X-FEN with ``[pockets]`` and ``~`` in crazyhouse).
 
         Raises :class:`InvalidFenError` on malformed text and
@@ -209,7 +203,7 @@ class Position:
         return pos
 
     @classmethod
-    def from_board(cls, board: chess.Board, variant: str | None = None) -> "Position":
+    def from_board(cls, board: chess.Board, variant: str | None = None) -> Position:
         """Convert a python-chess board (its current position; the history is not kept)."""
         if variant is None:
             variant = next((n for n, (_, c) in _VARIANTS.items() if type(board) is c), None)
@@ -248,7 +242,7 @@ class Position:
         bb[core.HASH] = core.compute_hash(bb, st)
         return cls(variant, bb, st, board.fen())
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         """An independent copy, history included."""
         other = Position(self.variant, self.bb.copy(), self.st.copy(), self.root_fen)
         other._history = [_Frame(f.bb.copy(), f.st.copy(), f.key, f.move) for f in self._history]

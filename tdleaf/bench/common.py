@@ -1,5 +1,6 @@
-"""What the benchmarks share: finding external engines and the tdleaf command, the
-machine description, CPU time of a process, and number formatting for the tables."""
+"""What the benchmarks share: the tdleaf command (external engines are found by
+:mod:`tdleaf.play.engines`, where engine lookup lives), the machine description, CPU time of a
+process, and number formatting for the tables."""
 
 from __future__ import annotations
 
@@ -14,21 +15,6 @@ from typing import Any
 
 class EngineError(RuntimeError):
     """An external engine died, timed out or answered something unexpected."""
-
-
-def find_engine(name: str) -> str | None:
-    """Path of an engine binary on PATH, or in /usr/games (where Debian puts Sjeng and
-    Fairy-Stockfish, outside root's PATH), or None."""
-    found = shutil.which(name)
-    if found:
-        return found
-    fallback = f"/usr/games/{name}"
-    return fallback if os.access(fallback, os.X_OK) else None
-
-
-def find_fairy_stockfish() -> str | None:
-    """Path of the Fairy-Stockfish binary, or None."""
-    return find_engine("fairy-stockfish")
 
 
 def tdleaf_command() -> list[str]:

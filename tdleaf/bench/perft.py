@@ -17,7 +17,9 @@ from typing import Any
 
 import chess
 
-from .common import EngineError, find_fairy_stockfish, machine, ratio, si, tdleaf_command, times
+from tdleaf.play.engines import find_fairy_stockfish
+
+from .common import EngineError, machine, ratio, si, tdleaf_command, times
 
 #: Per variant: (extra plies for tdleaf and Fairy-Stockfish, [(name, FEN, python-chess depth)]).
 #: python-chess takes about 1-3 s per set; tdleaf and Fairy-Stockfish search ``extra``
@@ -152,7 +154,7 @@ class FairyStockfish:
 
 def _timed_run(cmd: list[str], env: dict[str, str] | None = None) -> float:
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - t0
     if proc.returncode != 0:
         tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
@@ -246,7 +248,7 @@ def _bench_variant(name: str, depth: int | None, quick: bool, fsf: FairyStockfis
         pc_nodes = python_chess_perft(variants.board_class(name)(fen), pc_d)
         pc_s = time.perf_counter() - t0
         ours_same = variants.perft(name, fen, pc_d)
-        ours, ours_s, runs = _timed_repeat(lambda: variants.perft(name, fen, our_d),
+        ours, ours_s, runs = _timed_repeat(lambda fen=fen, d=our_d: variants.perft(name, fen, d),
                                            0.0 if quick else MIN_SECONDS)
         row: dict[str, Any] = {
             "name": label, "fen": fen,
@@ -260,6 +262,7 @@ def _bench_variant(name: str, depth: int | None, quick: bool, fsf: FairyStockfis
             warnings.append(f"{name} {label} depth {pc_d}: tdleaf {ours_same} != "
                             f"python-chess {pc_nodes} ({fen})")
         if use_fsf:
+            assert fsf is not None and fsf_name is not None
             try:
                 n, s = fsf.perft(fsf_name, fen, our_d)
             except EngineError as exc:
@@ -305,8 +308,8 @@ def format_report(report: dict[str, Any]) -> str:
     head = (f"{'position':<18} {'depth':>5} {'leaves':>12} {'tdleaf':>8} {'py-chess':>8} "
             f"{'fairy-sf':>8} {'td/pc':>7} {'td/fsf':>7}  counts")
     for v in report["variants"]:
-        out += [f"{v['variant']}  (leaves/s; depth = python-chess/tdleaf; "
-                f"leaves = tdleaf's count)", head]
+        out += [(f"{v['variant']}  (leaves/s; depth = python-chess/tdleaf; "
+                f"leaves = tdleaf's count)"), head]
         for r in v["positions"]:
             td, pc, fs = (_nps(r[k]) for k in ("tdleaf", "python_chess", "fairy_stockfish"))
             agree = r["agree_python_chess"] and r["agree_fairy_stockfish"] is not False
@@ -322,8 +325,8 @@ def format_report(report: dict[str, Any]) -> str:
                    f"{'agree' if v['agree'] else 'MISMATCH'}")
         out.append("")
     out += ["summary (leaves/s)",
-            f"{'variant':<12} {'tdleaf':>8} {'py-chess':>8} {'fairy-sf':>8} "
-            f"{'td/pc':>7} {'td/fsf':>7}  counts"]
+            (f"{'variant':<12} {'tdleaf':>8} {'py-chess':>8} {'fairy-sf':>8} "
+            f"{'td/pc':>7} {'td/fsf':>7}  counts")]
     for v in report["variants"]:
         t = v["nodes_per_second"]
         out.append(f"{v['variant']:<12} {si(t['tdleaf']):>8} {si(t['python_chess']):>8} "
@@ -336,8 +339,8 @@ def format_report(report: dict[str, Any]) -> str:
     out.append(f"Fairy-Stockfish: {report['fairy_stockfish'] or 'not run'}")
     s = report["startup"]
     if s:
-        out += [f"cold compile (fresh NUMBA_CACHE_DIR, import + perft depth 1): "
-                f"{s['cold_compile_seconds']:.1f} s",
+        out += [(f"cold compile (fresh NUMBA_CACHE_DIR, import + perft depth 1): "
+                f"{s['cold_compile_seconds']:.1f} s"),
                 f"same, second run (cache warm): {s['cached_import_seconds']:.2f} s",
                 f"warm start of '{s['warm_start_command']}': {s['warm_start_seconds']:.2f} s"]
     for w in report["warnings"]:

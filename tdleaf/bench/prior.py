@@ -1,11 +1,12 @@
 """``tdleaf bench prior``: how good the heuristic prior is, and how fast MCTS runs on it.
 
-On the labelled positions of ``tests/data/prior_<variant>.epd`` (engine games, not
+On the labelled positions of ``search/data/prior_<variant>.epd`` (engine games, not
 self-play; the label is Fairy-Stockfish's move at a fixed depth, see
 :mod:`tdleaf.bench.prior_data`), for each variant and prior depth:
 
 * the temperature fitted by maximum likelihood of the label moves (one parameter,
-  bounded search on log T), and the one stored for the weights (``search/prior.json``);
+  bounded search on log T), and the one stored for the weights (``prior.json`` or the
+  weights' ``meta.prior_temperature``);
 * top-1 and top-3 agreement with the label move, counting ties by their expected value
   under a uniformly random order (a material evaluation ties many quiet moves), and the
   mean log-likelihood of the label move;
@@ -21,21 +22,32 @@ self-play; the label is Fairy-Stockfish's move at a fixed depth, see
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 import chess
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 
-from search.prior import (DEFAULT_OMEGA, HeuristicPrior, fitted_temperature, logit_score,
-                          save_temperature, score_value)
+from search import shipped
+from search.layout import Weights, weights_file
+from search.prior import (
+    DEFAULT_OMEGA,
+    HeuristicPrior,
+    fitted_temperature,
+    logit_score,
+    save_temperature,
+    score_value,
+)
 from variants import board_class, canonical_variant
 from variants.position import move_to_uci
 
 from .common import load_average, machine
-from .prior_data import VARIANTS, data_path, engine_command, read_epd, LABEL_DEPTH
+from .prior_data import LABEL_DEPTH, VARIANTS, data_path, engine_command, read_epd
 
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 MCTS_PLAYOUTS = 3000
@@ -100,7 +112,7 @@ def calibration(values: np.ndarray, results: np.ndarray) -> dict[str, Any]:
     """Expected score (v + 1) / 2 against the actual one, in bins, Brier, sign accuracy."""
     e = (values + 1.0) / 2.0
     bins = []
-    for lo, hi in zip(BINS[:-1], BINS[1:]):
+    for lo, hi in itertools.pairwise(BINS):
         mask = (e >= lo) & ((e < hi) if hi < 1.0 else (e <= hi))
         if mask.any():
             bins.append({"lo": lo, "hi": hi, "n": int(mask.sum()), "expected": float(e[mask].mean()),
@@ -159,10 +171,11 @@ def measure(variant: str, depth: int, weights: Any = None, use_mle: bool = False
         return float(-(results * np.log(p) + (1 - results) * np.log(1 - p)).mean())
 
     omega_mle = math.exp(minimize_scalar(xent, bounds=(-6.0, 3.0), method="bounded").x)
+    labeller = engine_command(variant)
     return {
         "variant": variant, "depth": depth, "positions": len(rows), "omega_mle": omega_mle,
         "games": len({r.game for r in rows}),
-        "label": f"{engine_command(variant)[1] if engine_command(variant) else 'Fairy-Stockfish'} "
+        "label": f"{labeller[1] if labeller else 'Fairy-Stockfish'} "
                  f"depth {LABEL_DEPTH[variant]}",
         "mean_legal_moves": float(np.mean(ns)),
         "temperature_mle": t_mle, "temperature_stored": stored, "temperature_used": t_used,
@@ -196,13 +209,16 @@ def mcts_speed(variant: str, playouts: int = MCTS_PLAYOUTS) -> dict[str, Any]:
 
 def bench_prior(variants: list[str] | None, depths: list[int], fit: bool = False,
                 save: bool = False, mcts: bool = True, progress: bool = False,
-                weights: str | None = None) -> dict[str, Any]:
-    """The whole report. ``weights``: a value set, a ``weights.json`` or a result folder
-    (default: each variant's default weights). With ``save`` the fitted temperatures go
-    into ``search/prior.json`` for a value set, into the file's ``meta.prior_temperature``
-    for a ``weights.json``."""
+                weights: str | None = None,
+                save_path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """The whole report. ``weights``: a value set, a reference set, a ``weights.json`` or
+    a result folder (default: each variant's default weights). With ``save`` the fitted
+    temperatures are stored, never in the installed package: a value set's in
+    ``prior.json`` at ``save_path`` (default: the per-user data folder's), a weights
+    file's in its ``meta.prior_temperature``, and shipped learnt weights' in a copy of
+    their ``weights.json`` in the per-user data folder (read before the shipped one).
+    ``report["saved"]`` lists the files written."""
     import sys
-    from pathlib import Path
 
     from search.layout import load_weights
 
@@ -210,10 +226,11 @@ def bench_prior(variants: list[str] | None, depths: list[int], fit: bool = False
     names = ["giveaway" if v == "antichess" else v for v in names]
     HeuristicPrior("chess").arrays(np.zeros((0, 12), np.uint64), np.zeros((0, 82), np.int64))
     report: dict[str, Any] = {"machine": machine(), "load_average": load_average(),
-                              "weights": weights, "results": [], "mcts": [], "warnings": []}
+                              "weights": weights, "results": [], "mcts": [], "warnings": [],
+                              "saved": []}
     for v in names:
         if not data_path(v).exists():
-            report["warnings"].append(f"{v}: no {data_path(v).name}; run tests/data/make_prior_epd.py")
+            report["warnings"].append(f"{v}: no {data_path(v)}; run tests/data/make_prior_epd.py")
             continue
         w = load_weights(weights, v) if weights is not None else None
         for d in depths:
@@ -221,21 +238,13 @@ def bench_prior(variants: list[str] | None, depths: list[int], fit: bool = False
                 print(f"{v} depth {d} ...", file=sys.stderr, flush=True)
             r = measure(v, d, w, use_mle=fit or save)
             if save:
-                ev = HeuristicPrior(v, w, d, 1.0)
-                name = ev.weights.meta.get("value_set")
-                if weights is not None and name is None:
-                    path = Path(weights)
-                    path = path / "weights.json" if path.is_dir() else path
-                    ev.weights.meta.setdefault("prior_temperature", {})[str(d)] = round(
-                        r["temperature_mle"], 4)
-                    ev.weights.save(path)
-                elif name is None:
-                    report["warnings"].append(f"{v}: weights are not a value set; not saved")
+                written = _save(v, d, r, HeuristicPrior(v, w, d, 1.0).weights, save_path)
+                if written is None:
+                    report["warnings"].append(f"{v}: weights of no file nor value set; not saved")
                 else:
-                    save_temperature(v, name, d, r["temperature_mle"],
-                                     {"positions": r["positions"], "label": r["label"],
-                                      "loglik": round(r["prior"]["loglik"], 4)})
-                r["temperature_stored"] = round(r["temperature_mle"], 4)
+                    r["temperature_stored"] = round(r["temperature_mle"], 4)
+                    if str(written) not in report["saved"]:
+                        report["saved"].append(str(written))
             report["results"].append(r)
         if mcts:
             if progress:
@@ -244,11 +253,30 @@ def bench_prior(variants: list[str] | None, depths: list[int], fit: bool = False
     return report
 
 
+def _save(variant: str, depth: int, r: dict[str, Any], w: Weights,
+          save_path: str | os.PathLike[str] | None) -> Path | None:
+    """Store a fitted temperature (see :func:`bench_prior`); the file written, or None."""
+    name = w.meta.get("value_set")
+    if name is not None:
+        return save_temperature(variant, name, depth, r["temperature_mle"],
+                                {"positions": r["positions"], "label": r["label"],
+                                 "loglik": round(r["prior"]["loglik"], 4)}, path=save_path)
+    path = weights_file(w)
+    if path is None:
+        return None
+    found = shipped.origin(path)
+    if found is not None:                 # shipped (or the user's copy): the user's copy
+        path = shipped.user_data_dir() / found[1]
+    w.meta.setdefault("prior_temperature", {})[str(depth)] = round(r["temperature_mle"], 4)
+    w.save(path)
+    return path
+
+
 def format_report(report: dict[str, Any]) -> str:
-    lines = ["Policy: agreement with the label engine's move (top-1, top-3; ties counted by "
-             "their expected value) and mean log-likelihood of that move.", "",
-             "| variant | depth | positions | moves | T fitted | T used | prior top-1 | top-3 | "
-             "log-lik | uniform top-1 | top-3 | log-lik | capture/check top-1 | top-3 | log-lik |",
+    lines = [("Policy: agreement with the label engine's move (top-1, top-3; ties counted by "
+             "their expected value) and mean log-likelihood of that move."), "",
+             ("| variant | depth | positions | moves | T fitted | T used | prior top-1 | top-3 | "
+             "log-lik | uniform top-1 | top-3 | log-lik | capture/check top-1 | top-3 | log-lik |"),
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in report["results"]:
         p, u, c = r["prior"], r["uniform"], r["capture_check"]

@@ -18,7 +18,8 @@ One line per position (``#`` comments)::
 
 ``bm`` is the label engine's move, ``result`` the game's result for the side to move
 (1, 0.5, 0), ``score`` the label engine's score in centipawns for the side to move
-(``mate N`` as +-(100000 - plies)). Regenerate with ``python tests/data/make_prior_epd.py``.
+(``mate N`` as +-(100000 - plies)). They ship as ``search/data/prior_<variant>.epd``;
+regenerate them with ``python tests/data/make_prior_epd.py``.
 """
 
 from __future__ import annotations
@@ -27,16 +28,17 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import chess
 import chess.engine
 
+from search import shipped
+from tdleaf.play.engines import fairy_stockfish_wasm_command, find_fairy_stockfish
 from variants import board_class, canonical_variant
-
-from .common import find_fairy_stockfish
 
 VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "atomic")
 LABEL_DEPTH = {"chess": 10, "crazyhouse": 10, "suicide": 10, "giveaway": 10, "atomic": 9}
@@ -45,9 +47,6 @@ OPENING_PLIES = (2, 7)
 KEEP = 0.12
 MAX_PLIES = 300
 SUICIDE_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
-#: Where ``npm install fairy-stockfish-nnue.wasm`` may have put the atomic engine.
-WASM_CANDIDATES = ("scratch/fsfwasm/node_modules/fairy-stockfish-nnue.wasm/uci.js",
-                   "node_modules/fairy-stockfish-nnue.wasm/uci.js")
 
 
 @dataclass
@@ -64,23 +63,11 @@ class Labelled:
         return f"{self.fen};bm {self.bm};result {self.result:g}{score};game {self.game};ply {self.ply}"
 
 
-def find_wasm_engine() -> list[str] | None:
-    """The command of the WebAssembly Fairy-Stockfish (atomic), or None."""
-    root = Path(__file__).resolve().parents[2]
-    env = os.environ.get("TDLEAF_FSF_WASM")
-    candidates = [env] if env else []
-    candidates += [str(root / c) for c in WASM_CANDIDATES]
-    for c in candidates:
-        if c and Path(c).exists():
-            return ["node", "--no-experimental-fetch", c]
-    return None
-
-
 def engine_command(variant: str) -> tuple[list[str], str] | None:
     """(command, name) of the label engine for a variant, or None if it is missing."""
     variant = canonical_variant(variant)
     if variant == "atomic":
-        cmd = find_wasm_engine()
+        cmd = fairy_stockfish_wasm_command()   # tdleaf.play.engines: $TDLEAF_FSF_WASM, npm
         return None if cmd is None else (cmd, "Fairy-Stockfish (wasm, npm fairy-stockfish-nnue.wasm 1.1.12)")
     path = find_fairy_stockfish()
     return None if path is None else ([path], "Fairy-Stockfish 11.1 (Debian)")
@@ -97,7 +84,7 @@ def start_fen(variant: str) -> str:
     return SUICIDE_START if variant == "suicide" else board_class(variant)().fen()
 
 
-def _score(info: dict[str, Any], turn: bool) -> int | None:
+def _score(info: Mapping[str, Any], turn: bool) -> int | None:
     s = info.get("score")
     if s is None:
         return None
@@ -178,7 +165,14 @@ def read_epd(path: str | os.PathLike[str]) -> list[Labelled]:
 
 
 def data_path(variant: str) -> Path:
-    return Path(__file__).resolve().parents[2] / "tests" / "data" / f"prior_{canonical_variant(variant)}.epd"
+    """The labelled positions of ``variant``: ``prior_<variant>.epd`` of the per-user data
+    folder when there is one, else the shipped one (search/data; see search.shipped)."""
+    name = epd_name(variant)
+    return shipped.find(name) or shipped.package_data_dir() / name
+
+
+def epd_name(variant: str) -> str:
+    return f"prior_{canonical_variant(variant)}.epd"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,7 +181,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", nargs="+", default=list(VARIANTS))
     p.add_argument("--positions", type=int, default=400)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--dir", type=Path, default=None,
+                   help="folder to write prior_<variant>.epd into (default: the per-user "
+                        "data folder, read before the shipped files)")
     args = p.parse_args(argv)
+    folder = args.dir if args.dir is not None else shipped.user_data_dir()
     for v in args.variant:
         v = canonical_variant(v)
         found = engine_command(v)
@@ -204,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"label: {found[1]} at depth {LABEL_DEPTH[v]}\n"
                   f"games: Fairy-Stockfish both sides at depths {PLAY_DEPTHS[0]}-{PLAY_DEPTHS[1]} after "
                   f"{OPENING_PLIES[0]}-{OPENING_PLIES[1]} random plies; python tests/data/make_prior_epd.py")
-        write_epd(rows, data_path(v), header)
-        print(f"{v}: wrote {data_path(v)}", file=sys.stderr)
+        folder.mkdir(parents=True, exist_ok=True)
+        write_epd(rows, folder / epd_name(v), header)
+        print(f"{v}: wrote {folder / epd_name(v)}", file=sys.stderr)
     return 0

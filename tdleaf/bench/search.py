@@ -5,8 +5,8 @@ resident memory of a ``tdleaf uci`` process after a crazyhouse search."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
-import logging
 import queue
 import re
 import subprocess
@@ -19,8 +19,18 @@ from typing import Any
 import chess
 import chess.engine
 
-from .common import (cpu_seconds, find_engine, find_fairy_stockfish, load_average, machine,
-                     ratio, si, tdleaf_command, times)
+from tdleaf.play import engines
+from tdleaf.play.engines import find_engine, find_fairy_stockfish
+
+from .common import (
+    cpu_seconds,
+    load_average,
+    machine,
+    ratio,
+    si,
+    tdleaf_command,
+    times,
+)
 from .positions import SEARCH_VARIANTS, BenchPosition, positions
 
 DEFAULT_DEPTH = 5
@@ -71,9 +81,10 @@ class PythonChessSearch:
         self.deadline = 0.0
 
     @classmethod
-    def for_variant(cls, variant: str, value_set: str = VALUE_SET) -> "PythonChessSearch":
+    def for_variant(cls, variant: str, value_set: str = VALUE_SET) -> PythonChessSearch:
         """The searcher with the material values of a built-in value set."""
-        from search.layout import HAND, MATERIAL, value_set as load
+        from search.layout import HAND, MATERIAL
+        from search.layout import value_set as load
 
         w = load(value_set, variant).w
         values = [0.0] + [float(w[MATERIAL + i]) for i in range(6)]
@@ -191,7 +202,7 @@ class PythonChessSearch:
                     if score > alpha:
                         alpha, iter_best = score, m
                 best_move, best_score, done = iter_best, alpha, depth
-                if not root:
+                if not root or iter_best is None:
                     break
                 root.remove(iter_best)
                 root.insert(0, iter_best)
@@ -206,78 +217,44 @@ class PythonChessSearch:
 
 # -- external engines --------------------------------------------------------------------------
 
-class _UnexpectedLines(logging.Filter):
-    """A filter on python-chess's engine logger: keeps the lines it calls "Unexpected engine
-    output" (Sjeng prints its statistics that way) and drops those warnings, and the one
-    about the features python-chess rejects."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.lines: list[str] = []
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if "Unexpected engine output" in str(record.msg) and record.args:
-            self.lines.append(str(record.args[-1]))  # type: ignore[index]
-            return False
-        return "Rejecting feature" not in str(record.msg)  # Sjeng's "sigterm=0", harmless
-
-
 class Sjeng:
-    """Sjeng 11.2 driven over XBoard by python-chess, for ``st``-limited searches.
-
-    Sjeng's ``setboard`` does not read crazyhouse pockets (``[...]``) nor promoted-piece
-    marks (``~``), so the FEN is sent without them and the pockets follow as an XBoard
-    ``holding [White] [Black]`` command. Node counts come from the ``Nodes:`` line Sjeng
-    prints after each search (its alpha-beta and quiescence nodes; its proof-number
-    search in suicide does not count nodes), falling back on the thinking output.
+    """Sjeng 11.2 driven over XBoard by python-chess, for time-limited searches; its
+    quirks (pockets, ``st`` in whole seconds) are handled by :mod:`tdleaf.play.engines`.
+    Node counts come from the ``Nodes:`` line Sjeng prints after each search (its
+    alpha-beta and quiescence nodes; its proof-number search in suicide does not count
+    nodes), falling back on the thinking output.
     """
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._dir = tempfile.TemporaryDirectory(prefix="tdleaf-sjeng-")  # Sjeng may write files
-        self._filter = _UnexpectedLines()
-        logging.getLogger("chess.engine").addFilter(self._filter)
+        self._log = engines.EngineLog(keep=True).attach()
         try:
             self.engine = chess.engine.SimpleEngine.popen_xboard(
-                path, cwd=self._dir.name, stderr=subprocess.DEVNULL)
+                engines.dies_with_parent([path]), cwd=self._dir.name, stderr=subprocess.DEVNULL)
         except BaseException:
             self._cleanup()
             raise
+        engines.adapt(self.engine)
         self.name = self.engine.id.get("name", path)
-        self.variants = set(str(self.engine.protocol.features.get("variants", "")).split(","))
-        protocol = self.engine.protocol
-        send_line = protocol.send_line
-
-        def send_sjeng(line: str) -> None:
-            if line.startswith("setboard ") and "[" in line:
-                placement, rest = line[len("setboard "):].split(" ", 1)
-                placement, _, pocket = placement.partition("[")
-                send_line(f"setboard {placement.replace('~', '')} {rest}")
-                pocket = pocket.rstrip("]")
-                if pocket:
-                    white = "".join(c for c in pocket if c.isupper())
-                    black = "".join(c.upper() for c in pocket if c.islower())
-                    send_line(f"holding [{white}] [{black}]")
-            else:
-                send_line(line)
-
-        protocol.send_line = send_sjeng  # type: ignore[method-assign]
+        features = getattr(self.engine.protocol, "features", {})    # XBoard's
+        self.variants = set(str(features.get("variants", "")).split(","))
 
     def search(self, board: chess.Board, seconds: float) -> dict[str, Any]:
-        st = max(1, round(seconds))  # Sjeng reads 'st' as whole seconds
-        self._filter.lines.clear()
-        pid = self.engine.protocol.transport.get_pid()
+        self._log.lines.clear()
+        pid = _pid(self.engine)
         cpu0 = cpu_seconds(pid)
         t0 = time.perf_counter()
-        result = self.engine.play(board, chess.engine.Limit(time=st), info=chess.engine.INFO_ALL,
-                                  game=object())
+        result = self.engine.play(board, chess.engine.Limit(time=seconds),
+                                  info=chess.engine.INFO_ALL, game=object())
         elapsed = time.perf_counter() - t0
         cpu1 = cpu_seconds(pid)
-        text = "\n".join(self._filter.lines)
+        text = "\n".join(self._log.lines)
         nodes = _last_int(r"^Nodes: (\d+)", text)
         post_nodes = result.info.get("nodes")
         return {"nodes": nodes if nodes is not None else (post_nodes or 0), "seconds": elapsed,
-                "cpu_seconds": None if cpu0 is None or cpu1 is None else cpu1 - cpu0, "st": st, "depth": result.info.get("depth"),
+                "cpu_seconds": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
+                "depth": result.info.get("depth"),
                 "move": result.move.uci() if result.move else None,
                 "reported_nps": _last_int(r"^NPS: (\d+)", text),
                 "thinking_output_nodes": post_nodes,
@@ -288,10 +265,8 @@ class Sjeng:
         try:
             self.engine.quit()
         except Exception:
-            try:
+            with contextlib.suppress(Exception):
                 self.engine.close()
-            except Exception:
-                pass
         self._cleanup()
 
     def restart(self) -> None:
@@ -300,7 +275,7 @@ class Sjeng:
         self.__init__(self.path)  # type: ignore[misc]
 
     def _cleanup(self) -> None:
-        logging.getLogger("chess.engine").removeFilter(self._filter)
+        self._log.detach()
         self._dir.cleanup()
 
 
@@ -318,7 +293,7 @@ class FairyStockfish:
                                if k in self.engine.options})
 
     def search(self, board: chess.Board, seconds: float) -> dict[str, Any]:
-        pid = self.engine.protocol.transport.get_pid()
+        pid = _pid(self.engine)
         cpu0 = cpu_seconds(pid)
         t0 = time.perf_counter()
         result = self.engine.play(board, chess.engine.Limit(time=seconds),
@@ -337,15 +312,19 @@ class FairyStockfish:
         try:
             self.engine.quit()
         except Exception:
-            try:
+            with contextlib.suppress(Exception):
                 self.engine.close()
-            except Exception:
-                pass
 
     def restart(self) -> None:
         """Replace the process (after a failure: its state is unknown)."""
         self.close()
         self.__init__(self.path)  # type: ignore[misc]
+
+
+def _pid(engine: chess.engine.SimpleEngine) -> int:
+    transport = engine.protocol.transport
+    assert transport is not None, "the engine is not running"
+    return transport.get_pid()
 
 
 def _last_int(pattern: str, text: str) -> int | None:
@@ -423,7 +402,7 @@ def measure_uci_memory(variant: str = "crazyhouse", depth: int = 5,
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    return {"command": " ".join(["tdleaf", "uci"]), "variant": variant, "hash_mb": HASH_MB,
+    return {"command": "tdleaf uci", "variant": variant, "hash_mb": HASH_MB,
             "commands": ["uci", f"setoption name UCI_Variant value {variant}", "isready",
                          "position startpos", f"go depth {depth}"],
             "bestmove": bestmove.split()[1] if len(bestmove.split()) > 1 else None,
@@ -464,7 +443,7 @@ def bench_search(variant_names: list[str] | None = None, depth: int | None = Non
     warnings: list[str] = []
     notes: list[str] = []
     load_before = load_average()
-    started = datetime.datetime.now(datetime.timezone.utc)
+    started = datetime.datetime.now(datetime.UTC)
     t_start = time.perf_counter()
 
     sjeng: Sjeng | None = None
@@ -490,9 +469,6 @@ def bench_search(variant_names: list[str] | None = None, depth: int | None = Non
                     notes.append(f"cannot start Fairy-Stockfish ({path}): {exc}")
     else:
         notes.append("external engines not run (--no-engines)")
-    if sjeng is not None and round(movetime) != movetime:
-        notes.append(f"Sjeng's 'st' takes whole seconds: it searched {max(1, round(movetime))} s "
-                     f"per position instead of {movetime:g} s (rates stay comparable)")
 
     report: dict[str, Any] = {
         "benchmark": "search",
@@ -644,8 +620,8 @@ def format_report(report: dict[str, Any]) -> str:
     head2 = (f"{'position':<22} {'kind':<4} {'nodes':>7} {'time':>6} {'nps':>6} "
              + " ".join([f"{'nodes':>7} {'nps':>6}"] * 4))
     for v in report["variants"]:
-        out += [f"{v['variant']}  (nps = nodes / seconds; depth {s['depth']} = {s['depth']} "
-                f"plies + quiescence; the others search {t:g} s a position)", head1, head2]
+        out += [(f"{v['variant']}  (nps = nodes / seconds; depth {s['depth']} = {s['depth']} "
+                f"plies + quiescence; the others search {t:g} s a position)"), head1, head2]
         for r in v["positions"]:
             d = r["tdleaf_depth"]
             out.append(f"{r['name'][:22]:<22} {r['kind'][:4]:<4} {si(d['nodes']):>7} "
@@ -672,16 +648,16 @@ def format_report(report: dict[str, Any]) -> str:
             out.append(f"tdleaf's {t:g} s search stopped early, a mate proved, on: "
                        f"{', '.join(early)}; left out of the ratios")
         out.append("")
-    titles = (f"summary, wall clock (nodes per second; the ratios are tdleaf's {t:g} s rate "
-              f"over the other engine's, on the positions both searched)",
-              "summary, CPU time (nodes per CPU second of each process, from /proc and "
-              "time.process_time(); less sensitive to a busy machine)")
+    titles = ((f"summary, wall clock (nodes per second; the ratios are tdleaf's {t:g} s rate "
+              f"over the other engine's, on the positions both searched)"),
+              ("summary, CPU time (nodes per CPU second of each process, from /proc and "
+              "time.process_time(); less sensitive to a busy machine)"))
     for title, nps_key, ratio_key in zip(titles, ("nps", "cpu_nps"), ("ratios", "cpu_ratios")):
         if nps_key == "cpu_nps":
             out.append("")
         out += [title,
-                f"{'variant':<11} {'td d' + str(s['depth']):>7} {'td ' + f'{t:g}s':>7} {'Sjeng':>7} "
-                f"{'Fairy-SF':>8} {'py-chess':>8} {'td/Sjeng':>8} {'td/FSF':>7} {'td/pc':>7}"]
+                (f"{'variant':<11} {'td d' + str(s['depth']):>7} {'td ' + f'{t:g}s':>7} {'Sjeng':>7} "
+                f"{'Fairy-SF':>8} {'py-chess':>8} {'td/Sjeng':>8} {'td/FSF':>7} {'td/pc':>7}")]
         for v in report["variants"]:
             sm = v["summary"]
             nps = [si(sm[k][nps_key]) if sm[k] else "-"

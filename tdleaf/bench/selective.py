@@ -19,9 +19,11 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+
 
 def techniques() -> list[tuple[str, int]]:
     """(name, flag bit) of every technique, in the order they are added."""
@@ -130,7 +132,7 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
         summary = run_match(cfg, resume=resume and pgn.exists())
         data = summary.to_json()
         decision = data["sprt"]["decision"]   # when it was reached (games may follow)
-        lo, hi = data["elo_ci"]
+        lo, _hi = data["elo_ci"]
         # Kept only when measured to help: the SPRT accepted H1, or without a decision
         # the whole 95% interval lies above 0.
         kept = decision == "H1" or (decision is None and lo is not None and lo > 0)
@@ -160,8 +162,8 @@ def format_report(report: dict[str, Any]) -> str:
     ablate = report.get("mode") == "ablate"
     how = ("each technique taken out of the full set (Elo of the full set against it)"
            if ablate else "each technique added to the version above")
-    lines = [f"{report['variant']}: {report['movetime']} s a move, SPRT {report['sprt']}, "
-             f"at most {report['max_games']} games a step; {how}",
+    lines = [(f"{report['variant']}: {report['movetime']} s a move, SPRT {report['sprt']}, "
+             f"at most {report['max_games']} games a step; {how}"),
              f"| technique | games | W-L-D | Elo (95%) | SPRT | kept | nodes to depth 5{' without it' if ablate else ''} |",
              "|---|---|---|---|---|---|---|"]
     for r in report["rows"]:

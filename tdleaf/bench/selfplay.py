@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-
 VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "atomic")
 #: Targets in CPU seconds a game (issues 4 and 12): 2,000 material-only atomic games in
 #: 2 hours on one core; selective crazyhouse self-play at depth 5 in 5 s (15 s with tables).
@@ -23,8 +22,8 @@ TARGET_SECONDS = {("atomic", "material", "plain"): 3.6, ("crazyhouse", "material
 
 
 def _weights(variant: str, features: str, seed: int):
-    from tdleaf.learn.runs import LearnConfig, initial_weights
     from search.layout import PSQ, Weights
+    from tdleaf.learn.runs import LearnConfig, initial_weights
     w = initial_weights(LearnConfig(variant=variant))
     if features == "psq":
         w[PSQ:] = np.random.default_rng(seed).normal(0.0, 0.1, size=len(w) - PSQ)
@@ -66,8 +65,8 @@ def bench_selfplay(variants: list[str], features: list[str], games: int, depth: 
 
 def format_report(report: dict[str, Any]) -> str:
     lines = [f"tdleaf bench selfplay ({report['date']}); CPU time of one process",
-             f"{'variant':11s} {'features':8s} {'search':9s} {'games':>5s} {'plies':>6s} {'s/game':>7s} "
-             f"{'games/h/core':>12s} {'nodes/game':>10s} {'nps':>8s}  target"]
+             (f"{'variant':11s} {'features':8s} {'search':9s} {'games':>5s} {'plies':>6s} {'s/game':>7s} "
+             f"{'games/h/core':>12s} {'nodes/game':>10s} {'nps':>8s}  target")]
     for r in report["rows"]:
         target = r["target_seconds_per_game"]
         verdict = "" if target is None else (

@@ -3,15 +3,22 @@
 Each subcommand module has ``register(subparsers)``, which adds its parser and sets
 ``run`` (``args -> exit status``) as a default; :func:`main` only dispatches. Usage
 errors and bad input are reported as one line ``tdleaf: error: ...`` with exit status 2.
+
+Only the module of the command being run is imported (``tdleaf uci`` must answer
+within a fraction of a second, so it must not pay for numpy, python-chess and the
+other commands): :data:`COMMANDS` names every command, its module and its one-line
+help, which ``tdleaf --help`` lists (a test checks that it matches what the modules
+register).
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import os
 import sys
-from importlib import metadata
+from typing import Any
 
-from . import bench, ladder, learn, match, perft, play, plot, prior, tournament
 from .tools import CliError, Parser, one_line
 
 DESCRIPTION = """\
@@ -21,18 +28,65 @@ linear evaluation (UCI and XBoard); TDLeaf(lambda) learning builds on them."""
 
 EPILOG = "Run 'tdleaf COMMAND --help' for the options of a command."
 
+#: Every command, in the order ``tdleaf --help`` lists them: its module in
+#: ``tdleaf.cli`` (which registers it) and its one-line help.
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("learn", "learn", "learn weights by self-play TDLeaf(lambda)"),
+    ("match", "match", "play a match between two players, with statistics"),
+    ("tournament", "tournament", "play a tournament (the report's pairings, round robin, gauntlet)"),
+    ("ladder", "ladder", ("measure tdleaf's strength at fixed depths and move times against a "
+                         "real engine")),
+    ("perft", "perft", "count leaf nodes of the move tree (one FEN or an EPD suite)"),
+    ("prior", "prior", "heuristic policy and value of positions (for neural MCTS)"),
+    ("uci", "play", "run the engine as a UCI engine on stdin/stdout"),
+    ("xboard", "play", "run the engine as an XBoard (CECP v2) engine on stdin/stdout"),
+    ("plot", "plot", "draw the figures of a learning result folder"),
+    ("results", "plot", "tables of the shipped experiments beside the report's"),
+    ("bench", "bench", "benchmarks (perft and search speed against other engines)"),
+    ("warmup", "warmup", "load or compile all the compiled code now (for installers and CI)"),
+)
 
-def build_parser() -> Parser:
-    """The argument parser of the ``tdleaf`` command, all subcommands included."""
-    try:
-        version = metadata.version("tdleaf")
-    except metadata.PackageNotFoundError:
-        version = "unknown"
+
+class _Version(argparse.Action):
+    """``--version``: looks the version up only when asked (importlib.metadata costs
+    more than the rest of the start-up)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        from importlib import metadata
+        try:
+            version = metadata.version("tdleaf")
+        except metadata.PackageNotFoundError:
+            version = "unknown"
+        print(f"tdleaf {version}")
+        parser.exit()
+
+
+def _command_of(argv: list[str]) -> str | None:
+    """The command named in ``argv`` (its first word that is not an option), if any."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def build_parser(argv: list[str] | None = None) -> Parser:
+    """The argument parser of the ``tdleaf`` command. With ``argv``, only the module of
+    the command it names is imported (the other commands are listed, with their help
+    line, but have no options); without, every command is registered in full."""
     parser = Parser(prog="tdleaf", description=DESCRIPTION, epilog=EPILOG)
-    parser.add_argument("--version", action="version", version=f"tdleaf {version}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in (learn, match, tournament, ladder, perft, prior, play, plot, bench):
-        module.register(sub)
+    wanted = None if argv is None else _command_of(argv)
+    wanted_module = next((m for n, m, _ in COMMANDS if n == wanted), None)
+    for name, module, help_line in COMMANDS:
+        if name in sub.choices:          # registered with another of its module's commands
+            continue
+        if argv is None or module == wanted_module:
+            importlib.import_module(f".{module}", __name__).register(sub)
+        if name not in sub.choices:      # listed only: its module is not loaded
+            sub.add_parser(name, help=help_line, add_help=False)
     parser.set_defaults(run=None, parser=parser)
     return parser
 
@@ -40,8 +94,9 @@ def build_parser() -> Parser:
 def main(argv: list[str] | None = None) -> int:
     """Run the ``tdleaf`` command line with ``argv`` (default: ``sys.argv[1:]``) and
     return the exit status: 0 success, 1 a check failed, 2 bad usage or bad input."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        parser = build_parser(argv)
         args = parser.parse_args(argv)
         if args.run is None:  # a command group given without its subcommand
             args.parser.print_help()

@@ -108,11 +108,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="prior depth, repeatable (default: 0 and 1)")
     b.add_argument("--fit", action="store_true",
                    help="measure at the maximum-likelihood temperature, not the stored one")
-    b.add_argument("--save", action="store_true",
-                   help="store the fitted temperatures in search/prior.json (implies --fit)")
+    b.add_argument("--save", nargs="?", const="", metavar="FILE",
+                   help="store the fitted temperatures (implies --fit): a value set's in "
+                        "FILE (default: prior.json in the per-user data folder, "
+                        "$TDLEAF_DATA, read before the shipped one), a weights file's in "
+                        "its meta, shipped learnt weights' in a copy of their weights.json "
+                        "in the per-user data folder; never in the installed package")
     b.add_argument("--weights", metavar="W",
-                   help="a value set, weights.json or result folder (default: the variant's "
-                        "default weights); --save writes its temperatures into its meta")
+                   help="a value set, reference set, weights.json or result folder (default: "
+                        "the variant's default weights)")
     b.add_argument("--no-mcts", action="store_true", help="skip the MCTS playouts/s measurement")
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_prior)
@@ -156,6 +160,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--resume", action="store_true", help="carry on the matches in --out")
     b.set_defaults(run=run_selective)
 
+    from tdleaf.bench import startup
+    b = sub.add_parser("startup", help="protocol handshake time against Sjeng, Fairy-Stockfish "
+                                       "and 'python -c pass'",
+                       description=startup.__doc__.split("\n\n", 1)[1])
+    b.add_argument("--runs", type=positive_int, default=startup.DEFAULT_RUNS, metavar="N",
+                   help=f"starts of each engine (default {startup.DEFAULT_RUNS})")
+    b.add_argument("--no-engines", action="store_true", help="skip Sjeng and Fairy-Stockfish")
+    b.add_argument("--json", action="store_true", help="print the report as JSON")
+    b.set_defaults(run=run_startup)
+
 
 def run_perft(args: argparse.Namespace) -> int:
     """Execute ``tdleaf bench perft``; exit status 1 if any count disagrees."""
@@ -194,16 +208,19 @@ def run_search(args: argparse.Namespace) -> int:
 
 def run_prior(args: argparse.Namespace) -> int:
     """Execute ``tdleaf bench prior``."""
+    from search.layout import WeightsError
+    from search.shipped import ShippedDataError
     from tdleaf.bench.prior import bench_prior, format_report
 
-    from search.layout import WeightsError
-
     try:
-        report = bench_prior(args.variant, args.depth or [0, 1], fit=args.fit, save=args.save,
+        report = bench_prior(args.variant, args.depth or [0, 1], fit=args.fit,
+                             save=args.save is not None, save_path=args.save or None,
                              mcts=not args.no_mcts, progress=not args.json, weights=args.weights)
-    except WeightsError as exc:
+    except (WeightsError, ShippedDataError) as exc:
         raise CliError(str(exc)) from None
     print_report(report, args.json, format_report)
+    for path in report["saved"]:
+        print(f"tdleaf bench prior: saved the fitted temperatures to {path}", file=sys.stderr)
     return 0
 
 
@@ -247,4 +264,14 @@ def run_selective(args: argparse.Namespace) -> int:
                      resume=args.resume, ablate=args.ablate, only=args.technique,
                      progress=lambda text: print(text, flush=True))
         print(format_report(report), flush=True)
+    return 0
+
+
+def run_startup(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench startup``."""
+    from tdleaf.bench.startup import bench_startup, format_report
+
+    report = bench_startup(args.runs, engines=not args.no_engines,
+                           progress=not args.json and sys.stderr.isatty())
+    print_report(report, args.json, format_report)
     return 0

@@ -32,9 +32,18 @@ gets its Elo difference to it, +-inf when every game went one way.
 
 Games go to one PGN per batch in --out (<variant>-<engine>/<rung>/), with ladder.json
 and ladder.md rewritten after every rung; the same command with --resume carries on.
---save writes the UCI_Elo ladders into search/ladder.json, where
-search.strength.limits_for_elo looks up the depth for a UCI_Elo (for the front ends'
-UCI_LimitStrength)."""
+Each ladder records the evaluation tdleaf played (its weights and their digest).
+
+--save writes the UCI_Elo ladders into FILE, or without one into ladder.json in the
+per-user data folder ($TDLEAF_DATA, else $XDG_DATA_HOME/tdleaf, else
+~/.local/share/tdleaf), which `tdleaf uci` reads before the shipped ladder to map
+UCI_Elo to a search limit. Nothing is written into the installed package.
+
+--remeasure re-measures the shipped ladder in one resumable command: every variant
+(or those given) against its UCI_Elo-scale engine, at its default evaluation, saved
+as --save does; run the same command again after an interruption. E.g.
+
+  tdleaf ladder --remeasure --games 32 --out runs/ladders/remeasure"""
 
 
 def _int_list(text: str) -> list[int]:
@@ -127,8 +136,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", metavar="DIR", help="ladder folder (default runs/ladders/<time>)")
     p.add_argument("--resume", action="store_true", help="carry on the ladder in --out")
     p.add_argument("--save", nargs="?", const="", metavar="FILE",
-                   help="write the UCI_Elo ladders into search/ladder.json (or FILE), keeping "
-                        "other variants' entries")
+                   help="write the UCI_Elo ladders into FILE (default: ladder.json in the "
+                        "per-user data folder, read before the shipped one), keeping other "
+                        "variants' entries")
+    p.add_argument("--remeasure", action="store_true",
+                   help="re-measure the shipped ladder: every variant (or --variant) against "
+                        "its UCI_Elo engine at its default evaluation; implies --resume and "
+                        "--save; needs --out")
     p.add_argument("--note", default="", help="a note stored with --save (e.g. 'preliminary')")
     p.add_argument("--no-progress", action="store_true", help="no line after each batch")
     p.set_defaults(run=run)
@@ -156,14 +170,34 @@ def _engine_options(items: list[str]) -> dict[str, dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tdleaf.play.ladder import (LADDER_VARIANTS, LadderConfig, LadderError, make_rungs,
-                                    plan_ladders, resolve_engine, results_json, run_ladders,
-                                    save_ladder)
+    from tdleaf.play.ladder import (
+        ELO_SCALE_ENGINES,
+        LADDER_VARIANTS,
+        LadderConfig,
+        LadderError,
+        make_rungs,
+        plan_ladders,
+        remeasure_plan,
+        resolve_engine,
+        results_json,
+        run_ladders,
+        save_ladder,
+    )
     from tdleaf.play.match import MatchError
 
     variants = args.variant or list(LADDER_VARIANTS)
+    if args.remeasure:
+        if not args.out:
+            raise CliError("--remeasure needs --out DIR (where its games go, to resume)")
+        if args.engine or args.player != "default":
+            raise CliError("--remeasure measures each variant's default evaluation against "
+                           "its UCI_Elo engine: drop --engine and --player")
+        args.resume = True
+        if args.save is None:
+            args.save = ""
     try:
-        plan = plan_ladders(variants, args.engine)
+        plan = remeasure_plan(args.variant) if args.remeasure else \
+            plan_ladders(variants, args.engine)
         if args.engine:
             resolve_engine(args.engine)
         rungs = make_rungs(args.depths, args.nodes, args.movetimes)
@@ -207,6 +241,12 @@ def run(args: argparse.Namespace) -> int:
               f"{'Elo' if rel else 'rating'} {fmt(fit.elo)} [{fmt(fit.low)}, {fmt(fit.high)}]",
               file=sys.stderr, flush=True)
 
+    if args.save is not None and not any(resolve_engine(e)[0] in ELO_SCALE_ENGINES
+                                         or e.startswith("uci:") for _, e in plan):
+        raise CliError("--save: no ladder on the UCI_Elo scale to save (Sjeng's figures are "
+                       "differences to Sjeng, not ratings)")
+    from .tools import say_if_compiling
+    say_if_compiling()      # else a cold cache holds the first batch for a minute
     try:
         ladders = run_ladders(plan, cfg, out, resume=args.resume, progress=progress,
                               command=command)
@@ -218,19 +258,20 @@ def run(args: argparse.Namespace) -> int:
         return 130
     print((out / "ladder.md").read_text(), end="")
     if args.save is not None:
+        from search.shipped import user_data_dir
         from search.strength import LADDER_FILE
-        target = Path(args.save) if args.save else LADDER_FILE
+        target = Path(args.save) if args.save else user_data_dir() / LADDER_FILE
         try:
             save_ladder(results_json(ladders, cfg, command), target, note=args.note)
         except LadderError as exc:
             raise CliError(str(exc)) from None
-        print(f"tdleaf ladder: saved to {target}", file=sys.stderr)
+        print(f"tdleaf ladder: saved the UCI_Elo ladders to {target}", file=sys.stderr)
     return 0
 
 
 def _argv_of(args: argparse.Namespace) -> list[str]:
     """The options that decide the measurement, as a reproducible command line."""
-    out: list[str] = []
+    out: list[str] = ["--remeasure"] if args.remeasure else []
     for v in args.variant:
         out += ["--variant", v]
     if args.engine:

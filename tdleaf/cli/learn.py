@@ -5,23 +5,37 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .tools import CliError, exclusive
+from .tools import CliError, exclusive, say_if_compiling
 
 if TYPE_CHECKING:
     from tdleaf.learn.runs import LearnConfig
 
 DESCRIPTION = """\
 Learn evaluation weights by self-play with TDLeaf(lambda) and temporal-coherence
-learning rates (Droste & Fuernkranz 2008). R independent runs of N games each, all
-weights starting at 1, spread over worker processes (or a Ray cluster); the result
-folder gets config.json, one folder per run (checkpoint, history.csv, games.pgn) and
-the averaged weights.json with weights_std.json and summary.json. Interrupt at any
-time and carry on with --resume."""
+learning rates (Droste & Fuernkranz 2008): --runs independent runs of --games games
+each, every piece value starting at 1 (see --init), spread over worker processes (or
+a Ray cluster).
+
+The defaults are the report's small experiment, 10 runs x 2,000 games at depth 5:
+hours of CPU time. For a first look: --runs 2 --games 50 --depth 2 (a few minutes).
+
+The result folder (--out) gets config.json, one folder per run (checkpoint,
+history.csv, games.pgn), the averaged weights.json with weights_std.json and
+summary.json, and the figures in figures/ (report.md links them). The values printed
+at the end are normalised as the report does: the mean over runs, scaled so that the
+bishop = 3 (chess, crazyhouse), the knight = 2.5 (atomic) or the rook = -5 (suicide,
+giveaway, antichess), +- the standard deviation over runs; raw weights, with a
+warning, while that piece's mean is near 0 or of the other sign. Interrupt at any
+time (Ctrl-C) and carry on with --resume --out DIR.
+
+The first run after an install or upgrade compiles the engine first (1-2 minutes;
+'tdleaf warmup' does it ahead)."""
 
 # Option -> (config field, default). Defaults: the report's small experiment.
 _OPTIONS = {
@@ -42,19 +56,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                      "(required unless --resume)")
     p.add_argument("--features", choices=["material", "psq"],
                    help="material values only (default), or material + piece-square tables")
-    p.add_argument("--games", type=int, help="games per run (default 2000)")
-    p.add_argument("--runs", type=int, help="independent runs, averaged (default 10)")
-    p.add_argument("--depth", type=int, help="search depth in plies, plus quiescence (default 5)")
-    p.add_argument("--lambda", dest="lam", type=float, help="TD(lambda) decay (default 0.7)")
-    p.add_argument("--omega", type=float, help="squashing steepness per pawn (default 0.5)")
-    p.add_argument("--alpha", type=float, help="global learning rate (default 1.0)")
-    p.add_argument("--noise", type=float,
-                   help="relative evaluation noise (default 0 for material, 0.01 for psq)")
-    p.add_argument("--init", help="start weights: 'ones' (default), a value set or a weights.json")
-    p.add_argument("--seed", type=int, help="master seed (default 0)")
-    p.add_argument("--max-plies", dest="max_plies", type=int,
+    p.add_argument("--games", type=int, metavar="N", help="games per run (default 2000)")
+    p.add_argument("--runs", type=int, metavar="R",
+                   help="independent runs (each its own seed), averaged at the end (default 10)")
+    p.add_argument("--depth", type=int, metavar="D",
+                   help="search depth in plies, plus quiescence (default 5)")
+    p.add_argument("--lambda", dest="lam", type=float, metavar="L",
+                   help="TD(lambda) decay in [0, 1]: how far back a later position's error "
+                        "reaches (default 0.7)")
+    p.add_argument("--omega", type=float, metavar="W",
+                   help="steepness of the squashing 1/(1+exp(-W*score)), per pawn of score "
+                        "(default 0.5)")
+    p.add_argument("--alpha", type=float, metavar="A",
+                   help="global learning rate, times each weight's temporal-coherence rate "
+                        "(default 1.0)")
+    p.add_argument("--noise", type=float, metavar="X",
+                   help="evaluation noise: each evaluation times 1 + a uniform number in "
+                        "[-X, X], so games differ (default 0 for material, 0.01 for psq)")
+    p.add_argument("--init", metavar="WEIGHTS",
+                   help="start weights: 'ones' (default: pieces 1, tables 0), a value set "
+                        "(e.g. traditional) or a weights.json")
+    p.add_argument("--seed", type=int,
+                   help="master seed: every run and game takes its seed from it, so a job "
+                        "is reproducible (default 0)")
+    p.add_argument("--max-plies", dest="max_plies", type=int, metavar="N",
                    help="adjudicate a draw after this many plies (default 400)")
-    p.add_argument("--hash", type=int, help="transposition table MB per worker (default 16)")
+    p.add_argument("--hash", type=int, metavar="MB",
+                   help="transposition table MB per worker (default 16)")
     p.add_argument("--qlimit", type=int, metavar="N",
                    help="quiescence plies at most (default 16); lower it where capture "
                         "chains make games slow (suicide, giveaway)")
@@ -70,17 +98,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "game and not learnt from (default 0: the initial position, as the "
                         "report). For when self-play keeps repeating one game: chess with "
                         "tables needed 4 (RESULTS.md)")
-    p.add_argument("--workers", type=int, default=None,
-                   help="worker processes (default: number of CPUs, at most the runs)")
-    p.add_argument("--out", help="result folder (default runs/<variant>-<features>-<time>)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="worker processes, one run each at a time (default: number of CPUs, "
+                        "at most the runs)")
+    p.add_argument("--out", metavar="DIR",
+                   help="result folder (default runs/<variant>-<features>-<time>)")
     p.add_argument("--resume", action="store_true",
-                   help="carry on an interrupted job in --out to its total")
+                   help="carry on an interrupted job in --out DIR to its total, with the "
+                        "settings in its config.json (others given must match them)")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="local processes (default) or a Ray cluster (pip install 'tdleaf[ray]')")
-    p.add_argument("--address", help="Ray cluster address (default: start or join a local one)")
+    p.add_argument("--address", metavar="HOST:PORT",
+                   help="Ray cluster address (default: start or join a local one)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-plot", action="store_true",
-                   help="do not draw the figures (as 'tdleaf plot OUT') when the job ends")
+                   help="do not draw the figures in DIR/figures when the job ends (draw "
+                        "them later with 'tdleaf plot DIR')")
     p.add_argument("--plot-every", type=int, metavar="N",
                    help="also redraw the figures every N games per run while learning")
     p.set_defaults(run=run)
@@ -117,7 +150,7 @@ def _config(args: argparse.Namespace, out: Path):
         raise CliError("--variant is required (or --resume with --out)")
     if cfg_path.exists():
         raise CliError(f"{out} already holds a learning job; use --resume or another --out")
-    values = {field: default for _, (field, default) in _OPTIONS.items()}
+    values: dict[str, Any] = {field: default for _, (field, default) in _OPTIONS.items()}
     values.update(given)
     if values["noise"] is None:
         values["noise"] = 0.01 if values["features"] == "psq" else 0.0
@@ -126,7 +159,7 @@ def _config(args: argparse.Namespace, out: Path):
     except (LearnError, ValueError) as exc:
         raise CliError(str(exc)) from None
     saved = {"learn": cfg.to_json(), "versions": versions(),
-             "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+             "created": datetime.now(UTC).isoformat(timespec="seconds")}
     return cfg, saved
 
 
@@ -163,8 +196,15 @@ def run(args: argparse.Namespace) -> int:
 def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[str, Any]) -> int:
     """The job itself, with ``out`` locked against a second `tdleaf learn`."""
     from tdleaf.learn.jobs import BackendError, run_jobs
-    from tdleaf.learn.runs import LearnError, load_checkpoint, run_dir, summarise, summary_lines, \
-        write_json_atomic
+    from tdleaf.learn.runs import (
+        LearnError,
+        load_checkpoint,
+        run_dir,
+        summarise,
+        summary_lines,
+        summary_problems,
+        write_json_atomic,
+    )
 
     if not args.resume:
         write_json_atomic(out / "config.json", saved)
@@ -179,6 +219,8 @@ def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[st
     print(f"tdleaf learn: {cfg.variant}, {cfg.features}, {cfg.runs} runs x {cfg.games} games, "
           f"depth {cfg.depth}; {sum(done.values())} games already played; "
           f"{workers} worker(s), backend {args.backend}; results in {out}", flush=True)
+    if todo:
+        say_if_compiling()
     from .plot import LivePlots
     figures = LivePlots(out, cfg.runs, args.plot_every, enabled=not args.no_plot)
     bar = _Progress(cfg, done, enabled=not args.no_progress, on_update=figures.update)
@@ -193,6 +235,9 @@ def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[st
     summary = summarise(out, cfg)
     elapsed = time.time() - started
     print(f"done in {elapsed:.0f} s; averaged weights in {out / 'weights.json'}")
+    for why in summary_problems(summary):
+        print(f"tdleaf learn: warning: {why}; the raw weights are shown", file=sys.stderr,
+              flush=True)
     for line in summary_lines(summary):
         print(line)
     figures.final()

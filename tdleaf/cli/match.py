@@ -29,7 +29,8 @@ clock with time forfeits); --option SIDE.NAME=VALUE sets one player's own limit
 (A.depth=3), name (B.name=sf), hash (A.hash=64), random tie-breaks (A.random_ties=1: among
 equally scored moves, seeded per game, as learning does) or, for an external engine, any
 of its options (B.Hash=64, B.Threads=1). Without any limit, tdleaf players search to depth 4
-and external engines get 0.1 s a move.
+and external engines get 0.1 s a move. The summary gives each player's mean time per
+move, and warns when both are limited by time and one took 25% longer than the other.
 
 External engines' moves are checked against the rules: an illegal move, no move, a
 crash, a stall or a time forfeit loses the game (the reason is in the PGN), the engine
@@ -228,12 +229,18 @@ def run(args: argparse.Namespace) -> int:
     if not quiet_text:
         print(f"tdleaf match: {args.a} vs {args.b}, {cfg.variant}, {cfg.games} games, "
               f"{cfg.workers} worker(s); games in {pgn}", file=sys.stderr, flush=True)
+    from tdleaf.play.players import is_external
+
+    from .tools import say_if_compiling
+    if not (is_external(args.a) and is_external(args.b)):
+        say_if_compiling()      # else a cold cache holds the bar at 0% for a minute
     live = LiveLine(cfg.games, enabled=not args.no_progress)
     holder: dict[str, Summary] = {}
 
     def progress(summary: Summary, outcome: Any) -> None:
         holder["summary"] = summary
         live(summary, outcome)
+        warn_early(summary, holder)
 
     status = 0
     path = Path(pgn)
@@ -252,20 +259,31 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     except KeyboardInterrupt:
         live.close()
-        summary = holder.get("summary")
+        so_far = holder.get("summary")
         print(f"\ntdleaf match: interrupted; the finished games are in {pgn} "
               f"(carry on with --resume)", file=sys.stderr)
-        if summary is None:
+        if so_far is None:
             return 130
-        status = 130
+        summary, status = so_far, 130
     else:
         live.close()
     _emit(summary, args.json)
     return status
 
 
+def warn_early(summary: Any, seen: dict[str, Any]) -> None:
+    """Say at once, not only in the summary, when the players' times per move disagree
+    (after the first game, so the user can stop a match that is not fair)."""
+    warning = summary.time_warning()
+    if warning and not seen.get("time_warning"):
+        seen["time_warning"] = True
+        print(f"tdleaf: warning: {warning}", file=sys.stderr, flush=True)
+
+
 def _emit(summary: Any, target: str | None) -> None:
     data = summary.to_json()
+    for warning in data["warnings"]:
+        print(f"tdleaf: warning: {warning}", file=sys.stderr)
     if target is None:
         print(summary.report())
         return

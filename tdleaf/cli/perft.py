@@ -188,11 +188,15 @@ def run_suite(variant: str, entries: list[EpdEntry], max_depth: int | None = Non
     With ``progress``, a result line is printed per check and a progress bar is drawn
     on stderr when it is a terminal.
     """
-    import variants
     from tqdm import tqdm
+
+    import variants
 
     jobs = [(e, d, n) for e in entries for d, n in e.depths
             if max_depth is None or d <= max_depth]
+    if progress:
+        from .tools import say_if_compiling
+        say_if_compiling(("variants/count.py:perft",))     # a cold cache: a silent minute
     variants.perft(variant, None, 1)  # load the compiled code before timing
     results: list[dict[str, Any]] = []
     bar = tqdm(jobs, unit="check", file=sys.stderr, leave=False,

@@ -1,69 +1,101 @@
-"""``tdleaf uci`` and ``tdleaf xboard``: the engine for GUIs and match tools."""
+"""``tdleaf uci`` and ``tdleaf xboard``: the engine for GUIs and match tools.
+
+Both start fast: registering them and running them import nothing heavy before the
+first protocol line (the compiled engine loads in a background thread meanwhile).
+"""
 
 from __future__ import annotations
 
 import argparse
-import io
-import itertools
 import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from search.modes import SEARCH_MODES
 
 from .tools import CliError
 
+UCI_HELP = "run the engine as a UCI engine on stdin/stdout"
 
-UCI_DESCRIPTION = """\
-Speak UCI on stdin/stdout.
+UCI_INTRO = "Speak UCI on stdin/stdout."
 
-Options:
-  UCI_Variant      chess, crazyhouse, suicide, giveaway, antichess, atomic
-  Hash             transposition table in MB (default 64)
-  Weights          a weights.json path, a run folder, or a value set (traditional,
-                   sunsetter, sjeng, losers, ones, report; learnt, learnt-material,
-                   learnt-psq, avg-psq once shipped); default: the shipped weights
-  Search           selective (default: null move, late-move reductions, futility,
-                   razoring, SEE, aspiration windows), plain (the full-width
-                   alpha-beta of the report) or mcts (PUCT over the heuristic prior;
-                   one line, clocks/nodes/movetime/infinite)
-  MultiPV          the N best lines (default 1), each with its exact score and PV
-                   ('info ... multipv k ...')
-  Ponder           GUIs may send 'go ponder' (pondering needs no other setting)
-  UCI_AnalyseMode  accepted; changes nothing (the search is the same for play and
-                   analysis: no contempt, no random tie-breaks, no resignation)
-
+UCI_COMMANDS = """\
 go: depth, nodes, movetime, wtime/btime/winc/binc/movestogo, mate N (stop at a win
 in N moves; alone, search up to 2N plies), infinite and ponder (bestmove only after
 stop/ponderhit), searchmoves M1 M2 ... (illegal ones reported and ignored). The
-bestmove carries a ponder move when the PV has one.
+bestmove carries a ponder move when the PV has one. A negative value (or depth,
+nodes, movestogo or mate of 0, or a value that is not a whole number) is refused with
+an 'info string error: ...' and nothing is searched; movetime 0 or a clock at 0 moves
+at once.
 
 A refused 'position' (bad FEN, illegal move, a position that cannot be played) leaves
 no position: go answers 'bestmove 0000' with an info string saying why until a valid
 'position' arrives. Positions python-chess calls impossible but plays (an impossible
 check, ...) are accepted with an 'info string warning'.
+
+At start the engine loads its compiled code in the background: 'uci' is answered at
+once, 'isready' when the code is loaded (the first run on a machine compiles it, a
+minute or more: 'tdleaf warmup' does that ahead of time). Once the weights are loaded
+an 'info string weights for VARIANT: ...' names them and where they were read from.
 """
+
+
+def uci_description() -> str:
+    """The full text of ``tdleaf uci --help``: the options from the table the engine
+    declares (:data:`search.uci.OPTIONS`), so the two cannot disagree."""
+    from search.uci import options_help
+    return f"{UCI_INTRO}\n\nOptions:\n{options_help()}\n\n{UCI_COMMANDS}"
+
+
+class _UciHelp(argparse.Action):
+    """``-h``/``--help`` of ``tdleaf uci``: builds the option list only when asked, so
+    that running the engine does not pay for it."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> NoReturn:
+        parser.description = uci_description()
+        parser.print_help()
+        parser.exit()
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``uci`` and ``xboard`` commands."""
     u = subparsers.add_parser(
-        "uci", help="run the engine as a UCI engine on stdin/stdout",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=UCI_DESCRIPTION)
+        "uci", help=UCI_HELP, add_help=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter, description=UCI_INTRO)
+    u.add_argument("-h", "--help", action=_UciHelp, help="show this help message and exit")
     u.set_defaults(run=run_uci)
     x = subparsers.add_parser(
         "xboard", help="run the engine as an XBoard (CECP v2) engine on stdin/stdout",
         description="Speak the XBoard/CECP v2 protocol on stdin/stdout. Variants: normal, "
-                    "crazyhouse, suicide, giveaway, atomic. A refused setboard leaves no "
-                    "position: moves and go are answered with errors, never with a move, "
-                    "until new or a valid setboard.")
+                    "crazyhouse, suicide, giveaway, atomic. 'protover' is answered at once "
+                    "with 'feature done=0' while the compiled code loads, then with the "
+                    "features and done=1. A refused setboard leaves no position: moves and "
+                    "go are answered with errors, never with a move, until new or a valid "
+                    "setboard. sd and st with a negative or malformed value are answered "
+                    "with Error (...) and change nothing; st 0 moves at once.")
     x.add_argument("--weights", metavar="SPEC",
                    help="weights.json path, run folder or value-set name (default: shipped)")
     x.add_argument("--hash", type=int, default=64, metavar="MB", help="hash size (default 64)")
-    x.add_argument("--search", choices=["selective", "plain"], default="selective",
+    x.add_argument("--search", choices=SEARCH_MODES, default="selective",
                    help="selective (null move, reductions, pruning; default) or plain "
                         "(full width, the report's setting)")
     x.set_defaults(run=run_xboard)
 
 
+def _answer_promptly() -> None:
+    """While the warm-up thread loads the compiled code it holds the interpreter, and
+    the reader thread waits up to a switch interval (5 ms by default) for it at each
+    read and write: 1 ms keeps the handshake prompt (the process is ours alone)."""
+    sys.setswitchinterval(0.001)
+
+
 def run_uci(args: argparse.Namespace) -> int:
+    _answer_promptly()
     from search.uci import main
     return main()
 
@@ -71,17 +103,6 @@ def run_uci(args: argparse.Namespace) -> int:
 def run_xboard(args: argparse.Namespace) -> int:
     if args.hash < 1:
         raise CliError(f"--hash must be >= 1, got {args.hash}")
-    # GUIs give an engine about two seconds to answer "protover": answer before the
-    # heavy imports (numpy, numba), asking for time with "feature done=0".
-    inp = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    early: list[str] = []
-    for line in inp:
-        early.append(line)
-        if line.split()[:1] == ["protover"]:
-            print("feature done=0", flush=True)
-            break
-        if line.strip() == "quit":
-            return 0
+    _answer_promptly()
     from search.xboard import XBoardEngine
-    return XBoardEngine(itertools.chain(early, inp), weights=args.weights, hash_mb=args.hash,
-                        search=args.search).run()
+    return XBoardEngine(weights=args.weights, hash_mb=args.hash, search=args.search).run()

@@ -116,7 +116,7 @@ class LivePlots:
         self.out, self.runs, self.every = Path(out), max(1, runs), every
         self.enabled = enabled
         self.write = write or tqdm.write      # prints above a progress bar, if any
-        self.step = None                 # the last multiple of `every` drawn
+        self.step: int | None = None     # the last multiple of `every` drawn
         self.warned = False
 
     def update(self, done: dict[int, int]) -> None:
@@ -139,7 +139,7 @@ class LivePlots:
         import plots
         try:
             files = plots.plot_run(self.out)
-        except Exception as exc:         # a figure must never cost a learning run
+        except Exception as exc:  # noqa: BLE001 (a figure must never cost a learning run)
             if final or not self.warned:
                 what = str(exc) if isinstance(exc, plots.PlotError) else f"{type(exc).__name__}: {exc}"
                 self.write(f"tdleaf learn: warning: could not draw the figures: {what}")

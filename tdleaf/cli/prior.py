@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .tools import CliError, depth_arg, positive_int
 
@@ -72,9 +73,9 @@ def _record(arr: Any, i: int, fen: str, ev: Any) -> dict[str, Any]:
 def _score_json(s: float) -> float | str:
     from search.alphabeta import MATE, MATE_BOUND
     if s > MATE_BOUND:
-        return f"win in {int(round(MATE - s))} plies"
+        return f"win in {round(MATE - s)} plies"
     if s < -MATE_BOUND:
-        return f"loss in {int(round(MATE + s))} plies"
+        return f"loss in {round(MATE + s)} plies"
     return round(s, 4)
 
 
@@ -100,7 +101,7 @@ def _pgn_positions(path: str, variant: str, every: int) -> Iterator[tuple[dict[s
     from variants import canonical_variant
 
     try:
-        fh = open(path, encoding="utf-8-sig")
+        fh = open(path, encoding="utf-8-sig")  # noqa: SIM115 (closed by the with below)
     except OSError as exc:
         raise CliError(f"cannot read {path}: {exc}") from None
     with fh:
@@ -162,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     items = (_epd_positions(args.epd) if args.epd is not None
              else _pgn_positions(args.pgn, variant, args.every))
-    out = open(args.out, "w") if args.out else sys.stdout
+    out = open(args.out, "w") if args.out else sys.stdout  # noqa: SIM115 (closed in finally)
     try:
         chunk: list[tuple[dict[str, Any], Any]] = []
 

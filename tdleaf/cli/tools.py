@@ -7,14 +7,15 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, NoReturn
+from typing import Any, NoReturn
 
 try:
     import fcntl
 except ImportError:         # Windows has no fcntl: there `exclusive` locks nothing
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 
 class CliError(Exception):
@@ -94,3 +95,21 @@ def print_json(obj: Any) -> None:
     """Print one JSON object on stdout."""
     json.dump(obj, sys.stdout, indent=2)
     sys.stdout.write("\n")
+
+
+#: What a command says on stderr before its progress bar when the engine must compile.
+COMPILING = ("tdleaf: compiling the engine (first run after install or upgrade, 1-2 minutes; "
+             "'tdleaf warmup' does it ahead)")
+
+
+def say_if_compiling(functions: tuple[str, ...] | None = None) -> bool:
+    """Print :data:`COMPILING` to stderr when numba's cache lacks the compiled code the
+    command is about to run (:func:`variants.jitcache.cache_is_warm` of ``functions``,
+    by default the search), so that a bar at 0% for a minute is explained. Returns
+    whether it did."""
+    from variants.jitcache import cache_is_warm
+
+    cold = not (cache_is_warm() if functions is None else cache_is_warm(functions))
+    if cold:
+        print(COMPILING, file=sys.stderr, flush=True)
+    return cold

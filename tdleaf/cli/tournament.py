@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .match import adjudication, add_game_options, parse_options
+from .match import add_game_options, adjudication, parse_options, warn_early
 from .tools import CliError, exclusive, positive_int
 
 DESCRIPTION = """\
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--movetime must be > 0, got {args.movetime}")
     settings: dict[str, dict[str, Any]] = {}
     for name, spec in sides.items():
-        own = dict(options.get(name, {}))
+        own: dict[str, Any] = dict(options.get(name, {}))
         if not shared and not args.tc and own.get("search") != "mcts" \
                 and not any(k in own for k in ("depth", "nodes", "movetime", "playouts")):
             own["movetime" if is_external(spec) else "depth"] = 0.1 if is_external(spec) else 4
@@ -110,9 +110,13 @@ def run(args: argparse.Namespace) -> int:
     tournament = Tournament(base, pairings, out, settings)
     print(f"tdleaf tournament: {args.plan}, {variant}, {len(pairings)} pairing(s) x "
           f"{args.games} games; results in {out}", file=sys.stderr, flush=True)
+    if not all(is_external(spec) for spec in settings):
+        from .tools import say_if_compiling
+        say_if_compiling()      # else a cold cache holds the first game for a minute
     last: dict[str, Any] = {}
 
     def progress(k: int, pairing: Any, summary: Any, outcome: Any) -> None:
+        warn_early(summary, last.setdefault(f"warned {k}", {}))
         if args.no_progress or outcome is None:
             return
         every = max(1, args.games // 10)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import queue
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -5,9 +5,9 @@ run (``checkpoint.json``, ``history.csv``, ``games.pgn``, ``weights.json``) and,
 runs are done, the averaged ``weights.json``, ``weights_std.json``,
 ``weights_normalised.json`` (scaled as the report does for the variant) and
 ``summary.json`` (normalised views, frequency-weighted piece-square averages). Every
-normalised value is the mean over runs of the raw weights, then scaled so that the
-variant's reference piece has the report's value (:data:`CONVENTION`), as the figures
-of :mod:`plots` show them.
+normalised value is the mean over runs of the raw weights, then scaled by a positive
+factor so that the variant's reference piece has the report's value (:data:`CONVENTION`,
+:mod:`.normalise`, which the figures of :mod:`plots` use too).
 
 Checkpoints are written atomically after every game together with the sizes of the
 append-only files, so a run killed at any moment loses at most the game in progress and
@@ -25,24 +25,41 @@ import platform
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from search import Engine
 from search.engine import SEARCH_MODES, search_flags
-from search.layout import HAND, HAND_PIECES, MATERIAL, N_FEATURES, PIECES, PSQ, Weights, load_weights
+from search.layout import (
+    HAND,
+    HAND_PIECES,
+    MATERIAL,
+    N_FEATURES,
+    PIECES,
+    PSQ,
+    Weights,
+    load_weights,
+)
 from variants import canonical_variant, random_line
+from variants.normalise import (
+    CONVENTION,
+    LOSING_VARIANTS,
+    REPORT_NORMALISATION,
+    convention_text,
+    learnt_pieces,
+    mean_then_normalise,
+    normalise_averages,
+    pawn_target,
+    problem,
+    typical_size,
+)
 
 from .selfplay import game_pgn, play_game
 from .td import TemporalCoherence, apply_update, recommended_change
-
-LOSING_VARIANTS = ("suicide", "giveaway", "antichess")
-#: The report's normalisation of each variant: (piece, value).
-REPORT_NORMALISATION = {"chess": ("B", 3.0), "crazyhouse": ("B", 3.0), "atomic": ("N", 2.5),
-                        "suicide": ("R", -5.0), "giveaway": ("R", -5.0), "antichess": ("R", -5.0)}
 
 
 class LearnError(ValueError):
@@ -83,7 +100,7 @@ class LearnConfig:
     # 16-ply draw for hundreds of games (RESULTS.md, "Chess").
     random_plies: int = 0
 
-    def validate(self) -> "LearnConfig":
+    def validate(self) -> LearnConfig:
         self.variant = canonical_variant(self.variant)
         if self.features not in ("material", "psq"):
             raise LearnError(f"--features must be material or psq, got {self.features!r}")
@@ -108,7 +125,7 @@ class LearnConfig:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "LearnConfig":
+    def from_json(cls, data: dict[str, Any]) -> LearnConfig:
         names = {f.name for f in fields(cls)}
         data = dict(data)
         # Folders written before the search mode was a setting were played full width.
@@ -268,6 +285,9 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
         t0 = time.perf_counter()
         seed = game_seed(cfg.seed, run, g)
         opening = random_line(cfg.variant, cfg.random_plies, seed) if cfg.random_plies else ()
+        if opening is None:
+            raise LearnError(f"no line of {cfg.random_plies} random plies leaves a {cfg.variant} "
+                             f"game going (game {g + 1} of run {run})")
         rec = play_game(engine, cfg.variant, cfg.depth, seed, cfg.max_plies, opening=opening)
         change = recommended_change(rec.trajectory, cfg.lam, cfg.omega)
         apply_update(w, change, tc, cfg.alpha, mask)
@@ -312,46 +332,40 @@ def psq_averages(w: np.ndarray, visits: np.ndarray) -> dict[str, float]:
     return out
 
 
-#: How every normalised value of several runs is made (summary.json, the terminal, the
-#: figures: plots/runfolder.py does the same): the report averages the runs' results, then
-#: normalises ("Each experiment consisted of multiple runs, whose results were averaged
-#: at the end").
-CONVENTION = "mean-then-normalise"
-
-
-def mean_then_normalise(W: np.ndarray, ref: int, target: float,
-                        ) -> tuple[np.ndarray, np.ndarray, float]:
-    """``W[run]``: the raw weights of each run. The mean over runs scaled so that its entry
-    ``ref`` is ``target``, the standard deviation over runs times the same factor, and the
-    factor (NaN, and so NaN values, when the reference mean is (nearly) 0)."""
-    mean, std = W.mean(axis=0), W.std(axis=0)
-    s = target / mean[ref] if abs(mean[ref]) > 1e-12 else float("nan")
-    out = mean * s
-    out[ref] = s if np.isnan(s) else target      # exactly, not nearly
-    return out, std * s, float(s)
-
-
-def _view(W: np.ndarray, piece: str, target: float, hand: bool,
-          ) -> tuple[dict[str, float], dict[str, float], float]:
-    """The material (and hand, ``P@hand``) values of :func:`mean_then_normalise`; empty
-    dicts when the reference mean is 0."""
-    m, sd, s = mean_then_normalise(W, MATERIAL + PIECES.index(piece), target)
-    if np.isnan(s):
-        return {}, {}, s
+def _value_index(variant: str) -> dict[str, int]:
+    """Where each value of a summary's views lies in the weight vector: the material of
+    every piece (the king's too, a constant 0 where it is not learnt) and, in
+    crazyhouse, the pieces in hand (``P@hand``)."""
     idx = {p: MATERIAL + i for i, p in enumerate(PIECES)}
-    if hand:
+    if variant == "crazyhouse":
         idx.update({f"{p}@hand": HAND + i for i, p in enumerate(HAND_PIECES)})
-    return ({k: float(m[i]) for k, i in idx.items()}, {k: float(sd[i]) for k, i in idx.items()}, s)
+    return idx
 
 
-def convention_text(piece: str, target: float, runs: int) -> str:
-    """``mean of 2 runs, then normalised so that N = 2.5``."""
-    what = f"mean of {runs} runs" if runs != 1 else "1 run"
-    return f"{what}, then normalised so that {piece} = {target:g}"
+def _view(W: np.ndarray, variant: str, piece: str, target: float,
+          ) -> tuple[dict[str, float], dict[str, float], float, str | None]:
+    """The values of :func:`~.normalise.mean_then_normalise` so that ``piece`` =
+    ``target``, their standard deviations, the factor and, when there is none (empty
+    dicts, NaN), why not."""
+    idx = _value_index(variant)
+    keys = list(idx)
+    learnt = [keys.index(p) for p in learnt_pieces(variant)] + \
+        [i for i, k in enumerate(keys) if k.endswith("@hand")]
+    raw = W[:, [idx[k] for k in keys]]
+    m, sd, s = mean_then_normalise(raw, keys.index(piece), target, typical_of=learnt)
+    s = float(s)
+    if np.isnan(s):
+        mean = raw.mean(axis=0)
+        return {}, {}, s, problem(float(mean[keys.index(piece)]), target, piece,
+                                  float(typical_size(mean[learnt])))
+    return ({k: float(m[i]) for i, k in enumerate(keys)},
+            {k: float(sd[i]) for i, k in enumerate(keys)}, s, None)
 
 
 def summary_lines(summary: dict[str, Any]) -> list[str]:
-    """What the terminal shows of a summary: the values and their convention."""
+    """What the terminal shows of a summary: the values and their convention (raw
+    weights, with the reason in :func:`summary_problems`, where they cannot be
+    normalised)."""
     norm = summary["normalisation"]
     piece, target, runs = norm["piece"], norm["value"], summary["runs"]
     learnt_king = summary["variant"] in LOSING_VARIANTS     # else K is a constant 0
@@ -368,20 +382,35 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
         raw = {**summary["material"], **{f"{p}@hand": v for p, v in summary["hand"].items()}}
         std = {**summary["material_std"],
                **{f"{p}@hand": v for p, v in summary["hand_std"].items()}}
-        out = [line(f"learnt values (mean of {runs} runs, raw: the mean {piece} is 0, "
-                    f"not normalised)", raw, std)]
+        out = [line(f"learnt values (mean of {runs} runs, raw weights: not normalised so that "
+                    f"{piece} = {target:g}, see the warning; \u00b1 sd over runs)", raw, std)]
     if summary.get("psq_average_normalised"):
         out.append(line(f"table averages (mean weights and summed visits of {runs} runs, then "
                         f"normalised so that {piece}'s average = {target:g})",
                         summary["psq_average_normalised"],
                         summary["psq_average_normalised_std"]))
+    elif summary.get("psq_average"):
+        out.append(line(f"table averages (mean weights and summed visits of {runs} runs, raw: "
+                        f"not normalised so that {piece}'s average = {target:g}, see the warning)",
+                        summary["psq_average"], summary["psq_average_std"]))
     return out
+
+
+def summary_problems(summary: dict[str, Any]) -> list[str]:
+    """Why values that :func:`summary_lines` shows could not be normalised (the main
+    view's, the table averages'; summary.json's ``normalisation.problems`` also has the
+    pawn view's), one sentence each; empty when all were."""
+    problems = summary["normalisation"].get("problems", {})
+    return [problems[k] for k in (summary["normalisation"]["view"], "psq_average")
+            if k in problems]
 
 
 def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     """Average the runs' final weights and write weights.json, weights_std.json and
     summary.json (raw, std, normalised views, piece-square averages): every normalised
-    value is the mean over runs of the raw weights, then scaled (:data:`CONVENTION`)."""
+    value is the mean over runs of the raw weights, then scaled (:data:`CONVENTION`) by
+    a positive factor. A view whose reference mean is near 0 or of the wrong sign is
+    left empty, and ``normalisation.problems`` says why."""
     ws, visits = [], []
     for r in range(cfg.runs):
         ck = load_checkpoint(run_dir(out, r))
@@ -398,23 +427,32 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     Weights(cfg.variant, std, {"what": "standard deviation over runs", **meta}).save(
         out / "weights_std.json")
     piece, target = REPORT_NORMALISATION[cfg.variant]
-    scaled, _, scale = mean_then_normalise(W, MATERIAL + PIECES.index(piece), target)
-    if not np.isnan(scale):
+    pawn = pawn_target(cfg.variant)
+    views: dict[str, dict[str, float]] = {}
+    views_std: dict[str, dict[str, float]] = {}
+    problems: dict[str, str] = {}
+    main_scale = float("nan")
+    for p, t in ((piece, target), ("P", pawn)):
+        name = f"{p}={t:g}"
+        views[name], views_std[name], scale, why = _view(W, cfg.variant, p, t)
+        if why:
+            problems[name] = why
+        if p == piece:
+            main_scale = scale
+    scaled_path = out / "weights_normalised.json"
+    if np.isnan(main_scale):
+        scaled_path.unlink(missing_ok=True)     # never a stale one beside this summary
+    else:
+        scaled = mean * main_scale
+        scaled[MATERIAL + PIECES.index(piece)] = target          # exactly, not nearly
         Weights(cfg.variant, scaled,
                 {"what": f"weights.json scaled so that {piece} = {target:g} (the report's "
                          f"normalisation for {cfg.variant}: {CONVENTION})", **meta}).save(
-            out / "weights_normalised.json")
+            scaled_path)
     material = {p: float(mean[MATERIAL + i]) for i, p in enumerate(PIECES)}
     hand = {p: float(mean[HAND + i]) for i, p in enumerate(HAND_PIECES)} \
         if cfg.variant == "crazyhouse" else {}
-    pawn_target = -1.0 if cfg.variant in LOSING_VARIANTS else 1.0
-    views, views_std = {}, {}
-    for p, t in ((piece, target), ("P", pawn_target)):
-        views[f"{p}={t:g}"], views_std[f"{p}={t:g}"], scale = _view(
-            W, p, t, cfg.variant == "crazyhouse")
-        if p == piece:
-            main_scale = scale
-    summary = {
+    summary: dict[str, Any] = {
         "variant": cfg.variant, "features": cfg.features, "runs": cfg.runs, "games": cfg.games,
         "normalisation": {
             "convention": CONVENTION, "piece": piece, "value": target,
@@ -423,13 +461,16 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
             "description": (
                 f"normalised views: the mean over the {cfg.runs} runs of the raw weights, "
                 f"scaled so that {piece} = {target:g} (the report's normalisation for "
-                f"{cfg.variant}), or so that P = {pawn_target:g} (Table 9.1); normalised_std: "
-                f"the standard deviation over runs of the raw weights times the same factor"
+                f"{cfg.variant}), or so that P = {pawn:g} (Table 9.1); normalised_std: "
+                f"the standard deviation over runs of the raw weights times the same factor; "
+                f"only a positive factor is used: a view whose reference mean is near 0 or "
+                f"of the wrong sign is empty and 'problems' says why"
                 + ("; psq_average: the visit-weighted table averages of the mean weights "
                    "with the visits summed over runs, psq_average_normalised scaled so that "
                    f"{piece}'s average = {target:g}, psq_average_normalised_std the standard "
                    "deviation of each run's own averages times the same factor"
                    if cfg.features == "psq" else "")),
+            "problems": problems,
         },
         "material": material, "hand": hand,
         "material_std": {p: float(std[MATERIAL + i]) for i, p in enumerate(PIECES)},
@@ -443,12 +484,12 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     if cfg.features == "psq":
         per_run = [psq_averages(w, v) for w, v in zip(ws, visits)]
         summary["psq_average_std"] = {p: float(np.std([r[p] for r in per_run])) for p in PIECES}
-        avg = summary["psq_average"]
-        s2 = target / avg[piece] if abs(avg[piece]) > 1e-12 else None
-        summary["normalisation"]["psq_scale"] = s2
-        summary["psq_average_normalised"] = ({p: target if p == piece else v * s2
-                                              for p, v in avg.items()} if s2 is not None else {})
-        summary["psq_average_normalised_std"] = (
-            {p: v * s2 for p, v in summary["psq_average_std"].items()} if s2 is not None else {})
+        pm, psd, s2, why = normalise_averages(summary["psq_average"], per_run, piece, target,
+                                              learnt_pieces(cfg.variant))
+        summary["normalisation"]["psq_scale"] = None if np.isnan(s2) else s2
+        summary["psq_average_normalised"] = pm
+        summary["psq_average_normalised_std"] = psd
+        if why:
+            problems["psq_average"] = why
     write_json_atomic(out / "summary.json", summary)
     return summary

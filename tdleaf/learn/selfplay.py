@@ -88,6 +88,7 @@ def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: in
             terminal.append(False)
             values.append(0.0)
             scores.append(float(np.dot(engine.w, r.leaf_features)))
+        assert r.move is not None       # the game is not over: the search found a move
         pos.push_uci(r.move)
     traj = Trajectory(
         features=np.array(feats).reshape(-1, n), scores=np.array(scores, dtype=np.float64),

@@ -79,13 +79,13 @@ class TemporalCoherence:
     """Per-weight learning rates from the history of recommended changes."""
 
     n: int
-    net: np.ndarray = field(default=None)     # sum of recommended changes
-    total: np.ndarray = field(default=None)   # sum of their absolute values
+    net: np.ndarray = field(default_factory=lambda: np.zeros(0))    # sum of recommended changes
+    total: np.ndarray = field(default_factory=lambda: np.zeros(0))  # sum of their absolute values
 
     def __post_init__(self) -> None:
-        if self.net is None:
+        if not len(self.net):               # not given: nothing recorded yet
             self.net = np.zeros(self.n)
-        if self.total is None:
+        if not len(self.total):
             self.total = np.zeros(self.n)
 
     def rates(self) -> np.ndarray:

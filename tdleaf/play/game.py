@@ -37,7 +37,7 @@ class Clock:
     margin: float = 0.1
 
     @classmethod
-    def parse(cls, text: str, margin: float = 0.1) -> "Clock":
+    def parse(cls, text: str, margin: float = 0.1) -> Clock:
         """``60+1`` (seconds + increment), ``60`` or ``1:30+0.5``."""
         base, _, inc = text.partition("+")
         try:
@@ -86,9 +86,15 @@ class GameResult:
     termination: str = "normal"
     failure: str | None = None        # the losing player's failure, if any
     failed_side: bool | None = None   # chess.WHITE / chess.BLACK
+    first_mover: bool = chess.WHITE   # the side that made the first of ``plies``
 
     def score_for_white(self) -> float:
         return {"1-0": 1.0, "0-1": 0.0}.get(self.result, 0.5)
+
+    def time_used(self, side: bool) -> tuple[int, float]:
+        """(moves, seconds) of ``side``'s moves after the opening, as measured."""
+        own = self.plies[0 if side == self.first_mover else 1::2]
+        return len(own), sum(p.answer.seconds for p in own)
 
 
 _RULE_REASONS = {
@@ -139,7 +145,7 @@ def play_game(white: Player, black: Player, variant: str, opening: Opening, *,
     clock, if any, to both."""
     adj = adjudication or Adjudication()
     pos = opening.position(variant)
-    game = GameResult(white.name, black.name, opening)
+    game = GameResult(white.name, black.name, opening, first_mover=pos.turn)
     for player in (white, black):
         player.new_game(seed)
     times = {chess.WHITE: clock.base, chess.BLACK: clock.base} if clock else None

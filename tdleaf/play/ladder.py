@@ -29,17 +29,19 @@ import json
 import math
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from search import strength
+from search.shipped import save_text, user_data_dir
 from variants import canonical_variant
 
 from . import stats
 from .game import Adjudication
-from .match import (GameOutcome, MatchConfig, MatchError, PlayerConfig, _stored_outcome,
-                    run_match)
+from .match import GameOutcome, MatchConfig, MatchError, PlayerConfig, _stored_outcome, run_match
 from .pgn import read_games
 from .players import ExternalPlayer, PlayerError
 
@@ -75,6 +77,30 @@ DEFAULT_PLAN = [("chess", "fairy-stockfish"), ("crazyhouse", "fairy-stockfish"),
                 ("crazyhouse", "sjeng"), ("suicide", "sjeng"), ("giveaway", "fairy-stockfish"),
                 ("atomic", "fairy-stockfish-wasm")]
 LADDER_VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "atomic")
+
+
+#: The engines that rate a rung on the UCI_Elo scale, what the shipped ladder holds
+#: (Sjeng has no strength setting: its figures are differences to Sjeng).
+ELO_SCALE_ENGINES = ("fairy-stockfish", "fairy-stockfish-wasm")
+
+
+def remeasure_plan(variants: list[str] | None = None) -> list[tuple[str, str]]:
+    """The ladders that re-measure the shipped ``ladder.json``: each variant (default:
+    every ladder variant that has one) against its UCI_Elo-scale engine."""
+    out = []
+    for v in variants or LADDER_VARIANTS:
+        try:
+            v = canonical_variant(v)
+        except ValueError as exc:
+            raise LadderError(str(exc)) from None
+        found = [(v, e) for e in engines_for(v) if e in ELO_SCALE_ENGINES]
+        if not found and variants:
+            fallback = strength.FALLBACK.get(v)
+            raise LadderError(f"{v} has no ladder on the UCI_Elo scale (reference engines: "
+                              f"{', '.join(engines_for(v)) or 'none'})"
+                              + (f"; its UCI_Elo uses the {fallback} ladder" if fallback else ""))
+        out += found
+    return out
 
 
 def engines_for(variant: str) -> list[str]:
@@ -218,7 +244,7 @@ def build_scale(options: dict[str, Any], elo_step: int = 50,
         desc += ("; below, Skill Level -20..-1 (no Elo in this build) at the UCI_Elo later "
                  "Fairy-Stockfish gives them (extrapolated, e.g. -1 = 1203, -5 = 818, -20 = 498)")
     if lo < 1346.6:
-        desc += f"; its UCI_Elo below 1347 is its own extrapolation to negative skill levels"
+        desc += "; its UCI_Elo below 1347 is its own extrapolation to negative skill levels"
     settings.sort(key=lambda s: s.elo)
     return Scale("uci_elo", settings, desc)
 
@@ -291,7 +317,7 @@ class LadderConfig:
     start_elo: float | None = None
     skill_levels: bool = True
 
-    def validate(self) -> "LadderConfig":
+    def validate(self) -> LadderConfig:
         if self.games < 1:
             raise LadderError(f"games per rung must be >= 1, got {self.games}")
         if self.batch < 1:
@@ -350,7 +376,7 @@ class RungResult:
 
 def _num(x: float) -> float | str | None:
     """JSON has no infinities: ``"+inf"`` / ``"-inf"``, NaN as null, else rounded."""
-    if x != x:
+    if math.isnan(x):
         return None
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
@@ -377,6 +403,7 @@ class Ladder:
     engine_options: dict[str, Any] = field(default_factory=dict)
     scale: Scale | None = None
     rungs: list[RungResult] = field(default_factory=list)
+    evaluation: dict[str, Any] = field(default_factory=dict)   # what tdleaf played
 
     @property
     def slug(self) -> str:
@@ -389,6 +416,7 @@ class Ladder:
                 "scale": self.scale.kind, "scale_description": self.scale.description,
                 "rating": "UCI_Elo" if self.scale.kind == "uci_elo"
                           else f"Elo difference to {self.engine_name}",
+                "evaluation": self.evaluation,
                 "rungs": [r.to_json() for r in self.rungs]}
 
 
@@ -522,6 +550,28 @@ def _measure_rung(ladder: Ladder, rung: Rung, cfg: LadderConfig, folder: Path, s
 
 # -- a whole ladder run ----------------------------------------------------------------------
 
+def player_evaluation(player: str, variant: str) -> dict[str, Any]:
+    """The evaluation a tdleaf player spec plays in ``variant``, as the ladder records it:
+    ``{"weights": name, "source": where it was loaded from, "digest": ...}`` (the name is
+    the spec, or for ``default`` the set it stands for, e.g. ``learnt-psq``)."""
+    from search.layout import (
+        WeightsError,
+        default_weights,
+        default_weights_name,
+        load_weights,
+        weights_digest,
+    )
+
+    try:
+        if player == "default":
+            w, name = default_weights(variant), default_weights_name(variant)
+        else:
+            w, name = load_weights(player, variant), player
+    except WeightsError as exc:
+        raise LadderError(f"{player}: {exc}") from None
+    return {"weights": name, "source": w.source, "digest": weights_digest(w.w)}
+
+
 def run_ladders(plan: list[tuple[str, str]], cfg: LadderConfig, out: Path, resume: bool = False,
                 progress: Progress | None = None, command: str = "") -> list[Ladder]:
     """Measure every (variant, engine) ladder of ``plan`` into ``out``, rewriting
@@ -534,7 +584,9 @@ def run_ladders(plan: list[tuple[str, str]], cfg: LadderConfig, out: Path, resum
     ladders: list[Ladder] = []
     for variant, engine in plan:
         label, spec = resolve_engine(engine)
-        ladders.append(Ladder(variant, label, spec))
+        ladders.append(Ladder(variant, label, spec, evaluation=player_evaluation(cfg.player, variant)))
+    if resume:
+        _check_same_evaluation(out / "ladder.json", ladders)
     done: list[Ladder] = []
 
     def write(current: Ladder) -> None:
@@ -548,10 +600,29 @@ def run_ladders(plan: list[tuple[str, str]], cfg: LadderConfig, out: Path, resum
     return ladders
 
 
+def _check_same_evaluation(path: Path, ladders: list[Ladder]) -> None:
+    """A resumed ladder must measure the evaluation its first games measured (the
+    default weights may have changed in between)."""
+    try:
+        before = json.loads(path.read_text()).get("ladders", [])
+    except (OSError, ValueError, AttributeError):
+        return                                   # nothing measured yet, or no record
+    for lad in ladders:
+        for old in before:
+            if (old.get("variant"), old.get("engine_spec")) != (lad.variant, lad.spec):
+                continue
+            was, now = _evaluation_key(old.get("evaluation")), _evaluation_key(lad.evaluation)
+            if was is not None and was != now:
+                raise LadderError(
+                    f"{path}: the {lad.variant} ladder was measured with "
+                    f"{old['evaluation'].get('weights')} ({was}); tdleaf now plays "
+                    f"{lad.evaluation.get('weights')} ({now}): measure it in another --out folder")
+
+
 def results_json(ladders: list[Ladder], cfg: LadderConfig, command: str = "") -> dict[str, Any]:
     adj = cfg.adjudication
     return {"tdleaf_ladder": 1,
-            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+            "date": datetime.now(UTC).strftime("%Y-%m-%d"),
             "command": command, "player": cfg.player, "player_settings": cfg.player_settings,
             "games_per_rung": cfg.games, "batch": cfg.batch, "random_plies": cfg.random_plies,
             "seed": cfg.seed,
@@ -569,7 +640,7 @@ def write_results(out: Path, ladders: list[Ladder], cfg: LadderConfig, command: 
 
 def _fmt(x: Any) -> str:
     v = _unnum(x)
-    if v != v:
+    if math.isnan(v):
         return "-"
     if math.isinf(v):
         return "+inf" if v > 0 else "-inf"
@@ -578,7 +649,7 @@ def _fmt(x: Any) -> str:
 
 def _fmt_diff(x: Any) -> str:
     v = _unnum(x)
-    if v != v:
+    if math.isnan(v):
         return "-"
     if math.isinf(v):
         return "+inf" if v > 0 else "-inf"
@@ -598,8 +669,8 @@ def markdown(data: dict[str, Any]) -> str:
     for lad in data["ladders"]:
         rel = lad["scale"] != "uci_elo"
         head = (f"Elo vs {lad['engine']}" if rel else "rating (UCI_Elo)")
-        lines += ["", f"## {lad['variant']} against {lad['engine']} "
-                      f"({_engine_limit_text(lad['engine_limits'])})", "",
+        lines += ["", (f"## {lad['variant']} against {lad['engine']} "
+                      f"({_engine_limit_text(lad['engine_limits'])})"), "",
                   f"Scale: {lad['scale_description']}.", "",
                   f"| tdleaf | games | +W -L =D | score | {head} | 95% interval | opponents |",
                   "|---|---|---|---|---|---|---|"]
@@ -615,25 +686,33 @@ def markdown(data: dict[str, Any]) -> str:
             lines.append(f"| {r['label']} | {r['games']} | +{r['wins']} -{r['losses']} ={r['draws']} "
                          f"| {score} | {f(r['elo'])}{mark} | [{f(lo)}, {f(hi)}] | {opp} |")
         if any_extra:
-            lines += ["", "\\* some of its games were against settings below UCI_Elo 1347 "
+            lines += ["", ("\\* some of its games were against settings below UCI_Elo 1347 "
                           "(negative Skill Levels), whose Elo is Fairy-Stockfish's extrapolation, "
-                          "not a calibration."]
+                          "not a calibration.")]
     return "\n".join(lines) + "\n"
 
 
 # -- the shipped ladder ----------------------------------------------------------------------
 
-def save_ladder(data: dict[str, Any], path: Path, note: str = "") -> dict[str, Any]:
+def save_ladder(data: dict[str, Any], path: Path | None = None, note: str = "") -> dict[str, Any]:
     """Write the UCI_Elo ladders of ``data`` (a :func:`results_json`) into the ladder file
-    that :mod:`search.strength` reads, keeping the variants this run did not measure.
+    ``path`` (default: ``ladder.json`` in the per-user data folder, which
+    :mod:`search.strength` reads before the shipped one; never the package's), keeping
+    the variants this run did not measure: those of ``path`` when it exists, else of
+    the ladder read now (the user's or the shipped one).
 
     A variant already in the file against the same engine, engine limits, player and
     search keeps the levels this run did not measure (a later run adding depth 6 keeps
     depths 1-5), and its source lists every run that contributed; a variant measured
     otherwise is replaced whole."""
+    target = path if path is not None else user_data_dir() / strength.LADDER_FILE
+    base = target if target.exists() else strength.ladder_path()
     shipped: dict[str, Any] = {"variants": {}}
-    if path.exists():
-        shipped = json.loads(path.read_text())
+    if base is not None:
+        try:
+            shipped = json.loads(base.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise LadderError(f"{base}: not a ladder file: {exc}") from None
         shipped.setdefault("variants", {})
     shipped["scale"] = ("Fairy-Stockfish's UCI_Elo (UCI_LimitStrength): nominal Elo, anchored "
                         "by Stockfish's calibration of that option (CCRL 40/4, goldfish 1.13 = "
@@ -652,14 +731,16 @@ def save_ladder(data: dict[str, Any], path: Path, note: str = "") -> dict[str, A
                             "wins": r["wins"], "losses": r["losses"], "draws": r["draws"],
                             "extrapolated": r.get("extrapolated", False)})
         variant = lad["variant"]
+        # Another evaluation is another ladder: the source must match to merge levels.
         source = {"engine": lad["engine"], "engine_limits": lad["engine_limits"],
-                  "player": data["player"],
+                  "player": data["player"], "evaluation": lad.get("evaluation") or {},
                   "search": data.get("player_settings", {}).get("search", "selective")}
         run = {"date": data["date"], "games_per_rung": data["games_per_rung"],
                "command": data["command"], "note": note,
                "levels": [e["level"] for e in entries]}
         old, old_entries = sources.get(variant), shipped["variants"].get(variant, [])
-        if old and all(old.get(k) == v for k, v in source.items()):
+        if old and all(old.get(k) == v for k, v in source.items() if k != "evaluation") \
+                and _evaluation_key(old.get("evaluation")) == _evaluation_key(source["evaluation"]):
             measured = run["levels"]
             entries = [e for e in old_entries if e["level"] not in measured] + entries
             runs = [dict(r, levels=[lv for lv in r["levels"] if lv not in measured])
@@ -675,11 +756,16 @@ def save_ladder(data: dict[str, Any], path: Path, note: str = "") -> dict[str, A
                           "differences to Sjeng, not ratings)")
     shipped["variants"] = dict(sorted(shipped["variants"].items()))
     shipped["sources"] = dict(sorted(sources.items()))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(_compact(shipped))
-    os.replace(tmp, path)
+    save_text(strength.LADDER_FILE, _compact(shipped), target)
     return shipped
+
+
+def _evaluation_key(evaluation: Any) -> str | None:
+    """What identifies an evaluation: its digest, else its name (a ladder saved before
+    evaluations were recorded has neither)."""
+    if not isinstance(evaluation, dict):
+        return None
+    return evaluation.get("digest") or evaluation.get("weights")
 
 
 def _source_runs(source: dict[str, Any], entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -706,10 +792,10 @@ def _compact(shipped: dict[str, Any]) -> str:
         if name == "variants":
             rows = [f'    {json.dumps(v)}: [\n      ' + ",\n      ".join(json.dumps(e) for e in entries)
                     + "]" for v, entries in value.items()]
-            return f'  "variants": {{\n' + ",\n".join(rows) + "\n  }"
+            return '  "variants": {\n' + ",\n".join(rows) + "\n  }"
         if name == "sources":
             rows = [f"    {json.dumps(v)}: {json.dumps(s)}" for v, s in value.items()]
-            return f'  "sources": {{\n' + ",\n".join(rows) + "\n  }"
+            return '  "sources": {\n' + ",\n".join(rows) + "\n  }"
         return f"  {json.dumps(name)}: {json.dumps(value)}"
 
     order = ["scale"] + [k for k in shipped if k not in ("scale", "variants", "sources")] + \

@@ -9,13 +9,15 @@ each worker process keeps its own two players for the whole match.
 
 from __future__ import annotations
 
+import math
 import multiprocessing as mp
 import os
 import queue
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from variants import canonical_variant
 
@@ -60,7 +62,7 @@ class MatchConfig:
     pgn: str | None = None
     event: str = "tdleaf match"
 
-    def validate(self) -> "MatchConfig":
+    def validate(self) -> MatchConfig:
         try:
             self.variant = canonical_variant(self.variant)
         except ValueError as exc:
@@ -77,6 +79,15 @@ class MatchConfig:
             except ValueError as exc:
                 raise MatchError(str(exc)) from None
         return self
+
+    @property
+    def timed(self) -> bool:
+        """Whether both players are limited by time alone: a clock, or a move time each
+        without a depth or node limit."""
+        if self.tc:
+            return True
+        return all(p.settings.get("movetime") and not p.settings.get("depth")
+                   and not p.settings.get("nodes") for p in (self.a, self.b))
 
     @property
     def clock(self) -> Clock | None:
@@ -104,6 +115,8 @@ class GameOutcome:
     failure: str | None = None
     failed_a: bool | None = None     # whether A was the side that failed
     plies: int = 0
+    a_time: tuple[int, float] = (0, 0.0)     # A's (moves, seconds) after the opening
+    b_time: tuple[int, float] = (0, 0.0)
 
     @property
     def a_score(self) -> float:
@@ -124,6 +137,9 @@ class Summary:
     #: played then finish and count, and may move the LLR back inside the bounds.
     decision: str | None = None
     decided_at: int | None = None
+    #: Whether both players are limited by time (a clock, or a move time each and no
+    #: depth or nodes): then their times per move should agree.
+    timed: bool = False
 
     def record(self, outcome: GameOutcome) -> bool:
         """Add a finished game; True when this game made the SPRT decide."""
@@ -164,8 +180,44 @@ class Summary:
         counts = [0] * 5
         for scores in by_pair.values():
             if len(scores) == 2:
-                counts[int(round(2 * sum(scores)))] += 1
+                counts[round(2 * sum(scores))] += 1
         return counts
+
+    def time_per_move(self) -> tuple[float | None, float | None]:
+        """A's and B's mean seconds per move (as measured around each answer), or None
+        before a side has moved."""
+        out = []
+        for key in ("a_time", "b_time"):
+            moves = sum(getattr(o, key)[0] for o in self.outcomes)
+            seconds = sum(getattr(o, key)[1] for o in self.outcomes)
+            out.append(seconds / moves if moves else None)
+        return out[0], out[1]
+
+    def moves(self) -> tuple[int, int]:
+        """Moves A and B have made after the openings."""
+        return (sum(o.a_time[0] for o in self.outcomes), sum(o.b_time[0] for o in self.outcomes))
+
+    def time_warning(self) -> str | None:
+        """In a timed match, a warning when one side took more than 25% longer a move
+        than the other (an engine that misreads its limit: the match is not fair)."""
+        a, b = self.time_per_move()
+        if not self.timed or a is None or b is None or max(a, b) <= TIME_TOLERANCE * min(a, b):
+            return None
+        slow, fast = ((self.a, a), (self.b, b)) if a > b else ((self.b, b), (self.a, a))
+        return (f"{slow[0]} took {slow[1]:.3g} s a move and {fast[0]} {fast[1]:.3g} s: the "
+                f"players did not get the same time")
+
+    def pentanomial_estimate(self) -> tuple[stats.EloEstimate | None, str]:
+        """The Elo of the game pairs with its interval, or None and why there is none:
+        fewer than two pairs, or pairs that all scored the same (no variance)."""
+        pairs = self.pentanomial()
+        n = sum(pairs)
+        if n < 2:
+            return None, f"n/a ({n} pair{'s' if n != 1 else ''})"
+        est = stats.elo_pentanomial(pairs)
+        if est.stderr == 0:
+            return None, f"n/a (every pair scored {2 * est.score:g} of 2 points)"
+        return est, ""
 
     def failures(self, kind: str, of_a: bool | None = None) -> int:
         return sum(1 for o in self.outcomes
@@ -178,19 +230,29 @@ class Summary:
         return self.sprt.llr(pairs) if sum(pairs) else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        w, l, d = self.wins, self.losses, self.draws
-        tri = stats.elo_trinomial(w, l, d)
+        w, lost, d = self.wins, self.losses, self.draws
+        tri = stats.elo_trinomial(w, lost, d)
         pairs = self.pentanomial()
-        penta = stats.elo_pentanomial(pairs) if sum(pairs) else None
+        penta, why = self.pentanomial_estimate()
+        a_time, b_time = self.time_per_move()
+        a_moves, b_moves = self.moves()
+        warning = self.time_warning()
         out: dict[str, Any] = {
             "a": self.a, "b": self.b, "variant": self.variant,
-            "games": self.games, "wins": w, "losses": l, "draws": d,
+            "games": self.games, "wins": w, "losses": lost, "draws": d,
             "score": tri.score if self.games else None,
-            "elo": _finite(tri.elo), "elo_ci": [_finite(tri.low), _finite(tri.high)],
+            "elo": _finite(tri.elo),
+            # No interval from results without variance (every game drawn, won or lost).
+            "elo_ci": [_finite(tri.low), _finite(tri.high)] if tri.stderr else [None, None],
             "elo_pentanomial": _finite(penta.elo) if penta else None,
             "elo_pentanomial_ci": [_finite(penta.low), _finite(penta.high)] if penta else None,
-            "los": stats.los(w, l), "sign_test_p": stats.sign_test_p(w, l),
+            "elo_pentanomial_note": why or None,
+            "los": stats.los(w, lost), "sign_test_p": stats.sign_test_p(w, lost),
             "pentanomial": pairs,
+            "time_per_move": {"a": a_time, "b": b_time},
+            "moves": {"a": a_moves, "b": b_moves},
+            "timed": self.timed,
+            "warnings": [warning] if warning else [],
             "illegal_moves": self.failures("illegal move"),
             "crashes": self.failures("crash"), "timeouts": self.failures("time forfeit"),
             "stalls": self.failures("stall"), "no_moves": self.failures("no move"),
@@ -206,11 +268,11 @@ class Summary:
         return out
 
     def progress_line(self) -> str:
-        w, l, d = self.wins, self.losses, self.draws
+        w, lost, d = self.wins, self.losses, self.draws
         if not self.games:
             return "no games yet"
-        est = stats.elo_trinomial(w, l, d)
-        text = f"+{w} -{l} ={d} score {est.score:.3f} Elo {_fmt_elo(est.elo)} +- {_fmt_margin(est)}"
+        est = stats.elo_trinomial(w, lost, d)
+        text = f"+{w} -{lost} ={d} score {est.score:.3f} Elo {_fmt_elo(est.elo)} +- {_fmt_margin(est)}"
         llr = self.llr()
         if llr is not None:
             text += f" LLR {llr:.2f} [{self.sprt.lower:.2f}, {self.sprt.upper:.2f}]"  # type: ignore[union-attr]
@@ -228,10 +290,12 @@ class Summary:
         tri = stats.elo_trinomial(j["wins"], j["losses"], j["draws"])
         lines.append(f"Elo difference: {_fmt_estimate(tri)}, "
                      f"LOS: {100 * j['los']:.1f} %, DrawRatio: {100 * j['draws'] / n:.1f} %")
-        if sum(j["pentanomial"]):
-            p = stats.elo_pentanomial(j["pentanomial"])
-            lines.append(f"Pentanomial [0-2]: {j['pentanomial']} over {sum(j['pentanomial'])} "
-                         f"pairs: Elo {_fmt_estimate(p)}")
+        npairs = sum(j["pentanomial"])
+        if npairs:
+            p, why = self.pentanomial_estimate()
+            lines.append(f"Pentanomial [0-2]: {j['pentanomial']} over {npairs} "
+                         f"pair{'s' if npairs != 1 else ''}: Elo "
+                         f"{_fmt_estimate(p) if p is not None else why}")
         lines.append(f"Sign test (wins against losses, two-sided): p = {j['sign_test_p']:.3g}")
         if "sprt" in j:
             s = j["sprt"]
@@ -251,14 +315,25 @@ class Summary:
                                         ("no move", j["no_moves"])) if v]
         if bad:
             lines.append("Failures: " + ", ".join(bad))
+        (a_time, b_time), (a_moves, b_moves) = self.time_per_move(), self.moves()
+        lines.append(f"Time per move: {self.a} {_fmt_seconds(a_time)} ({a_moves} moves), "
+                     f"{self.b} {_fmt_seconds(b_time)} ({b_moves} moves)")
+        lines += [f"Warning: {w}" for w in j["warnings"]]
         return "\n".join(lines)
 
 
 _FAILURES = ("illegal move", "no move", "crash", "stall", "time forfeit", "resign")
+#: How much longer a move one side of a timed match may take than the other's, on
+#: average, before the summary warns (1.25: 25% longer).
+TIME_TOLERANCE = 1.25
+
+
+def _fmt_seconds(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f} s"
 
 
 def _finite(x: float | None) -> float | None:
-    return None if x is None or x != x or x in (float("inf"), float("-inf")) else x
+    return None if x is None or not math.isfinite(x) else x
 
 
 def _fmt_elo(x: float) -> str:
@@ -266,20 +341,22 @@ def _fmt_elo(x: float) -> str:
         return "+inf"
     if x == float("-inf"):
         return "-inf"
-    return f"{x:+.1f}"
+    return f"{x + 0.0:+.1f}"      # + 0.0: no "-0.0"
 
 
 def _fmt_estimate(est: stats.EloEstimate) -> str:
     """``+52.5 +- 140.6 (95%: -79.1 to +202.1)``; no interval when every game went one way."""
     if est.score in (0.0, 1.0):
         return f"{_fmt_elo(est.elo)} (every game {'won' if est.score else 'lost'}: no interval)"
+    if est.stderr == 0:
+        return f"{_fmt_elo(est.elo)} (every game drawn: no interval)"
     return (f"{_fmt_elo(est.elo)} +- {_fmt_margin(est)} "
             f"(95%: {_fmt_elo(est.low)} to {_fmt_elo(est.high)})")
 
 
 def _fmt_margin(est: stats.EloEstimate) -> str:
     m = est.margin
-    return "inf" if m != m or m == float("inf") else f"{m:.1f}"
+    return "inf" if math.isnan(m) or m == float("inf") else f"{m:.1f}"
 
 
 # -- running games ---------------------------------------------------------------------------
@@ -317,8 +394,9 @@ def _play(side: _Side, cfg: MatchConfig, openings: list[Opening], index: int) ->
 def _outcome(index: int, game: GameResult) -> GameOutcome:
     a_white = index % 2 == 0
     failed_a = None if game.failed_side is None else (game.failed_side == a_white)
+    a_time, b_time = game.time_used(a_white), game.time_used(not a_white)
     return GameOutcome(index, a_white, game.result, game.failure, failed_a,
-                       len(game.opening.moves) + len(game.plies))
+                       len(game.opening.moves) + len(game.plies), a_time, b_time)
 
 
 def _stored_outcome(g: StoredGame) -> GameOutcome:
@@ -328,7 +406,8 @@ def _stored_outcome(g: StoredGame) -> GameOutcome:
     if g.failure:
         loser_white = g.result == "0-1"
         failed_a = loser_white == a_white
-    return GameOutcome(index, a_white, g.result, g.failure, failed_a, g.plies)
+    a_time, b_time = (g.white_time, g.black_time) if a_white else (g.black_time, g.white_time)
+    return GameOutcome(index, a_white, g.result, g.failure, failed_a, g.plies, a_time, b_time)
 
 
 def _worker(cfg_json: dict[str, Any], openings: list[Opening], tasks: Any, results: Any,
@@ -392,7 +471,7 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
         side = _Side(cfg)
     except PlayerError as exc:
         raise MatchError(str(exc)) from None
-    summary = Summary(side.a.name, side.b.name, cfg.variant, sprt=cfg.sprt)
+    summary = Summary(side.a.name, side.b.name, cfg.variant, sprt=cfg.sprt, timed=cfg.timed)
     done: set[int] = set()
     if pgn is not None:
         if resume:

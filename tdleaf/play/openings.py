@@ -10,8 +10,14 @@ from pathlib import Path
 import chess
 import chess.pgn
 
-from variants import (Position, VariantError, board_class, canonical_variant, random_line,
-                      starting_fen)
+from variants import (
+    Position,
+    VariantError,
+    board_class,
+    canonical_variant,
+    random_line,
+    starting_fen,
+)
 
 
 class OpeningError(ValueError):

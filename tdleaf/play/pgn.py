@@ -23,6 +23,8 @@ from .game import GameResult
 
 _RESULTS = ("1-0", "0-1", "1/2-1/2")
 _HEADER = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]\s*$')
+#: The time at the end of a move's comment, ``{+0.35/5 0.120s}`` (see :func:`_comment`).
+_MOVE_TIME = re.compile(r"\{[^{}]*?(\d+\.\d+)s\}")
 
 
 @dataclass
@@ -35,6 +37,8 @@ class StoredGame:
     result: str
     failure: str | None
     plies: int
+    white_time: tuple[int, float] = (0, 0.0)    # (moves, seconds) after the opening
+    black_time: tuple[int, float] = (0, 0.0)
 
 
 def _comment(game: GameResult, i: int) -> str:
@@ -152,7 +156,7 @@ def read_games(path: Path, repair: bool = False) -> list[StoredGame]:
 
 def _parse(chunk: str) -> StoredGame | None:
     headers: dict[str, str] = {}
-    body = []
+    body: list[str] = []
     for line in chunk.splitlines():
         m = _HEADER.match(line)
         if m and not body:
@@ -170,5 +174,12 @@ def _parse(chunk: str) -> StoredGame | None:
         plies = int(headers.get("PlyCount", "0"))
     except ValueError:
         return None
+    # The players' moves carry their times; the first of them follows the opening's plies.
+    seconds = [float(t) for t in _MOVE_TIME.findall(movetext)]
+    white_starts = " b " not in headers.get("FEN", " w ")
+    first_white = white_starts == ((plies - len(seconds)) % 2 == 0)
+    first, second = seconds[0::2], seconds[1::2]
+    white, black = (first, second) if first_white else (second, first)
     return StoredGame(round_, headers.get("White", "?"), headers.get("Black", "?"), result,
-                      headers.get("Failure"), plies)
+                      headers.get("Failure"), plies, (len(white), sum(white)),
+                      (len(black), sum(black)))

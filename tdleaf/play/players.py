@@ -9,7 +9,8 @@ A player spec is what a user types on the command line:
 * a ``weights.json`` path or a ``tdleaf learn`` result folder: the tdleaf engine with
   those weights;
 * ``uci:COMMAND`` or ``xboard:COMMAND``: an external engine started with COMMAND
-  (split like a shell would), e.g. ``uci:fairy-stockfish`` or ``xboard:sjeng``.
+  (split like a shell would), e.g. ``uci:fairy-stockfish``, ``xboard:sjeng`` or
+  ``uci:fairy-stockfish-wasm``; :mod:`tdleaf.play.engines` finds it and knows its quirks.
 
 Settings (``depth``, ``nodes``, ``movetime``, ``hash``, ``name``, ...) come as a dict, one
 per player; for an external engine any other key is passed on as an engine option.
@@ -22,12 +23,10 @@ Every move of an external engine is checked against the rules (python-chess's, t
 from __future__ import annotations
 
 import asyncio
-import logging
+import contextlib
 import os
 import shlex
-import shutil
 import subprocess
-import sys
 import tempfile
 import time
 import zlib
@@ -43,6 +42,8 @@ from search.engine import SEARCH_MODES, ensure_compiled
 from search.layout import REFERENCE_SETS, VALUE_SETS
 from variants import Position, board_class
 
+from . import engines
+
 #: Names of weight sets a player spec may be (besides files and folders).
 NAMED_SETS = VALUE_SETS + REFERENCE_SETS + ("default",)
 #: Settings an internal player understands (anything else is a mistake).
@@ -54,42 +55,6 @@ PLAYER_SEARCHES = SEARCH_MODES + ("mcts",)
 EXTERNAL_SETTINGS = ("depth", "nodes", "movetime", "name", "timeout")
 #: Seconds an external engine may take beyond its limit before it counts as stalled.
 DEFAULT_STALL_SECONDS = 60.0
-
-
-def engine_command(command: list[str]) -> list[str]:
-    """``command`` wrapped so that the engine is killed when the process that started it
-    dies (Linux, util-linux ``setpriv --pdeathsig KILL``). A match worker that is
-    terminated, or killed with ``kill -9``, would otherwise leave its engines running:
-    Sjeng, its input closed, then spins at a fifth of a CPU until the machine stops."""
-    setpriv = shutil.which("setpriv") if sys.platform.startswith("linux") else None
-    return [setpriv, "--pdeathsig", "KILL", "--", *command] if setpriv else list(command)
-
-
-#: ``uci:fairy-stockfish-wasm`` runs the npm package fairy-stockfish-nnue.wasm (which
-#: plays atomic, unlike Debian's Fairy-Stockfish 11.1) under Node.js.
-WASM_ALIAS = "fairy-stockfish-wasm"
-WASM_PACKAGE = "fairy-stockfish-nnue.wasm"
-
-
-def find_fairy_stockfish_wasm() -> list[str] | None:
-    """The command that runs the npm package's UCI front end, or None: the package is
-    looked for in $TDLEAF_FSF_WASM (a folder), ./node_modules and npm's global root."""
-    node = shutil.which("node")
-    if node is None:
-        return None
-    places = [os.environ.get("TDLEAF_FSF_WASM", ""), os.path.join("node_modules", WASM_PACKAGE)]
-    try:
-        root = subprocess.run(["npm", "root", "-g"], capture_output=True, text=True,
-                              timeout=20).stdout.strip()
-        places.append(os.path.join(root, WASM_PACKAGE))
-    except (OSError, subprocess.SubprocessError):
-        pass
-    for place in places:
-        script = os.path.join(place, "uci.js") if place else ""
-        if script and os.path.exists(script):
-            # Node 20 must not load its experimental fetch for the wasm module to load.
-            return [node, "--no-experimental-fetch", os.path.abspath(script)]
-    return None
 
 
 class PlayerError(ValueError):
@@ -237,7 +202,8 @@ class InternalPlayer(Player):
             if self.search == "mcts":
                 self.mcts = _make_mcts(variant, self.engine.weights, self.prior, self.q_init)
         except (WeightsError, ValueError) as exc:
-            raise PlayerError(f"{self.spec}: {exc}") from None
+            msg = str(exc)    # a weights error names its file already: name it once
+            raise PlayerError(msg if msg.startswith(self.spec) else f"{self.spec}: {msg}") from None
         ensure_compiled()   # load the numba code now, not on the first move's clock
 
     def new_game(self, seed: int) -> None:
@@ -274,7 +240,7 @@ class InternalPlayer(Player):
 def _make_mcts(variant: str, weights: Any, prior: str, q_init: Any) -> Any:
     from search.mcts import MCTS
     from search.prior import HeuristicPrior
-    evaluator = None
+    evaluator: Any = None
     if prior == "uniform":
         # The same value function, a uniform policy: what the heuristic policy adds.
         evaluator = HeuristicPrior(variant, weights, policy="uniform")
@@ -294,18 +260,6 @@ def is_external(spec: str) -> bool:
     return spec.startswith(("uci:", "xboard:"))
 
 
-class _UnexpectedOutput(logging.Filter):
-    """Hides python-chess's warnings about lines an engine prints outside the protocol
-    (Sjeng prints its statistics that way) and about features it rejects."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        msg = str(record.msg)
-        return "Unexpected engine output" not in msg and "Rejecting feature" not in msg
-
-
-_FILTER = _UnexpectedOutput()
-
-
 class ExternalPlayer(Player):
     """An engine process over UCI or XBoard. A crashed or stalled engine is killed and
     started again at the next :meth:`new_game`."""
@@ -321,18 +275,13 @@ class ExternalPlayer(Player):
             self.command = shlex.split(command)
         except ValueError as exc:
             raise PlayerError(f"{spec!r}: {exc}") from None
+        if not self.command or not self.command[0]:
+            raise PlayerError(f"{spec!r}: no command after '{protocol}:'")
         exe = self.command[0]
-        found = shutil.which(exe) or (shutil.which(f"/usr/games/{exe}") if "/" not in exe else None)
-        if found is not None:
-            self.command[0] = found
-        elif exe == WASM_ALIAS:
-            wasm = find_fairy_stockfish_wasm()
-            if wasm is None:
-                raise PlayerError(f"{spec!r}: the npm package fairy-stockfish-nnue.wasm is not "
-                                  f"installed (npm install -g fairy-stockfish-nnue.wasm)")
-            self.command = wasm + self.command[1:]
-        else:
-            raise PlayerError(f"{spec!r}: engine {exe!r} not found (on PATH or in /usr/games)")
+        try:
+            self.command = engines.resolve_command(self.command)
+        except engines.EngineNotFound as exc:
+            raise PlayerError(f"{spec!r}: {exc}") from None
         self.limits = _limits(settings)
         self.stall_seconds = _float_setting(settings, "timeout") or DEFAULT_STALL_SECONDS
         self.options = {k: v for k, v in settings.items() if k not in EXTERNAL_SETTINGS}
@@ -342,6 +291,7 @@ class ExternalPlayer(Player):
         self.variant = "chess"
         self._game: object = object()
         self._dir: tempfile.TemporaryDirectory[str] | None = None
+        self._log = engines.EngineLog()
         self.restarts = 0
 
     # -- process life -------------------------------------------------------------------
@@ -354,17 +304,16 @@ class ExternalPlayer(Player):
         self._check_variant()
 
     def _launch(self) -> None:
-        logging.getLogger("chess.engine").addFilter(_FILTER)
+        self._log.attach()
         self._dir = tempfile.TemporaryDirectory(prefix="tdleaf-engine-")  # engines may write files
         popen = (chess.engine.SimpleEngine.popen_uci if self.protocol == "uci"
                  else chess.engine.SimpleEngine.popen_xboard)
         try:
-            self.engine = popen(engine_command(self.command), cwd=self._dir.name,
+            self.engine = popen(engines.dies_with_parent(self.command), cwd=self._dir.name,
                                 stderr=subprocess.DEVNULL, timeout=30.0)
-        except (OSError, chess.engine.EngineError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError, chess.engine.EngineError) as exc:
             raise PlayerError(f"cannot start {self.spec!r}: {type(exc).__name__}: {exc}") from None
-        if "sjeng" in self.engine.id.get("name", "").lower():
-            _teach_sjeng_pockets(self.engine)
+        engines.adapt(self.engine)
         options = {}
         for key, value in self.options.items():
             match = next((n for n in self.engine.options if n.lower() == key.lower()), None)
@@ -389,7 +338,8 @@ class ExternalPlayer(Player):
                 raise PlayerError(f"{self.name} does not play {self.variant} over UCI "
                                   f"(its UCI_Variant: {', '.join(sorted(known)) or 'none'})")
         else:
-            features = str(self.engine.protocol.features.get("variants", "normal")).split(",")
+            declared = getattr(self.engine.protocol, "features", {})    # XBoard's
+            features = str(declared.get("variants", "normal")).split(",")
             if board.xboard_variant not in features:
                 raise PlayerError(f"{self.name} does not play {self.variant} over XBoard "
                                   f"(its variants: {', '.join(features)})")
@@ -404,7 +354,7 @@ class ExternalPlayer(Player):
         if self._dir is not None:
             self._dir.cleanup()
             self._dir = None
-        logging.getLogger("chess.engine").removeFilter(_FILTER)
+        self._log.detach()
 
     def _kill(self) -> None:
         engine, self.engine = self.engine, None
@@ -416,14 +366,10 @@ class ExternalPlayer(Player):
             except ProcessLookupError:   # it is dead already
                 pass
 
-        try:
+        with contextlib.suppress(Exception):    # its event loop is gone: nothing left to kill
             engine.protocol.loop.call_soon_threadsafe(kill)
-        except Exception:                # its event loop is gone: nothing left to kill
-            pass
-        try:
+        with contextlib.suppress(Exception):
             engine.close()
-        except Exception:
-            pass
 
     def new_game(self, seed: int) -> None:
         if self.engine is None:          # killed after a crash or a stall: start again
@@ -454,7 +400,7 @@ class ExternalPlayer(Player):
         try:
             future = asyncio.run_coroutine_threadsafe(coro, engine.protocol.loop)
             result = future.result()
-        except (asyncio.TimeoutError, TimeoutError):
+        except TimeoutError:
             self._kill()
             return MoveAnswer(None, time.perf_counter() - t0, error="stall",
                               detail=f"no answer within {timeout:.0f} s")
@@ -470,7 +416,7 @@ class ExternalPlayer(Player):
             return MoveAnswer(None, time.perf_counter() - t0, error="crash", detail=str(exc))
         seconds = time.perf_counter() - t0
         info = result.info or {}
-        score, mate = _score(info, board.turn)
+        score, mate = engines.xboard_score(info, board.turn)
         answer = MoveAnswer(None, seconds, score=score, mate=mate, depth=info.get("depth"),
                             nodes=info.get("nodes"))
         if result.resigned:
@@ -498,49 +444,6 @@ def _fresh_board(pos: Position) -> chess.Board:
     for mv in pos.move_stack:
         board.push_uci(mv)
     return board
-
-
-#: XBoard has no mate syntax. python-chess reads a posted 100000 + n as mate in n; Sjeng
-#: posts 1000000 - plies to mate, which that reading takes for mate in about 900000.
-_XBOARD_MATE = 100_000
-_SJENG_MATE = 1_000_000
-
-
-def _score(info: dict[str, Any], turn: chess.Color) -> tuple[float | None, int | None]:
-    pov = info.get("score")
-    if pov is None:
-        return None, None
-    s = pov.pov(turn)
-    mate = s.mate()
-    if mate is not None:
-        posted = abs(mate) + _XBOARD_MATE
-        if posted > _SJENG_MATE - 1000:                  # Sjeng's convention
-            moves = max(1, (_SJENG_MATE - posted + 1) // 2)
-            mate = moves if mate > 0 else -moves
-        return (100.0 if mate > 0 else -100.0), mate
-    cp = s.score()
-    return (None if cp is None else cp / 100.0), None
-
-
-def _teach_sjeng_pockets(engine: chess.engine.SimpleEngine) -> None:
-    """Sjeng's ``setboard`` reads neither crazyhouse pockets (``[...]``) nor promoted-piece
-    marks (``~``): send the FEN without them and the pockets as ``holding [W] [B]``."""
-    protocol = engine.protocol
-    send_line = protocol.send_line
-
-    def send(line: str) -> None:
-        if line.startswith("setboard ") and "[" in line:
-            placement, rest = line[len("setboard "):].split(" ", 1)
-            placement, _, pocket = placement.partition("[")
-            send_line(f"setboard {placement.replace('~', '')} {rest}")
-            pocket = pocket.rstrip("]")
-            white = "".join(c for c in pocket if c.isupper())
-            black = "".join(c.upper() for c in pocket if c.islower())
-            send_line(f"holding [{white}] [{black}]")
-        else:
-            send_line(line)
-
-    protocol.send_line = send  # type: ignore[method-assign]
 
 
 def make_player(spec: str, settings: dict[str, Any] | None = None) -> Player:

@@ -18,9 +18,9 @@ logistic: a score ``s`` is worth ``-400 log10(1/s - 1)``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Sequence
 
 import numpy as np
 
@@ -167,7 +167,7 @@ class Sprt:
             raise ValueError(f"SPRT error rates must be in (0, 0.5), got {self.alpha}, {self.beta}")
 
     @classmethod
-    def parse(cls, text: str) -> "Sprt":
+    def parse(cls, text: str) -> Sprt:
         """``elo0,elo1[,alpha,beta]`` as on the command line."""
         try:
             parts = [float(x) for x in text.split(",")]

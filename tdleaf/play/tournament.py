@@ -13,9 +13,10 @@ import csv
 import io
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from search.layout import average_psq_weights
 
@@ -137,9 +138,10 @@ class Row:
         data["configuration"] = self.pairing.label
         data["a_spec"], data["b_spec"] = self.pairing.a, self.pairing.b
         if self.pairing.paper:
-            w, l, d = self.pairing.paper
-            data["paper"] = {"won": w, "lost": l, "draw": d, "ratio": (w + d / 2) / (w + l + d),
-                             "sign_test_p": stats.sign_test_p(w, l)}
+            w, lost, d = self.pairing.paper
+            data["paper"] = {"won": w, "lost": lost, "draw": d,
+                             "ratio": (w + d / 2) / (w + lost + d),
+                             "sign_test_p": stats.sign_test_p(w, lost)}
         return data
 
 
@@ -195,8 +197,8 @@ class Tournament:
              "rows": [r.to_json() for r in rows]}, indent=2) + "\n")
 
 
-def _ratio(w: int, l: int, d: int) -> str:
-    n = w + l + d
+def _ratio(w: int, lost: int, d: int) -> str:
+    n = w + lost + d
     return f"{100 * (w + d / 2) / n:.2f}%" if n else "-"
 
 
@@ -208,7 +210,10 @@ def _elo(row: dict[str, Any]) -> str:
     lo, hi = row["elo_ci"]
     if row["elo"] is None:
         return "+inf" if row["score"] == 1 else "-inf"
-    return f"{row['elo']:+.0f} [{'-inf' if lo is None else f'{lo:+.0f}'}, " \
+    elo = row["elo"] + 0.0                   # + 0.0: no "-0"
+    if lo is None and hi is None:            # every game drawn: no interval
+        return f"{elo:+.0f}"
+    return f"{elo:+.0f} [{'-inf' if lo is None else f'{lo:+.0f}'}, " \
            f"{'+inf' if hi is None else f'{hi:+.0f}'}]"
 
 
@@ -221,10 +226,10 @@ def markdown_table(rows: list[Row], base: MatchConfig,
     if base.tc:
         setting += f", clock {base.tc}"
     lines = [f"# Tournament: {base.variant}", "",
-             f"Limits: {setting}; openings: "
+             (f"Limits: {setting}; openings: "
              f"{base.openings_file or f'{base.random_plies} random plies (seed {base.seed})'}, "
              f"each played with both colours. Ratio = (won + draw/2) / games; p = the report's "
-             f"sign test (wins against losses, two-sided); Elo with its 95% interval."]
+             f"sign test (wins against losses, two-sided); Elo with its 95% interval.")]
     own = [f"{spec} " + ", ".join(f"{k}={v}" for k, v in kv.items())
            for spec, kv in (settings or {}).items() if kv]
     if own:
@@ -232,24 +237,33 @@ def markdown_table(rows: list[Row], base: MatchConfig,
     lines.append("")
     # The report's columns only where it played one of these pairings (the paper plan).
     with_report = any(r.pairing.paper for r in rows)
+    head = "| configuration | won | lost | draw | ratio | p | Elo | s/move A, B |"
     if with_report:
-        lines += ["| configuration | won | lost | draw | ratio | p | Elo | report: won | lost | draw | ratio | p |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        lines += [head + " report: won | lost | draw | ratio | p |", "|---" * 13 + "|"]
     else:
-        lines += ["| configuration | won | lost | draw | ratio | p | Elo |", "|---|---|---|---|---|---|---|"]
+        lines += [head, "|---" * 8 + "|"]
+    warnings = []
     for r in rows:
         d = r.to_json()
         ours = f"{d['wins']} | {d['losses']} | {d['draws']} | {_ratio(d['wins'], d['losses'], d['draws'])} " \
-               f"| {_p(d['sign_test_p'])} | {_elo(d)}"
+               f"| {_p(d['sign_test_p'])} | {_elo(d)} | {_seconds(d['time_per_move'])}"
+        warnings += [f"{d['configuration']}: {w}" for w in d["warnings"]]
         if with_report:
             p = d.get("paper")
             ours += " | " + (f"{p['won']} | {p['lost']} | {p['draw']} | "
                              f"{_ratio(p['won'], p['lost'], p['draw'])} | {_p(p['sign_test_p'])}"
                              if p else "- | - | - | - | -")
         lines.append(f"| {d['configuration']} | {ours} |")
+    if warnings:
+        lines += [""] + [f"Warning: {w}" for w in warnings]
     if len(rows) > 1:
         lines += ["", standings(rows)]
     return "\n".join(lines) + "\n"
+
+
+def _seconds(per_move: dict[str, float | None]) -> str:
+    """A's and B's mean seconds per move, ``0.50, 0.51``."""
+    return ", ".join("-" if x is None else f"{x:.2f}" for x in (per_move["a"], per_move["b"]))
 
 
 def standings(rows: list[Row]) -> str:
@@ -275,13 +289,14 @@ def csv_table(rows: list[Row]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["configuration", "a", "b", "games", "won", "lost", "draw", "ratio", "sign_test_p",
-                "elo", "elo_low", "elo_high", "paper_won", "paper_lost", "paper_draw",
-                "paper_ratio", "paper_sign_test_p"])
+                "elo", "elo_low", "elo_high", "a_seconds_per_move", "b_seconds_per_move",
+                "paper_won", "paper_lost", "paper_draw", "paper_ratio", "paper_sign_test_p"])
     for r in rows:
         d = r.to_json()
         p = d.get("paper") or {}
         w.writerow([d["configuration"], d["a"], d["b"], d["games"], d["wins"], d["losses"],
                     d["draws"], d["score"], d["sign_test_p"], d["elo"], *d["elo_ci"],
+                    d["time_per_move"]["a"], d["time_per_move"]["b"],
                     p.get("won"), p.get("lost"), p.get("draw"), p.get("ratio"),
                     p.get("sign_test_p")])
     return buf.getvalue()

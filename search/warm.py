@@ -1,0 +1,96 @@
+"""Loading the engine's compiled code before it is timed.
+
+numba compiles a function at its first call and caches the machine code on disk
+(``__pycache__`` or ``NUMBA_CACHE_DIR``): the first run on a machine compiles for a
+minute or more, later runs load the cache in about a second. Either must happen
+outside a clock. Each function here runs one kind of compiled code once; a second call
+in the same process costs little (the code is loaded). The front ends run
+:func:`front_end` in a background thread at start; ``tdleaf warmup`` runs them all.
+
+Importing this module loads nothing: each function imports what it runs.
+"""
+
+from __future__ import annotations
+
+import threading
+
+#: The value set the warm-up searches with: built in, so no file is read.
+WEIGHTS = "traditional"
+
+_mcts_done = threading.Event()
+
+
+def rules(variant: str = "chess", perft_depth: int = 2) -> None:
+    """The rules of ``variant``: move generation, making and unmaking moves, FEN,
+    outcomes (repetition claims included) and, with ``perft_depth`` > 0, perft."""
+    from variants import Position, perft
+
+    pos = Position.start(variant)
+    first = pos.legal_moves()[0]
+    pos.push_uci(first)
+    pos.outcome(claim_draw=True)
+    Position.from_fen(pos.fen(), variant).legal_moves()
+    pos.pop()
+    if perft_depth > 0:
+        perft(variant, None, perft_depth)
+
+
+def search(variant: str = "chess", mode: str = "selective", depth: int = 2) -> None:
+    """One alpha-beta search (with quiescence, the evaluation and the leaf's features)
+    in ``mode`` from the start position of ``variant``."""
+    from .engine import Engine, ensure_compiled
+
+    ensure_compiled()
+    Engine(variant, WEIGHTS, hash_mb=1, search=mode).search(None, depth=depth)
+
+
+def evaluation(variant: str = "chess") -> None:
+    """The evaluation called from Python: the full and incremental evaluation and the
+    feature vectors (dense and sparse) that learning reads."""
+    import numpy as np
+
+    from variants import Position
+
+    from .evaluate import evaluate, evaluate_delta, feature_vector, sparse_features
+    from .layout import value_set
+
+    w = np.ascontiguousarray(value_set(WEIGHTS, variant).w, dtype=np.float64)
+    parent = Position.start(variant)
+    child = parent.copy()
+    child.push_uci(child.legal_moves()[0])
+    evaluate(child.bb, child.st, w)
+    evaluate_delta(parent.bb, parent.st, child.bb, child.st, w)
+    feature_vector(child.bb, child.st)
+    sparse_features(child.bb, child.st)
+
+
+def prior(variant: str = "chess") -> None:
+    """The heuristic prior (policy and value of a batch of positions)."""
+    from .prior import HeuristicPrior
+
+    HeuristicPrior(variant, WEIGHTS).batch([None])
+
+
+def mcts(variant: str = "chess", playouts: int = 16) -> None:
+    """A few MCTS playouts over the heuristic prior."""
+    from .mcts import MCTS
+
+    MCTS(variant, weights=WEIGHTS).search(None, playouts=playouts)
+    _mcts_done.set()
+
+
+def ensure_mcts() -> None:
+    """:func:`mcts` once per process (what a front end calls before its first MCTS
+    search is timed)."""
+    if not _mcts_done.is_set():
+        mcts()
+
+
+def front_end() -> None:
+    """What ``tdleaf uci`` and ``tdleaf xboard`` need before their first timed move:
+    the rules of positions and moves, and the alpha-beta search (both modes run the
+    same compiled code)."""
+    rules("chess", perft_depth=0)
+    from .engine import ensure_compiled
+
+    ensure_compiled()
