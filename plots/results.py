@@ -18,12 +18,14 @@ from pathlib import Path
 import numpy as np
 
 from variants.normalise import scale_factor, typical_size
+from variants.spec import VARIANTS
 
 from . import paper
 from .runfolder import PIECE_NAMES, PlotError, RunData, load_run
 from .values import Finals, finals
 
-ORDER = ("chess", "crazyhouse", "suicide", "atomic", "giveaway", "antichess")
+#: The order of the sections: the report's variants as it orders them, then the others.
+ORDER: tuple[str, ...] = (*paper.LEARNT, *(v for v in VARIANTS if v not in paper.LEARNT))
 KINDS = ("material", "psq")
 
 

@@ -35,6 +35,7 @@ from variants.normalise import (  # noqa: F401
     reference,
 )
 from variants.normalise import convention_text as _convention_text
+from variants.spec import get as _spec
 
 PIECES = "PNBRQK"
 HAND_PIECES = "PNBRQ"
@@ -47,6 +48,14 @@ FEATURE_TITLES = {"material": "material values", "psq": "material + piece-square
 
 class PlotError(ValueError):
     """A run folder that cannot be plotted; the message names the file at fault."""
+
+
+def _pockets(variant: str) -> bool:
+    """Whether ``variant`` has pieces in hand (its history has hand columns)."""
+    try:
+        return _spec(variant).pockets
+    except ValueError:
+        return False
 
 
 @dataclass
@@ -116,7 +125,7 @@ class RunData:
 
     @property
     def has_hand(self) -> bool:
-        return self.variant == "crazyhouse"
+        return _pockets(self.variant)
 
     @property
     def board_pieces(self) -> str:
@@ -294,7 +303,7 @@ def load_run(run_dir: str | os.PathLike[str]) -> RunData:
                     raise PlotError(f"missing {f.relative_to(path)} in {path} "
                                     f"(summary.json says the job is finished)")
         if hist.exists():
-            h = _read_history(hist, r, variant == "crazyhouse")
+            h = _read_history(hist, r, _pockets(variant))
             if len(h.games):
                 histories.append(h)
         if ck.exists():

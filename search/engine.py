@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import chess
 import numpy as np
 
-from variants import Position, canonical_variant, core
+from variants import Position, canonical_variant, core, spec
 from variants.position import move_to_uci
 
 from . import alphabeta as ab
@@ -29,27 +29,36 @@ _compiled = False
 
 #: Aspiration windows at the root (not a numba flag: the root loop is here).
 F_ASPIRATION = 1 << 16
-#: Half-width of the first aspiration window, pawns, per variant code.
-_ASPIRATION = (0.3, 0.6, 0.5, 0.5, 0.5)
+#: Half-width of the first aspiration window, pawns, per variant code (from the spec).
+_ASPIRATION: dict[int, float] = {v.code: v.aspiration for v in spec.SPECS.values()}
 #: Never let a clock fall below this (seconds): what a move costs to send and read.
 TIME_MARGIN = 0.1
 
 
+#: Bits of the technique names of :data:`variants.spec.TECHNIQUES`.
+TECHNIQUE_BITS: dict[str, int] = {
+    "null-move": ab.F_NULL_MOVE, "lmr": ab.F_LMR, "check-ext": ab.F_CHECK_EXT,
+    "futility": ab.F_FUTILITY, "reverse-futility": ab.F_REVERSE_FUTILITY,
+    "razor": ab.F_RAZOR, "qsee": ab.F_QSEE, "suicide-qbound": ab.F_SUICIDE_QBOUND,
+    "see-order": ab.F_SEE_ORDER, "aspiration": F_ASPIRATION}
+
+
+def technique_bits(names: tuple[str, ...] | list[str]) -> int:
+    """The technique bits of technique names (:data:`TECHNIQUE_BITS`)."""
+    bits = 0
+    for name in names:
+        if name not in TECHNIQUE_BITS:
+            raise ValueError(f"unknown search technique {name!r}; expected one of "
+                             f"{', '.join(TECHNIQUE_BITS)}")
+        bits |= TECHNIQUE_BITS[name]
+    return bits
+
+
 #: Techniques taken out of the selective search per variant, where ``tdleaf bench
-#: selective --ablate`` did not measure them to help (BENCHMARKS.md, "Selective search").
-#: Atomic: reverse futility and SEE ordering cost Elo (SPRT H0); futility, razoring,
-#: check extensions and SEE pruning in quiescence were undecided at 600 games, and the
-#: set without all six passed a non-regression SPRT against the full set. Crazyhouse: SEE
-#: ordering, undecided after 2,000 games. Chess: late-move reductions cost Elo and
-#: futility does not help (H0); the five undecided at 600 games (aspiration, check
-#: extensions, razoring, SEE pruning and ordering) stay: the set without them failed a
-#: non-regression SPRT. Suicide and giveaway keep all that applies.
+#: selective --ablate`` did not measure them to help (BENCHMARKS.md, "Selective
+#: search"): each variant's :attr:`variants.spec.Variant.selective_off`, as bits.
 SELECTIVE_OFF: dict[str, int] = {
-    "atomic": (ab.F_FUTILITY | ab.F_REVERSE_FUTILITY | ab.F_RAZOR | ab.F_CHECK_EXT
-               | ab.F_QSEE | ab.F_SEE_ORDER),
-    "crazyhouse": ab.F_SEE_ORDER,
-    "chess": ab.F_LMR | ab.F_FUTILITY,
-}
+    name: technique_bits(v.selective_off) for name, v in spec.SPECS.items() if v.selective_off}
 
 
 def search_flags(mode: str, variant: str | None = None) -> int:
@@ -174,8 +183,7 @@ class Engine:
             weights = default_weights(self.variant)
         elif not isinstance(weights, Weights):
             weights = load_weights(weights, self.variant)
-        if canonical_variant(weights.variant) != self.variant and not (
-                {weights.variant, self.variant} <= {"giveaway", "antichess"}):
+        if not spec.get(weights.variant).same_rules(spec.get(self.variant)):
             raise ValueError(f"weights are for {weights.variant}, engine plays {self.variant}")
         self.weights = weights
         self.w = np.ascontiguousarray(weights.w, dtype=np.float64)
@@ -254,8 +262,7 @@ class Engine:
                     p.push_uci(mv.uci())
         else:
             p = Position.from_fen(pos, self.variant)
-        if canonical_variant(p.variant) != self.variant and not (
-                {p.variant, self.variant} <= {"giveaway", "antichess"}):
+        if not spec.get(p.variant).same_rules(spec.get(self.variant)):
             raise ValueError(f"position is {p.variant}, engine plays {self.variant}")
         return p
 

@@ -14,7 +14,7 @@ from numba import njit
 from variants import core
 from variants.bits import lsb
 
-from .layout import HAND, MATERIAL, N_FEATURES, PSQ
+from .layout import BASE_SIZE, HAND, MATERIAL, PSQ, FeatureLayout
 
 
 @njit(cache=True)
@@ -67,7 +67,7 @@ def evaluate_delta(pbb, pst, cbb, cst, w):
 
 @njit(cache=True)
 def features(bb, st, out):
-    """Write the feature vector of a position into ``out`` (length N_FEATURES)."""
+    """Write the classic blocks' features of a position into ``out`` (length BASE_SIZE)."""
     out[:] = 0.0
     for c in range(2):
         sign = 1.0 if c == 0 else -1.0
@@ -83,15 +83,68 @@ def features(bb, st, out):
             out[HAND + t - 1] = st[core.POCKET + t] - st[core.POCKET + 6 + t]
 
 
-def feature_vector(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
-    """The dense feature vector of a position (White's point of view)."""
-    out = np.zeros(N_FEATURES, dtype=np.float64)
-    features(bb, st, out)
+# -- blocks after the classic ones (search.layout.FeatureLayout.table) --------------------
+
+@njit(cache=True)
+def _block_kernel(code, bb, st, out, at):
+    """Add the features of the leaf block with kernel ``code`` to ``out[at:]``. A block
+    with a compiled kernel gets its branch here (``if code == K: ...``); code 0 has
+    none (its features come from its Python reference, outside the search)."""
+    return
+
+
+@njit(cache=True)
+def leaf_features(bb, st, table, out):
+    """Write the features of the layout's leaf blocks (``table`` rows: code, offset,
+    size) into ``out`` (the whole feature vector)."""
+    for k in range(table.shape[0]):
+        at, size = table[k, 1], table[k, 2]
+        out[at:at + size] = 0.0
+        if table[k, 0]:
+            _block_kernel(table[k, 0], bb, st, out, at)
+
+
+@njit(cache=True)
+def leaf_score(bb, st, w, table):
+    """The leaf blocks' share of the evaluation (White's view): ``w . x`` over them."""
+    s = 0.0
+    if table.shape[0] == 0:
+        return s
+    x = np.zeros(w.shape[0])
+    leaf_features(bb, st, table, x)
+    for k in range(table.shape[0]):
+        for i in range(table[k, 1], table[k, 1] + table[k, 2]):
+            s += w[i] * x[i]
+    return s
+
+
+@njit(cache=True)
+def evaluate_layout(bb, st, w, table):
+    """Full evaluation with every block of a layout: the classic blocks at their fixed
+    offsets (:func:`evaluate`) plus the leaf blocks of ``table``."""
+    return evaluate(bb, st, w) + leaf_score(bb, st, w, table)
+
+
+def feature_vector(bb: np.ndarray, st: np.ndarray,
+                   layout: FeatureLayout | None = None) -> np.ndarray:
+    """The dense feature vector of a position (White's point of view), of
+    ``layout.size`` entries (default: the classic 396)."""
+    out = np.zeros(BASE_SIZE if layout is None else layout.size, dtype=np.float64)
+    features(bb, st, out[:BASE_SIZE])
+    if layout is None or layout.size == BASE_SIZE:
+        return out
+    leaf_features(bb, st, layout.table, out)
+    for b in layout.blocks:
+        if b.evaluation == "leaf" and not b.code:
+            if b.reference is None:
+                raise ValueError(f"block {b.name!r} has neither a compiled kernel nor a reference")
+            out[layout.span(b.name)] = b.reference(bb, st)
     return out
 
 
-def sparse_features(bb: np.ndarray, st: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def sparse_features(bb: np.ndarray, st: np.ndarray,
+                    layout: FeatureLayout | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(indices, values) of the non-zero features of a position."""
-    x = feature_vector(bb, st)
+    x = feature_vector(bb, st, layout)
     idx = np.flatnonzero(x)
     return idx, x[idx]

@@ -1,9 +1,19 @@
 """Feature layout, weight files and the built-in value sets.
 
 An evaluation is one weight vector plus the :class:`FeatureLayout` that names its
-entries. The layout is a list of feature *families*, each a named block of the vector;
-:mod:`search.evaluate` computes each family and the search only sees the total, so a new
-family (king-relative tables, counts in hand) is a new block here and a new term there.
+entries. A layout is a sequence of named :class:`Block` s (``material``, ``hand``,
+``psq``, and whatever later blocks :func:`register_block` adds); it is built per variant
+from a named feature set (:data:`FEATURE_SETS`, ``--features`` of ``tdleaf learn``) and
+written, versioned, into ``weights.json``::
+
+    "layout": {"name": "psq", "version": 2, "blocks": ["material", "hand", "psq"]}
+
+The classic blocks keep fixed offsets (material 0..5, hand 6..11, psq 12..395) in every
+layout, so that the compiled evaluation reads them as constants; a variant without
+pockets leaves the hand entries unused (zero), and every other block is appended after
+them, where the compiled code finds it through :attr:`FeatureLayout.table`. A file
+without a ``"layout"`` field is the classic layout, version 1: all three blocks in every
+variant, exactly as files were written before layouts were versioned.
 
 Weights are from White's point of view and in pawns: a white knight adds
 ``material.N``, a black one subtracts it. Piece-square entries are indexed a1 = 0 ...
@@ -16,74 +26,311 @@ import hashlib
 import json
 import math
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from variants import canonical_variant
+from variants import canonical_variant, spec
 
 from . import shipped
 
 PIECES = "PNBRQK"
 HAND_PIECES = "PNBRQ"
 
-# Offsets of the families in the weight vector (fixed: numba code uses them).
+# Offsets of the classic blocks in every weight vector (fixed: numba code uses them).
 MATERIAL = 0      # 6 entries, P..K
 HAND = 6          # 6 entries, P..Q (+1 unused so that type t maps to HAND + t - 1)
 PSQ = 12          # 6 x 64 entries
-N_FEATURES = PSQ + 6 * 64
+BASE_SIZE = PSQ + 6 * 64
+#: The size of the classic layout (every layout has at least these entries).
+N_FEATURES = BASE_SIZE
+
+#: The newest layout version this code reads and writes (1: files without "layout").
+LAYOUT_VERSION = 2
 
 
 class WeightsError(ValueError):
     """A weights file or value-set name that cannot be used."""
 
 
+def _number(x: Any, where: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        raise WeightsError(f"{where} must be a finite number, got {x!r}")
+    return float(x)
+
+
+def has_pockets(variant: str) -> bool:
+    """Whether a variant keeps pieces in hand (the ``hand`` block applies)."""
+    return spec.get(variant).pockets
+
+
 @dataclass(frozen=True)
-class Family:
+class Block:
+    """A named group of weights, stored in ``weights.json`` under its name.
+
+    Its entries are ``keys`` (one number each) or, when ``width`` > 1, rows of ``width``
+    numbers (``{"P": [64 numbers]}``), then ``padding`` unused entries (never saved).
+
+    How it is evaluated: ``"incremental"`` blocks are the classic ones, at a fixed
+    ``offset``, evaluated by :func:`search.evaluate.evaluate` and updated move by move;
+    ``"leaf"`` blocks are appended after them and computed from the whole position:
+    ``code`` names their compiled kernel in :mod:`search.evaluate` (0: none), and
+    ``reference(bb, st)`` (the position's arrays -> its ``size`` features, White's view,
+    pure Python) serves a block without a kernel and is the definition that tests hold
+    the kernel to."""
+
     name: str
-    offset: int
-    size: int
+    keys: tuple[str, ...]
+    width: int = 1
+    padding: int = 0
+    evaluation: str = "leaf"
+    offset: int | None = None
+    code: int = 0
+    pockets: bool = False           # only in variants with pieces in hand
+    reference: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = field(
+        default=None, compare=False)
+    key_kind: str = "entry"         # what a key is, for error messages ("piece")
+    doc: str = field(default="", compare=False)
+
+    def __repr__(self) -> str:
+        return f"Block({self.name!r}, {self.size} entries, {self.evaluation})"
+
+    @property
+    def size(self) -> int:
+        return len(self.keys) * self.width + self.padding
+
+    @property
+    def entries(self) -> list[str]:
+        """The name of each entry within the block (``P``, ``K.63``; ``-`` unused)."""
+        if self.width == 1:
+            out = list(self.keys)
+        else:
+            out = [f"{k}.{i}" for k in self.keys for i in range(self.width)]
+        return out + ["-"] * self.padding
+
+    def to_json(self, values: np.ndarray) -> dict[str, Any]:
+        if self.width == 1:
+            return {k: float(values[i]) for i, k in enumerate(self.keys)}
+        return {k: [float(x) for x in values[self.width * i:self.width * (i + 1)]]
+                for i, k in enumerate(self.keys)}
+
+    def from_json(self, part: Any, source: str) -> np.ndarray:
+        """The block's entries from its part of a ``weights.json`` (absent keys are 0)."""
+        out = np.zeros(self.size, dtype=np.float64)
+        if part is None:
+            return out
+        if not isinstance(part, dict):
+            raise WeightsError(f"{source}: {self.name!r} must be an object")
+        for k, x in part.items():
+            if k not in self.keys:
+                raise WeightsError(f"{source}: unknown {self.key_kind} {k!r} in {self.name!r}")
+            i = self.keys.index(k)
+            if self.width == 1:
+                out[i] = _number(x, f"{source}: {self.name}.{k}")
+                continue
+            if not isinstance(x, list) or len(x) != self.width:
+                raise WeightsError(f"{source}: {self.name}.{k} must be a list of "
+                                   f"{self.width} numbers")
+            for j, y in enumerate(x):
+                out[self.width * i + j] = _number(y, f"{source}: {self.name}.{k}[{j}]")
+        return out
+
+
+MATERIAL_BLOCK = Block("material", tuple(PIECES), evaluation="incremental", offset=MATERIAL,
+                       key_kind="piece", doc="the value of each piece on the board")
+HAND_BLOCK = Block("hand", tuple(HAND_PIECES), padding=1, evaluation="incremental",
+                   offset=HAND, pockets=True, key_kind="piece",
+                   doc="the value of each piece in hand")
+PSQ_BLOCK = Block("psq", tuple(PIECES), width=64, evaluation="incremental", offset=PSQ,
+                  key_kind="piece", doc="piece-square tables (a1 = 0 ... h8 = 63, White's view)")
+CLASSIC_BLOCKS = ("material", "hand", "psq")
+
+#: Every block this version knows, by name (:func:`register_block` adds more).
+BLOCKS: dict[str, Block] = {b.name: b for b in (MATERIAL_BLOCK, HAND_BLOCK, PSQ_BLOCK)}
+
+
+def register_block(block: Block) -> Block:
+    """Add a leaf block to :data:`BLOCKS`, so that feature sets and weights files can
+    name it. Its entries go after the classic blocks, in the order a layout lists it."""
+    if not block.name.isidentifier() or block.name in ("variant", "meta", "layout"):
+        raise ValueError(f"bad block name {block.name!r}")
+    if block.name in BLOCKS:
+        raise ValueError(f"a block named {block.name!r} is already registered")
+    if block.evaluation != "leaf" or block.offset is not None:
+        raise ValueError(f"block {block.name!r}: only leaf blocks, appended after the "
+                         "classic ones, can be added")
+    if block.size < 1:
+        raise ValueError(f"block {block.name!r} has no entries")
+    BLOCKS[block.name] = block
+    return block
+
+
+#: Named feature sets: the blocks a layout holds and those learning changes (hand only
+#: where the variant has pockets). ``tdleaf learn --features NAME``, or ``NAME+block+...``
+#: to add registered blocks (held and learnt).
+FEATURE_SETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # The tables are in every classic layout: the evaluation reads them (zero, or from
+    # --init weights) even where only material is learnt.
+    "material": (CLASSIC_BLOCKS, ("material", "hand")),
+    "psq": (CLASSIC_BLOCKS, CLASSIC_BLOCKS),
+}
+
+
+def _feature_set(features: str) -> tuple[list[str], list[str]]:
+    """(blocks held, blocks learnt) of a feature-set name such as ``psq+safety``."""
+    base, *extra = str(features).split("+")
+    if base not in FEATURE_SETS:
+        raise WeightsError(f"unknown feature set {base!r}; expected one of: "
+                           f"{', '.join(FEATURE_SETS)} (then +block for added blocks)")
+    held, learnt = (list(x) for x in FEATURE_SETS[base])
+    for name in extra:
+        if name not in BLOCKS or name in CLASSIC_BLOCKS:
+            known = [b for b in BLOCKS if b not in CLASSIC_BLOCKS]
+            raise WeightsError(f"unknown feature block {name!r} in {features!r}; added blocks: "
+                               f"{', '.join(known) or 'none yet'}")
+        if name in held:
+            raise WeightsError(f"block {name!r} named twice in {features!r}")
+        held.append(name)
+        learnt.append(name)
+    return held, learnt
+
+
+def feature_layout(variant: str, features: str = "psq") -> FeatureLayout:
+    """The layout (version :data:`LAYOUT_VERSION`) of a feature set in a variant."""
+    held, _ = _feature_set(features)
+    pockets = has_pockets(variant)
+    return FeatureLayout(features, LAYOUT_VERSION,
+                         tuple(BLOCKS[b] for b in held if pockets or not BLOCKS[b].pockets))
+
+
+def learnt_blocks(variant: str, features: str) -> tuple[str, ...]:
+    """The blocks of a feature set that learning changes, in a variant."""
+    _, learnt = _feature_set(features)
+    layout = feature_layout(variant, features)
+    return tuple(b for b in learnt if layout.has(b))
 
 
 @dataclass(frozen=True)
 class FeatureLayout:
-    """Names and offsets of every weight; ``names[i]`` labels ``w[i]``."""
+    """Names and offsets of every weight; ``names[i]`` labels ``w[i]``.
 
-    families: tuple[Family, ...] = (
-        Family("material", MATERIAL, 6),
-        Family("hand", HAND, 6),
-        Family("psq", PSQ, 6 * 64),
-    )
+    The default is the classic layout (version 1). Entries of a classic block the layout
+    lacks (the hand in chess) are unused, named ``-.<i>``, and stay zero."""
+
+    name: str = "classic"
+    version: int = 1
+    blocks: tuple[Block, ...] = (MATERIAL_BLOCK, HAND_BLOCK, PSQ_BLOCK)
+    offsets: dict[str, int] = field(init=False, compare=False, repr=False)
+    size: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        offsets: dict[str, int] = {}
+        end = BASE_SIZE
+        for b in self.blocks:
+            if b.name in offsets:
+                raise WeightsError(f"block {b.name!r} twice in layout {self.name!r}")
+            if b.offset is not None:
+                offsets[b.name] = b.offset
+            else:
+                offsets[b.name] = end
+                end += b.size
+        object.__setattr__(self, "offsets", offsets)
+        object.__setattr__(self, "size", end)
+
+    def has(self, name: str) -> bool:
+        return name in self.offsets
+
+    def block(self, name: str) -> Block:
+        for b in self.blocks:
+            if b.name == name:
+                return b
+        raise KeyError(f"no block {name!r} in layout {self.name!r} "
+                       f"(blocks: {', '.join(self.block_names)})")
+
+    def span(self, name: str) -> slice:
+        """Where a block's entries lie in the weight vector."""
+        b = self.block(name)
+        return slice(self.offsets[name], self.offsets[name] + b.size)
 
     @property
-    def size(self) -> int:
-        return sum(f.size for f in self.families)
+    def block_names(self) -> list[str]:
+        return [b.name for b in self.blocks]
 
     @property
     def names(self) -> list[str]:
-        out = [f"material.{p}" for p in PIECES]
-        out += [f"hand.{p}" for p in HAND_PIECES] + ["hand.-"]
-        out += [f"psq.{p}.{sq}" for p in PIECES for sq in range(64)]
+        out = [f"-.{i}" for i in range(self.size)]
+        for b in self.blocks:
+            at = self.offsets[b.name]
+            for i, e in enumerate(b.entries):
+                out[at + i] = f"{b.name}.{e}"
         return out
 
-    def family(self, name: str) -> Family:
-        for f in self.families:
-            if f.name == name:
-                return f
-        raise KeyError(name)
-
-    def mask(self, names: list[str] | tuple[str, ...]) -> np.ndarray:
-        """Boolean mask of the entries belonging to the given families."""
+    def mask(self, names: Iterable[str]) -> np.ndarray:
+        """Boolean mask of the used entries of the given blocks (padding excluded)."""
         m = np.zeros(self.size, dtype=bool)
         for n in names:
-            f = self.family(n)
-            m[f.offset:f.offset + f.size] = True
+            b = self.block(n)
+            at = self.offsets[n]
+            m[at:at + b.size - b.padding] = True
         return m
 
+    @property
+    def table(self) -> np.ndarray:
+        """The leaf blocks for compiled code: int64 rows (kernel code, offset, size)."""
+        rows = [(b.code, self.offsets[b.name], b.size) for b in self.blocks
+                if b.evaluation == "leaf"]
+        return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "version": self.version, "blocks": self.block_names}
+
+
+#: The classic layout: version 1, what a ``weights.json`` without "layout" holds.
 LAYOUT = FeatureLayout()
+
+
+def layout_from_json(data: Any, variant: str, source: str = "weights") -> FeatureLayout:
+    """The layout a ``weights.json`` names in its ``"layout"`` field (None: classic)."""
+    if data is None:
+        return LAYOUT
+    if not isinstance(data, dict):
+        raise WeightsError(f"{source}: 'layout' must be an object")
+    for key in data:
+        if key not in ("name", "version", "blocks"):
+            raise WeightsError(f"{source}: unknown field {key!r} in 'layout'")
+    version, name, blocks = data.get("version"), data.get("name", "classic"), data.get("blocks")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise WeightsError(f"{source}: layout version must be a positive integer, got {version!r}")
+    if version > LAYOUT_VERSION:
+        raise WeightsError(f"{source}: layout version {version} is newer than this tdleaf "
+                           f"reads (up to {LAYOUT_VERSION}): upgrade tdleaf to use it")
+    if not isinstance(name, str):
+        raise WeightsError(f"{source}: layout name must be a string, got {name!r}")
+    if not isinstance(blocks, list) or not all(isinstance(b, str) for b in blocks):
+        raise WeightsError(f"{source}: layout blocks must be a list of block names")
+    if version == 1:
+        if blocks != list(CLASSIC_BLOCKS):
+            raise WeightsError(f"{source}: layout version 1 has the blocks "
+                               f"{', '.join(CLASSIC_BLOCKS)}, not {', '.join(blocks)}")
+        return LAYOUT
+    unknown = [b for b in blocks if b not in BLOCKS]
+    if unknown:
+        raise WeightsError(f"{source}: layout {name!r} has block(s) this tdleaf does not know: "
+                           f"{', '.join(unknown)} (known: {', '.join(BLOCKS)}); written by "
+                           "a newer version?")
+    if not has_pockets(variant):
+        misplaced = [b for b in blocks if BLOCKS[b].pockets]
+        if misplaced:
+            raise WeightsError(f"{source}: block(s) {', '.join(misplaced)} need pieces in "
+                               f"hand, which {canonical_variant(variant)} has not")
+    try:
+        return FeatureLayout(name, version, tuple(BLOCKS[b] for b in blocks))
+    except WeightsError as exc:
+        raise WeightsError(f"{source}: {exc}") from None
+
 
 # --- Built-in value sets (paper digest; in pawns) ------------------------------------
 
@@ -106,10 +353,9 @@ _SETS: dict[str, dict[str, dict[str, float]]] = {
     },
     "losers": {
         v: {"P": -1.14, "N": -4.57, "B": -3.86, "R": -5.0, "Q": -5.71, "K": -14.29}
-        for v in ("suicide", "giveaway", "antichess")
+        for v in spec.with_flag("losing")
     },
-    "ones": {v: {p: 1.0 for p in PIECES} for v in
-             ("chess", "crazyhouse", "atomic", "suicide", "giveaway", "antichess")},
+    "ones": {v: {p: 1.0 for p in PIECES} for v in spec.VARIANTS},
     # The report's own learnt material values (its Tables 5.1, 6.1, 7.1, 8.1), in its
     # normalisation: to play ours against them. The same numbers as plots.paper.LEARNT,
     # which the engine cannot import (plots pulls in matplotlib); a test keeps them equal.
@@ -127,45 +373,76 @@ VALUE_SETS = tuple(_SETS)
 
 @dataclass
 class Weights:
-    """A weight vector with its variant and free-form metadata.
+    """A weight vector with its variant, free-form metadata and layout.
 
-    ``source`` says where the weights came from, for people (not saved by
-    :meth:`to_json`): ``"value set traditional"``, ``"file: /path/weights.json"``, or a
-    shipped reference set, ``"learnt-psq (package data: /.../weights.json)"`` (``user
-    data`` when the per-user data folder overrides it; see :mod:`search.shipped`)."""
+    ``layout`` names every entry (:class:`FeatureLayout`; default: the classic layout,
+    version 1); ``w.size == layout.size``. ``source`` says where the weights came from,
+    for people (not saved by :meth:`to_json`): ``"value set traditional"``, ``"file:
+    /path/weights.json"``, or a shipped reference set, ``"learnt-psq (package data:
+    /.../weights.json)"`` (``user data`` when the per-user data folder overrides it; see
+    :mod:`search.shipped`)."""
 
     variant: str
     w: np.ndarray
     meta: dict[str, Any]
     source: str | None = field(default=None, compare=False)
+    layout: FeatureLayout = field(default=LAYOUT, compare=False)
+
+    def __post_init__(self) -> None:
+        if np.shape(self.w) != (self.layout.size,):
+            raise WeightsError(f"{self.layout.name} layout has {self.layout.size} weights, "
+                               f"got a vector of shape {np.shape(self.w)}")
 
     def copy(self) -> Weights:
-        return Weights(self.variant, self.w.copy(), dict(self.meta), self.source)
+        return Weights(self.variant, self.w.copy(), dict(self.meta), self.source, self.layout)
+
+    def in_layout(self, layout: FeatureLayout) -> Weights:
+        """The same weights in another layout, block by block (blocks it lacks are 0).
+        Raises WeightsError if a non-zero weight has no place in ``layout``."""
+        if layout == self.layout:
+            return self.copy()
+        w = np.zeros(layout.size, dtype=np.float64)
+        moved = np.zeros(self.w.size, dtype=bool)
+        for b in self.layout.blocks:
+            if layout.has(b.name):
+                w[layout.span(b.name)] = self.w[self.layout.span(b.name)]
+                moved[self.layout.span(b.name)] = True
+        lost = np.flatnonzero(~moved & (self.w != 0))
+        if lost.size:
+            raise WeightsError(f"{self.source or 'weights'}: {self.layout.names[lost[0]]} is not "
+                               f"zero and the {layout.name!r} layout has no place for it "
+                               f"(blocks: {', '.join(layout.block_names)})")
+        return Weights(self.variant, w, dict(self.meta), self.source, layout)
 
     def to_json(self) -> dict[str, Any]:
-        w = self.w
-        return {
-            "variant": self.variant,
-            "material": {p: float(w[MATERIAL + i]) for i, p in enumerate(PIECES)},
-            "hand": {p: float(w[HAND + i]) for i, p in enumerate(HAND_PIECES)},
-            "psq": {p: [float(x) for x in w[PSQ + 64 * i:PSQ + 64 * (i + 1)]]
-                    for i, p in enumerate(PIECES)},
-            "meta": self.meta,
-        }
+        """The ``weights.json`` content: every block by name (the classic layout without
+        a ``"layout"`` field, as version 1 files are written). Raises WeightsError if an
+        entry outside the layout's blocks is not zero (it would be lost)."""
+        layout, w = self.layout, self.w
+        used = layout.mask(layout.block_names)
+        for b in layout.blocks:         # padding is not saved either
+            used[layout.offsets[b.name]:layout.offsets[b.name] + b.size] = True
+        lost = np.flatnonzero(~used & (w != 0))
+        if lost.size:
+            raise WeightsError(f"weights outside the {layout.name!r} layout's blocks are not "
+                               f"zero (entry {int(lost[0])}): they would not be saved")
+        out: dict[str, Any] = {"variant": self.variant}
+        if layout.version > 1:
+            out["layout"] = layout.to_json()
+        for b in layout.blocks:
+            out[b.name] = b.to_json(w[layout.span(b.name)])
+        out["meta"] = self.meta
+        return out
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write ``weights.json`` atomically (a crash leaves the old file intact)."""
         shipped.save_text("weights.json", json.dumps(self.to_json(), indent=1), path)
 
 
-def _number(x: Any, where: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        raise WeightsError(f"{where} must be a finite number, got {x!r}")
-    return float(x)
-
-
 def weights_from_json(data: Any, variant: str | None = None, source: str = "weights") -> Weights:
-    """Validate a parsed ``weights.json``; absent parts are zero."""
+    """Validate a parsed ``weights.json``; absent parts are zero. A file without a
+    ``"layout"`` field is the classic layout (version 1); a layout of a newer version, or
+    with a block this version does not know, is refused."""
     if not isinstance(data, dict):
         raise WeightsError(f"{source}: expected a JSON object")
     file_variant = data.get("variant")
@@ -179,32 +456,21 @@ def weights_from_json(data: Any, variant: str | None = None, source: str = "weig
         raise WeightsError(f"{source}: {exc}") from None
     if variant is not None and canonical_variant(variant) != file_variant:
         raise WeightsError(f"{source}: weights are for {file_variant}, not {canonical_variant(variant)}")
-    w = np.zeros(N_FEATURES, dtype=np.float64)
+    layout = layout_from_json(data.get("layout"), file_variant, source)
     for key in data:
-        if key not in ("variant", "material", "hand", "psq", "meta"):
-            raise WeightsError(f"{source}: unknown field {key!r}")
-    for block, offset, pieces in (("material", MATERIAL, PIECES), ("hand", HAND, HAND_PIECES)):
-        part = data.get(block, {}) or {}
-        if not isinstance(part, dict):
-            raise WeightsError(f"{source}: {block!r} must be an object")
-        for p, x in part.items():
-            if p not in pieces:
-                raise WeightsError(f"{source}: unknown piece {p!r} in {block!r}")
-            w[offset + pieces.index(p)] = _number(x, f"{source}: {block}.{p}")
-    psq = data.get("psq", {}) or {}
-    if not isinstance(psq, dict):
-        raise WeightsError(f"{source}: 'psq' must be an object")
-    for p, table in psq.items():
-        if p not in PIECES:
-            raise WeightsError(f"{source}: unknown piece {p!r} in 'psq'")
-        if not isinstance(table, list) or len(table) != 64:
-            raise WeightsError(f"{source}: psq.{p} must be a list of 64 numbers")
-        for sq, x in enumerate(table):
-            w[PSQ + 64 * PIECES.index(p) + sq] = _number(x, f"{source}: psq.{p}[{sq}]")
+        if key in ("variant", "meta", "layout") or layout.has(key):
+            continue
+        if key in BLOCKS:
+            raise WeightsError(f"{source}: block {key!r} is not in the file's layout "
+                               f"{layout.name!r} (blocks: {', '.join(layout.block_names)})")
+        raise WeightsError(f"{source}: unknown field {key!r}")
+    w = np.zeros(layout.size, dtype=np.float64)
+    for b in layout.blocks:
+        w[layout.span(b.name)] = b.from_json(data.get(b.name) or {}, source)
     meta = data.get("meta", {}) or {}
     if not isinstance(meta, dict):
         raise WeightsError(f"{source}: 'meta' must be an object")
-    return Weights(file_variant, w, meta)
+    return Weights(file_variant, w, meta, layout=layout)
 
 
 def value_set(name: str, variant: str) -> Weights:
@@ -217,7 +483,7 @@ def value_set(name: str, variant: str) -> Weights:
                            f"it covers {', '.join(_SETS[name])}")
     material = _SETS[name][variant]
     data: dict[str, Any] = {"variant": variant, "material": material, "meta": {"value_set": name}}
-    if variant == "crazyhouse":
+    if has_pockets(variant):
         hand = _HAND_SETS.get(name, {}).get(variant)
         data["hand"] = hand or {p: material[p] for p in HAND_PIECES}
     w = weights_from_json(data, variant, source=f"value set {name!r}")
@@ -335,7 +601,7 @@ def _average_psq(learnt: Weights, summary_path: Path, variant: str) -> Weights:
         material = {p: _number(averages[p], f"psq_average.{p}") for p in PIECES}
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise WeightsError(f"{summary_path}: no usable psq_average ({exc})") from None
-    if variant not in ("suicide", "giveaway", "antichess"):
+    if not spec.get(variant).losing:
         material["K"] = 0.0        # kings are never traded: a constant, as in learning
     data = {"variant": canonical_variant(variant), "material": material,
             "hand": {p: float(learnt.w[HAND + i]) for i, p in enumerate(HAND_PIECES)},

@@ -49,7 +49,7 @@ import chess
 import numpy as np
 from numba import njit
 
-from variants import Position, VariantError, canonical_variant, core
+from variants import Position, VariantError, canonical_variant, core, spec
 from variants.position import move_to_uci
 
 from .prior import HeuristicPrior, outcome_value, to_position
@@ -735,6 +735,4 @@ def clock_budget(lim: Any, white: bool) -> float | None:
 
 
 def node_variant(node: Node) -> str:
-    code = int(node.st[core.VARIANT])
-    return {core.CHESS: "chess", core.CRAZYHOUSE: "crazyhouse", core.SUICIDE: "suicide",
-            core.GIVEAWAY: "giveaway", core.ATOMIC: "atomic"}[code]
+    return spec.by_code(int(node.st[core.VARIANT])).name

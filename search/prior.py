@@ -51,7 +51,7 @@ import chess
 import numpy as np
 from numba import njit
 
-from variants import Position, canonical_variant, core
+from variants import Position, canonical_variant, core, spec
 from variants.nrt import unmanaged
 from variants.position import move_to_uci
 
@@ -254,7 +254,7 @@ def fitted_temperature(variant: str, weights: Weights | None = None, depth: int 
     if name is None:
         return None
     table = _load_table().get("temperature", {})
-    key = "giveaway" if variant == "antichess" else variant
+    key = spec.rules_family(variant)     # one temperature per rule set
     entry = table.get(key, {}).get(name, {}).get(str(depth))
     return None if entry is None else float(entry)
 
@@ -269,7 +269,7 @@ def save_temperature(variant: str, value_set_name: str, depth: int, temperature:
     data.setdefault("about", "Softmax temperatures (pawns) of the heuristic prior, fitted by "
                              "maximum likelihood of Fairy-Stockfish's moves: tdleaf bench "
                              "prior --fit --save. variant -> value set -> depth.")
-    key = "giveaway" if canonical_variant(variant) == "antichess" else canonical_variant(variant)
+    key = spec.rules_family(variant)
     data.setdefault("temperature", {}).setdefault(key, {}).setdefault(value_set_name, {})[
         str(depth)] = round(float(temperature), 4)
     if info:
@@ -446,8 +446,7 @@ def to_position(x: Position | chess.Board | str | None, variant: str) -> Positio
             p = Position.from_fen(x.fen(), variant)
     else:
         p = Position.from_fen(x, variant)
-    if p.variant != canonical_variant(variant) and not (
-            {p.variant, canonical_variant(variant)} <= {"giveaway", "antichess"}):
+    if not spec.get(p.variant).same_rules(spec.get(variant)):
         raise ValueError(f"position is {p.variant}, prior is for {canonical_variant(variant)}")
     return p
 

@@ -30,6 +30,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from variants.spec import SPECS
+
 from . import shipped
 
 #: The ladder file, relative to search/data (the per-user data folder's copy first).
@@ -38,9 +40,11 @@ LADDER_FILE = "ladder.json"
 #: Limit kinds that may serve a requested Elo.
 LOOKUP_KINDS = ("depth", "nodes")
 
-#: Variants without a ladder of their own that use another variant's: suicide and
-#: antichess are giveaway with other castling and stalemate rules.
-FALLBACK = {"suicide": "giveaway", "antichess": "giveaway"}
+#: Variants without a ladder of their own that use another variant's (each variant's
+#: :attr:`variants.spec.Variant.ladder_fallback`): suicide and antichess are giveaway
+#: with other castling and stalemate rules.
+FALLBACK: dict[str, str] = {name: v.ladder_fallback for name, v in SPECS.items()
+                            if v.ladder_fallback}
 
 
 class StrengthError(ValueError):

@@ -24,7 +24,7 @@ import threading
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from variants.errors import VariantError
-from variants.spec import VARIANTS, canonical_variant
+from variants.spec import ALIASES, SPECS, by_uci
 
 from . import strength
 from .modes import SEARCHES
@@ -63,10 +63,13 @@ class Option(NamedTuple):
         return line + "".join(f" var {c}" for c in self.choices)
 
 
+#: The UCI_Variant values this engine declares (python-chess's ``uci_variant``).
+UCI_VARIANTS: tuple[str, ...] = tuple(dict.fromkeys(v.uci_variant for v in SPECS.values()))
+
 #: Every option, in the order ``uci`` declares them.
 OPTIONS: tuple[Option, ...] = (
-    Option("UCI_Variant", "combo", "chess", ", ".join(VARIANTS) + " (and aliases: zh, anti, ...)",
-           choices=VARIANTS),
+    Option("UCI_Variant", "combo", "chess", ", ".join(UCI_VARIANTS)
+           + f" (and aliases: {', '.join(ALIASES)})", choices=UCI_VARIANTS),
     Option("Hash", "spin", str(DEFAULT_HASH), f"transposition table in MB (default {DEFAULT_HASH})",
            low=1, high=65536),
     Option("Weights", "string", "default",
@@ -337,7 +340,7 @@ class UciEngine(Session):
         name, _, value = text[5:].partition(" value ")
         name, value = name.strip().lower(), value.strip()
         if name == "uci_variant":
-            self.variant = canonical_variant(value)
+            self.variant = by_uci(value).name
             self._engine = None
             self._restart_position()
         elif name == "hash":

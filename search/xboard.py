@@ -19,7 +19,7 @@ import math
 from typing import TYPE_CHECKING, TextIO
 
 from variants.errors import VariantError
-from variants.spec import canonical_variant
+from variants.spec import by_xboard, xboard_names
 
 from .modes import SEARCH_MODES
 from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
@@ -29,10 +29,6 @@ if TYPE_CHECKING:
 
     from .engine import Engine, Limits, SearchResult
 
-_XB_TO_VARIANT = {"normal": "chess", "crazyhouse": "crazyhouse", "suicide": "suicide",
-                  "giveaway": "giveaway", "antichess": "antichess", "atomic": "atomic"}
-_VARIANT_TO_XB = {"chess": "normal", "crazyhouse": "crazyhouse", "suicide": "suicide",
-                  "giveaway": "giveaway", "antichess": "antichess", "atomic": "atomic"}
 _IGNORED = {"xboard", "accepted", "rejected", "random", "hard", "easy", "computer", "name",
             "rating", "ics", "post", "nopost", "draw", "result", "white", "black", "cores",
             "memory", "egtpath", "option", "bk", "hint", "analyze", "exit", "."}
@@ -154,8 +150,7 @@ class XBoardEngine(Session):
         if self.warmup.running:
             self.out("feature done=0")      # ask the GUI to wait while numba loads
         self._ready()
-        variants = ",".join(_VARIANT_TO_XB[v] for v in ("chess", "crazyhouse", "suicide",
-                                                          "giveaway", "atomic"))
+        variants = ",".join(xboard_names())
         self.out(f'feature myname="tdleaf" variants="{variants}" setboard=1 usermove=1 '
                  'ping=1 time=1 draw=0 sigint=0 reuse=1 analyze=0 colors=0 '
                  'san=0 nps=0 memory=0 done=1')
@@ -177,9 +172,9 @@ class XBoardEngine(Session):
 
     def cmd_variant(self, args: list[str]) -> None:
         self._stop()
-        if not args or args[0] not in _XB_TO_VARIANT:
+        if len(args) != 1:
             raise ValueError(f"unsupported variant {' '.join(args)!r}")
-        self.variant = canonical_variant(_XB_TO_VARIANT[args[0]])
+        self.variant = by_xboard(args[0]).name
         self._engine = None
         self._position = None               # a refused setboard stays refused
 

@@ -26,9 +26,12 @@ from .bits import (
     msb,
     rook_attacks,
 )
+from .spec import get as _spec
 
-# Variant codes. Antichess plays by the giveaway rules (it differs only in its start).
-CHESS, CRAZYHOUSE, SUICIDE, GIVEAWAY, ATOMIC = 0, 1, 2, 3, 4
+# Variant codes, from the variant descriptions (numba freezes them as constants when it
+# compiles). Antichess plays by the giveaway rules (it differs only in its start).
+CHESS, CRAZYHOUSE, SUICIDE, GIVEAWAY, ATOMIC = (
+    _spec(n).code for n in ("chess", "crazyhouse", "suicide", "giveaway", "atomic"))
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
 WHITE, BLACK = 0, 1

@@ -11,9 +11,8 @@ opposite evaluation; in suicide every weight starts at +1 and the rook's turns n
 only after some games) and must not be near 0 beside the other values (the ratios would
 blow up). Otherwise the values are left raw, and :func:`problem` says why.
 
-NumPy only, no numba and nothing of the engine: :mod:`plots` imports it too. (The
-per-variant constants belong in the variant description, ``variants/spec.py``, once it
-exists; until then they are here and nowhere else.)
+NumPy only, no numba and nothing of the engine: :mod:`plots` imports it too. The
+per-variant rule is the variant description's (:attr:`variants.spec.Variant.normalise`).
 """
 
 from __future__ import annotations
@@ -24,14 +23,17 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from . import spec
+from .errors import UnknownVariantError
+
 PIECES = "PNBRQK"
 PIECE_NAMES = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king"}
 #: Variants where the side that loses everything wins: pieces are worth less than
-#: nothing and the king, which can be captured, has a learnt value.
-LOSING_VARIANTS = ("suicide", "giveaway", "antichess")
-#: The report's normalisation of each variant: (piece, value).
-REPORT_NORMALISATION = {"chess": ("B", 3.0), "crazyhouse": ("B", 3.0), "atomic": ("N", 2.5),
-                        "suicide": ("R", -5.0), "giveaway": ("R", -5.0), "antichess": ("R", -5.0)}
+#: nothing and the king, which can be captured, has a learnt value (from the spec).
+LOSING_VARIANTS: tuple[str, ...] = spec.with_flag("losing")
+#: The report's normalisation of each variant: (piece, value) (from the spec).
+REPORT_NORMALISATION: dict[str, tuple[str, float]] = {
+    name: v.normalise for name, v in spec.SPECS.items()}
 #: How every normalised value of several runs is made (summary.json, the terminal, the
 #: figures, report.md): the report averages the runs' results, then normalises ("Each
 #: experiment consisted of multiple runs, whose results were averaged at the end").
@@ -43,17 +45,27 @@ NEAR_ZERO = 0.05
 
 def reference(variant: str) -> tuple[str, float]:
     """``(piece, value)`` of the report's normalisation of ``variant`` (else pawn = 1)."""
-    return REPORT_NORMALISATION.get(variant, ("P", 1.0))
+    try:
+        return spec.get(variant).normalise
+    except UnknownVariantError:
+        return ("P", 1.0)
+
+
+def _losing(variant: str) -> bool:
+    try:
+        return spec.get(variant).losing
+    except UnknownVariantError:
+        return False
 
 
 def pawn_target(variant: str) -> float:
     """The pawn's value in the report's Table 9.1 view: -1 in the losing variants, else 1."""
-    return -1.0 if variant in LOSING_VARIANTS else 1.0
+    return -1.0 if _losing(variant) else 1.0
 
 
 def learnt_pieces(variant: str) -> str:
     """The pieces whose material value is learnt (the king only where it can be lost)."""
-    return PIECES if variant in LOSING_VARIANTS else PIECES[:5]
+    return PIECES if _losing(variant) else PIECES[:5]
 
 
 def convention_text(piece: str, target: float, runs: int, *, names: bool = False) -> str:

@@ -6,6 +6,7 @@ validating FENs, handing boards to other tools); every rule runs in :mod:`varian
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from dataclasses import dataclass
 
@@ -22,18 +23,22 @@ from .errors import (
     UnknownVariantError,
     VariantError,
 )
-from .spec import canonical_variant
+from .spec import SPECS, canonical_variant
+
+
+def _import_class(path: str) -> type[chess.Board]:
+    """The python-chess board class named by a spec's ``board_class``."""
+    module, _, name = path.rpartition(".")
+    cls = getattr(importlib.import_module(module), name)
+    if not (isinstance(cls, type) and issubclass(cls, chess.Board)):
+        raise TypeError(f"{path} is not a python-chess board class")
+    return cls
+
 
 #: Variant name (those of :data:`variants.spec.VARIANTS`, in that order) -> (rules code,
-#: python-chess board class).
+#: python-chess board class), from the variant descriptions.
 _VARIANTS: dict[str, tuple[int, type[chess.Board]]] = {
-    "chess": (core.CHESS, chess.Board),
-    "crazyhouse": (core.CRAZYHOUSE, chess.variant.CrazyhouseBoard),
-    "suicide": (core.SUICIDE, chess.variant.SuicideBoard),
-    "giveaway": (core.GIVEAWAY, chess.variant.GiveawayBoard),
-    "antichess": (core.GIVEAWAY, chess.variant.AntichessBoard),
-    "atomic": (core.ATOMIC, chess.variant.AtomicBoard),
-}
+    name: (v.code, _import_class(v.board_class)) for name, v in SPECS.items()}
 
 _TERMINATIONS = {
     core.T_CHECKMATE: chess.Termination.CHECKMATE,

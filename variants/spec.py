@@ -1,31 +1,212 @@
-"""The variants this package plays, described as plain data: no numba, no NumPy, no
-python-chess, so that front ends, plots and help texts can name variants without
-loading the rules.
+"""The variants this package plays, each described once, as plain data: no numba, no
+NumPy, no python-chess, so that front ends, plots and help texts can name variants
+without loading the rules (the fast UCI handshake imports this module).
 
->>> from variants.spec import VARIANTS, canonical_variant
+Code outside :mod:`variants` decides by a variant's flags (:attr:`Variant.pockets`,
+:attr:`Variant.losing`, ...), never by its name (``tests/test_spec.py`` checks it).
+
+>>> from variants.spec import VARIANTS, canonical_variant, get
 >>> VARIANTS
 ('chess', 'crazyhouse', 'suicide', 'giveaway', 'antichess', 'atomic')
 >>> canonical_variant("zh")
 'crazyhouse'
+>>> get("anti").xboard, get("anti").losing
+('giveaway', True)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .errors import UnknownVariantError
 
-#: The variants this package plays, by canonical name.
-VARIANTS: tuple[str, ...] = ("chess", "crazyhouse", "suicide", "giveaway", "antichess", "atomic")
+#: Values of :attr:`Variant.mirror`.
+MIRRORS = ("rank", "file", "colour")
+#: Names of :attr:`Variant.selective_off` (the search maps them to its technique bits).
+TECHNIQUES = ("null-move", "lmr", "check-ext", "futility", "reverse-futility", "razor",
+              "qsee", "suicide-qbound", "see-order", "aspiration")
 
-#: Other names accepted for them.
-ALIASES: dict[str, str] = {"standard": "chess", "zh": "crazyhouse", "house": "crazyhouse",
-                           "anti": "antichess"}
+
+@dataclass(frozen=True)
+class Variant:
+    """One variant: its names, its rules as flags, and the package's settings for it."""
+
+    #: Canonical name.
+    name: str
+    #: The numba rules code (:mod:`variants.board`); variants with the same rules share it.
+    code: int
+    #: python-chess board class, as ``module.Class``.
+    board_class: str
+    #: python-chess's ``uci_variant``: what UCI_Variant sends.
+    uci_variant: str
+    #: The XBoard name (python-chess's ``xboard_variant``).
+    xboard: str
+    #: lichess's key, or None where lichess does not play it.
+    lichess: str | None
+    #: Other accepted names (lower case).
+    aliases: tuple[str, ...]
+    #: Pieces in hand (crazyhouse).
+    pockets: bool
+    #: The side that loses everything wins: material is worth less than nothing and the
+    #: king has a learnt value.
+    losing: bool
+    #: Kings are ordinary pieces (captured, promoted to).
+    king_capture: bool
+    #: Captures explode (atomic).
+    explosions: bool
+    #: How a game is won, descriptive tags.
+    win_conditions: tuple[str, ...]
+    #: How piece-square tables mirror between the colours (one of :data:`MIRRORS`).
+    mirror: str
+    #: The piece and value that normalise learnt values (the report's rule).
+    normalise: tuple[str, float]
+    #: Black's, where the sides differ (else None: as :attr:`normalise`).
+    normalise_black: tuple[str, float] | None = None
+    #: Reference engines as match player specs (``uci:fairy-stockfish``, ...), in the
+    #: order the ladder measures them.
+    engines: tuple[str, ...] = ()
+    #: Selective-search techniques (of :data:`TECHNIQUES`) measured not to help here.
+    selective_off: tuple[str, ...] = ()
+    #: The variant whose strength ladder serves this one when it has none of its own.
+    ladder_fallback: str | None = None
+    #: Half-width of the first aspiration window at the root, pawns.
+    aspiration: float = 0.5
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name accepted for it: canonical first, then the aliases."""
+        return (self.name, *self.aliases)
+
+    def same_rules(self, other: Variant) -> bool:
+        """True when both play by the same rules (giveaway and antichess): a position
+        or weights file of one is good for the other."""
+        return self.code == other.code
+
+    def normalisation(self, black: bool = False) -> tuple[str, float]:
+        """``(piece, value)`` that normalises learnt values (of black's pieces with
+        ``black``, where the sides differ)."""
+        return (self.normalise_black or self.normalise) if black else self.normalise
+
+
+# Measured settings, with the reasons (BENCHMARKS.md, "Selective search"): atomic:
+# reverse futility and SEE ordering cost Elo (SPRT H0); futility, razoring, check
+# extensions and SEE pruning in quiescence were undecided at 600 games, and the set
+# without all six passed a non-regression SPRT against the full set. Crazyhouse: SEE
+# ordering, undecided after 2,000 games. Chess: late-move reductions cost Elo and
+# futility does not help (H0). Suicide and giveaway keep all that applies.
+_ALL = (
+    Variant("chess", 0, "chess.Board", "chess", "normal", "standard", ("standard",),
+            pockets=False, losing=False, king_capture=False, explosions=False,
+            win_conditions=("checkmate",), mirror="rank", normalise=("B", 3.0),
+            engines=("uci:fairy-stockfish",), selective_off=("lmr", "futility"),
+            aspiration=0.3),
+    Variant("crazyhouse", 1, "chess.variant.CrazyhouseBoard", "crazyhouse", "crazyhouse",
+            "crazyhouse", ("zh", "house"),
+            pockets=True, losing=False, king_capture=False, explosions=False,
+            win_conditions=("checkmate",), mirror="rank", normalise=("B", 3.0),
+            engines=("uci:fairy-stockfish", "xboard:sjeng"), selective_off=("see-order",),
+            aspiration=0.6),
+    Variant("suicide", 2, "chess.variant.SuicideBoard", "suicide", "suicide", None, (),
+            pockets=False, losing=True, king_capture=True, explosions=False,
+            win_conditions=("lose-all", "stalemate-fewer-pieces"), mirror="rank",
+            normalise=("R", -5.0), engines=("xboard:sjeng",), ladder_fallback="giveaway"),
+    Variant("giveaway", 3, "chess.variant.GiveawayBoard", "giveaway", "giveaway", None, (),
+            pockets=False, losing=True, king_capture=True, explosions=False,
+            win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
+            normalise=("R", -5.0), engines=("uci:fairy-stockfish",)),
+    Variant("antichess", 3, "chess.variant.AntichessBoard", "antichess", "giveaway",
+            "antichess", ("anti",),
+            pockets=False, losing=True, king_capture=True, explosions=False,
+            win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
+            normalise=("R", -5.0), ladder_fallback="giveaway"),
+    Variant("atomic", 4, "chess.variant.AtomicBoard", "atomic", "atomic", "atomic", (),
+            pockets=False, losing=False, king_capture=False, explosions=True,
+            win_conditions=("checkmate", "king-explodes"), mirror="rank",
+            normalise=("N", 2.5), engines=("uci:fairy-stockfish-wasm",),
+            selective_off=("futility", "reverse-futility", "razor", "check-ext", "qsee",
+                           "see-order")),
+)
+
+#: Every variant by canonical name, in :data:`VARIANTS` order.
+SPECS: dict[str, Variant] = {v.name: v for v in _ALL}
+#: The variants this package plays, by canonical name.
+VARIANTS: tuple[str, ...] = tuple(SPECS)
+#: Other names accepted for them -> canonical name.
+ALIASES: dict[str, str] = {a: v.name for v in _ALL for a in v.aliases}
+#: One variant per set of rules (the first of each code): what benchmarks and data
+#: measured once per rule set cover (antichess is giveaway's rules).
+RULE_FAMILIES: tuple[str, ...] = tuple(v.name for i, v in enumerate(_ALL)
+                                       if all(u.code != v.code for u in _ALL[:i]))
+
+
+def get(name: str | Variant) -> Variant:
+    """The variant of a name or alias (case-insensitive); raises UnknownVariantError."""
+    if isinstance(name, Variant):
+        return name
+    key = str(name).strip().lower()
+    found = SPECS.get(ALIASES.get(key, key))
+    if found is None:
+        raise UnknownVariantError(
+            f"unknown variant {name!r}; expected one of: {', '.join(VARIANTS)}")
+    return found
 
 
 def canonical_variant(name: str) -> str:
     """Canonical name of a variant, accepting common aliases; raises UnknownVariantError."""
+    return get(name).name
+
+
+def same_rules(a: str, b: str) -> bool:
+    """True when variants ``a`` and ``b`` play by the same rules (giveaway and
+    antichess; a variant and its aliases); False when either name is unknown."""
+    try:
+        return get(a).code == get(b).code
+    except UnknownVariantError:
+        return False
+
+
+def by_code(code: int) -> Variant:
+    """The first variant (in :data:`VARIANTS` order) of a numba rules code: giveaway for
+    the rules giveaway and antichess share."""
+    for v in _ALL:
+        if v.code == int(code):
+            return v
+    raise UnknownVariantError(f"unknown variant code {code!r}")
+
+
+def by_uci(name: str) -> Variant:
+    """The variant of a UCI_Variant value (aliases accepted too)."""
     key = str(name).strip().lower()
-    key = ALIASES.get(key, key)
-    if key not in VARIANTS:
-        raise UnknownVariantError(
-            f"unknown variant {name!r}; expected one of: {', '.join(VARIANTS)}")
-    return key
+    for v in _ALL:
+        if v.uci_variant == key:
+            return v
+    return get(name)
+
+
+def by_xboard(name: str) -> Variant:
+    """The variant of an XBoard name (``normal``, ...; the first of those sharing one:
+    giveaway); a canonical name is accepted too, so that antichess can be asked for."""
+    key = str(name).strip().lower()
+    for v in _ALL:
+        if v.xboard == key:
+            return v
+    if key in SPECS:
+        return SPECS[key]
+    raise UnknownVariantError(f"unsupported XBoard variant {name!r}; expected one of: "
+                              f"{', '.join(xboard_names())}")
+
+
+def xboard_names() -> tuple[str, ...]:
+    """The XBoard names this package plays, each once, in :data:`VARIANTS` order."""
+    return tuple(dict.fromkeys(v.xboard for v in _ALL))
+
+
+def with_flag(flag: str) -> tuple[str, ...]:
+    """Canonical names of the variants whose boolean ``flag`` (``losing``, ...) is set."""
+    return tuple(v.name for v in _ALL if getattr(v, flag))
+
+
+def rules_family(name: str) -> str:
+    """The canonical name that stands for a variant's rules (giveaway for antichess):
+    the key of data measured once per rule set."""
+    return by_code(get(name).code).name

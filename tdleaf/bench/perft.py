@@ -18,6 +18,7 @@ from typing import Any
 import chess
 
 from tdleaf.play.engines import find_fairy_stockfish
+from variants.spec import SPECS
 
 from .common import EngineError, machine, ratio, si, tdleaf_command, times
 
@@ -66,9 +67,7 @@ POSITIONS: dict[str, tuple[int, list[tuple[str, str, int]]]] = {
 #: tdleaf repeats a perft until this much time has passed and reports the mean.
 MIN_SECONDS = 0.5
 #: Fairy-Stockfish's UCI_Variant name for each of ours (used only if the binary lists it).
-
-FSF_VARIANTS = {"chess": "chess", "crazyhouse": "crazyhouse", "suicide": "suicide",
-                "giveaway": "giveaway", "antichess": "antichess", "atomic": "atomic"}
+FSF_VARIANTS = {name: v.uci_variant for name, v in SPECS.items()}
 
 # -- the three perfts -----------------------------------------------------------------------
 
@@ -164,12 +163,13 @@ def _timed_run(cmd: list[str], env: dict[str, str] | None = None) -> float:
 
 def measure_startup() -> dict[str, Any]:
     """Cold compile (a fresh ``NUMBA_CACHE_DIR``) and warm start of the CLI, in seconds."""
-    code = "import variants; variants.perft('chess', None, 1)"
+    variant = "chess"           # the one every start-up measurement uses
+    code = f"import variants; variants.perft({variant!r}, None, 1)"
     with tempfile.TemporaryDirectory(prefix="tdleaf-numba-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         cold = _timed_run([sys.executable, "-c", code], env)
         cold_cached = _timed_run([sys.executable, "-c", code], env)
-    cmd = tdleaf_command() + ["perft", "--variant", "chess", "--depth", "1"]
+    cmd = tdleaf_command() + ["perft", "--variant", variant, "--depth", "1"]
     _timed_run(cmd)  # make sure the default cache is warm
     warm = sorted(_timed_run(cmd) for _ in range(3))[1]
     return {"cold_compile_seconds": cold, "cached_import_seconds": cold_cached,

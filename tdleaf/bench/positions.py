@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from variants.spec import RULE_FAMILIES, SPECS, rules_family
+
 KINDS = ("opening", "middlegame", "endgame")
 
 
@@ -230,15 +232,17 @@ POSITIONS: dict[str, tuple[BenchPosition, ...]] = {
 }
 
 #: The variants ``tdleaf bench search`` runs by default, in order.
-SEARCH_VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "atomic")
+SEARCH_VARIANTS: tuple[str, ...] = RULE_FAMILIES
 
 
 def positions(variant: str) -> tuple[BenchPosition, ...]:
-    """The benchmark positions of ``variant`` (empty if it has none). Antichess reuses
-    the giveaway set without castling rights (python-chess's antichess has none)."""
-    if variant == "antichess":
+    """The benchmark positions of ``variant`` (empty if it has none). A variant without
+    a set that plays another's rules (antichess: giveaway's) reuses that set without
+    castling rights (python-chess's antichess has none)."""
+    family = rules_family(variant) if variant in SPECS else variant
+    if variant not in POSITIONS and family in POSITIONS:
         return tuple(BenchPosition(p.name, p.kind, _no_castling(p.fen), p.source)
-                     for p in POSITIONS["giveaway"])
+                     for p in POSITIONS[family])
     return POSITIONS.get(variant, ())
 
 

@@ -45,6 +45,7 @@ from search.prior import (
 )
 from variants import board_class, canonical_variant
 from variants.position import move_to_uci
+from variants.spec import rules_family
 
 from .common import load_average, machine
 from .prior_data import LABEL_DEPTH, VARIANTS, data_path, engine_command, read_epd
@@ -223,7 +224,7 @@ def bench_prior(variants: list[str] | None, depths: list[int], fit: bool = False
     from search.layout import load_weights
 
     names = [canonical_variant(v) for v in (variants or VARIANTS)]
-    names = ["giveaway" if v == "antichess" else v for v in names]
+    names = [rules_family(v) for v in names]     # antichess: giveaway's data
     HeuristicPrior("chess").arrays(np.zeros((0, 12), np.uint64), np.zeros((0, 82), np.int64))
     report: dict[str, Any] = {"machine": machine(), "load_average": load_average(),
                               "weights": weights, "results": [], "mcts": [], "warnings": [],

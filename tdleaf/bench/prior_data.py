@@ -39,14 +39,20 @@ import chess.engine
 from search import shipped
 from tdleaf.play.engines import fairy_stockfish_wasm_command, find_fairy_stockfish
 from variants import board_class, canonical_variant
+from variants.spec import RULE_FAMILIES
+from variants.spec import get as spec
 
-VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "atomic")
+VARIANTS = RULE_FAMILIES
 LABEL_DEPTH = {"chess": 10, "crazyhouse": 10, "suicide": 10, "giveaway": 10, "atomic": 9}
 PLAY_DEPTHS = (3, 7)
 OPENING_PLIES = (2, 7)
 KEEP = 0.12
 MAX_PLIES = 300
 SUICIDE_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+#: Start positions other than python-chess's (suicide: without castling rights).
+START_FENS = {"suicide": SUICIDE_START}
+#: The label engine that replaces Debian's Fairy-Stockfish where the spec names it.
+WASM_SPEC = "uci:fairy-stockfish-wasm"
 
 
 @dataclass
@@ -66,7 +72,7 @@ class Labelled:
 def engine_command(variant: str) -> tuple[list[str], str] | None:
     """(command, name) of the label engine for a variant, or None if it is missing."""
     variant = canonical_variant(variant)
-    if variant == "atomic":
+    if WASM_SPEC in spec(variant).engines:      # Debian's 11.1 does not play it
         cmd = fairy_stockfish_wasm_command()   # tdleaf.play.engines: $TDLEAF_FSF_WASM, npm
         return None if cmd is None else (cmd, "Fairy-Stockfish (wasm, npm fairy-stockfish-nnue.wasm 1.1.12)")
     path = find_fairy_stockfish()
@@ -81,7 +87,7 @@ def open_engine(variant: str) -> chess.engine.SimpleEngine:
 
 
 def start_fen(variant: str) -> str:
-    return SUICIDE_START if variant == "suicide" else board_class(variant)().fen()
+    return START_FENS.get(variant) or board_class(variant)().fen()
 
 
 def _score(info: Mapping[str, Any], turn: bool) -> int | None:

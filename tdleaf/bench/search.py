@@ -21,6 +21,8 @@ import chess.engine
 
 from tdleaf.play import engines
 from tdleaf.play.engines import find_engine, find_fairy_stockfish
+from variants.spec import SPECS
+from variants.spec import get as spec
 
 from .common import (
     cpu_seconds,
@@ -38,10 +40,11 @@ DEFAULT_MOVETIME = 1.0
 HASH_MB = 64
 VALUE_SET = "traditional"
 RSS_LIMIT_MB = 500
-#: Variants each external engine plays (our name -> the engine's name).
-SJENG_VARIANTS = {"crazyhouse": "crazyhouse", "suicide": "suicide"}
-FSF_VARIANTS = {"chess": "chess", "crazyhouse": "crazyhouse", "suicide": "suicide",
-                "giveaway": "giveaway", "antichess": "antichess"}
+#: Variants each external engine is run on (our name -> the engine's name): Sjeng where
+#: the spec makes it a reference engine, Fairy-Stockfish wherever its binary lists the
+#: variant's UCI_Variant.
+SJENG_VARIANTS = {name: v.xboard for name, v in SPECS.items() if "xboard:sjeng" in v.engines}
+FSF_VARIANTS = {name: v.uci_variant for name, v in SPECS.items()}
 ENGINES = ("sjeng", "fairy_stockfish", "python_chess")
 LABELS = {"sjeng": "Sjeng", "fairy_stockfish": "Fairy-Stockfish", "python_chess": "python-chess"}
 
@@ -75,8 +78,9 @@ class PythonChessSearch:
         self.qlimit = qlimit
         self.values = values
         self.hand = hand
-        self.losing = variant in ("suicide", "giveaway", "antichess")
-        self.atomic = variant == "atomic"
+        rules = spec(variant)
+        self.losing = rules.losing
+        self.atomic = rules.explosions
         self.nodes = 0
         self.deadline = 0.0
 
@@ -88,7 +92,7 @@ class PythonChessSearch:
 
         w = load(value_set, variant).w
         values = [0.0] + [float(w[MATERIAL + i]) for i in range(6)]
-        hand = [0.0] + [float(w[HAND + i]) for i in range(5)] if variant == "crazyhouse" else None
+        hand = [0.0] + [float(w[HAND + i]) for i in range(5)] if spec(variant).pockets else None
         return cls(variant, values, hand)
 
     def evaluate(self, board: chess.Board) -> float:
@@ -288,7 +292,7 @@ class FairyStockfish:
         self.engine = chess.engine.SimpleEngine.popen_uci(path, stderr=subprocess.DEVNULL)
         self.name = self.engine.id.get("name", path)
         option = self.engine.options.get("UCI_Variant")
-        self.variants = set(option.var) if option is not None and option.var else {"chess"}
+        self.variants = set(option.var) if option is not None and option.var else {chess.Board.uci_variant}
         self.engine.configure({k: v for k, v in (("Hash", HASH_MB), ("Threads", 1))
                                if k in self.engine.options})
 

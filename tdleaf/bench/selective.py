@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from variants.spec import get as spec
+
 
 def techniques() -> list[tuple[str, int]]:
     """(name, flag bit) of every technique, in the order they are added."""
@@ -37,19 +39,16 @@ def techniques() -> list[tuple[str, int]]:
             ("bounded suicide quiescence", ab.F_SUICIDE_QBOUND)]
 
 
-ANTICHESS = ("suicide", "giveaway", "antichess")
-
-
 def applies(name: str, variant: str) -> bool:
     """Whether a technique does anything in a variant (the search switches some off)."""
-    anti = variant in ANTICHESS
+    rules = spec(variant)
     if name in ("null move", "futility", "reverse futility", "razoring",
                 "SEE pruning in quiescence", "SEE move ordering"):
-        return not anti
-    if name == "check extensions":
-        return variant in ("chess", "atomic")
+        return not rules.losing
+    if name == "check extensions":       # where a check matters and no drop answers it
+        return not (rules.losing or rules.pockets)
     if name == "bounded suicide quiescence":
-        return anti
+        return rules.losing
     return True
 
 

@@ -14,7 +14,10 @@ from typing import Any
 
 import numpy as np
 
-VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "atomic")
+from variants.spec import RULE_FAMILIES
+
+#: The variants benchmarked by default: one per set of rules.
+VARIANTS = RULE_FAMILIES
 #: Targets in CPU seconds a game (issues 4 and 12): 2,000 material-only atomic games in
 #: 2 hours on one core; selective crazyhouse self-play at depth 5 in 5 s (15 s with tables).
 TARGET_SECONDS = {("atomic", "material", "plain"): 3.6, ("crazyhouse", "material", "selective"): 5.0,

@@ -247,13 +247,13 @@ def run_selective(args: argparse.Namespace) -> int:
     from tdleaf.bench.selective import format_report, run, techniques
     from tdleaf.play.stats import Sprt
     from variants import canonical_variant
+    from variants.spec import RULE_FAMILIES
 
     try:
         Sprt.parse(args.sprt)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    names = [canonical_variant(v) for v in (args.variant or
-                                            ["chess", "crazyhouse", "atomic", "suicide", "giveaway"])]
+    names = [canonical_variant(v) for v in (args.variant or RULE_FAMILIES)]
     known = [name for name, _ in techniques()]
     for name in args.technique or []:
         if name not in known:

@@ -99,6 +99,7 @@ def _pgn_positions(path: str, variant: str, every: int) -> Iterator[tuple[dict[s
     import chess.pgn
 
     from variants import canonical_variant
+    from variants.spec import same_rules
 
     try:
         fh = open(path, encoding="utf-8-sig")  # noqa: SIM115 (closed by the with below)
@@ -117,7 +118,7 @@ def _pgn_positions(path: str, variant: str, every: int) -> Iterator[tuple[dict[s
                 gv = canonical_variant(board.uci_variant or name)
             except ValueError:
                 gv = name
-            if gv != variant and not {gv, variant} <= {"giveaway", "antichess"}:
+            if not same_rules(gv, variant):
                 raise CliError(f"{path}: game {g} is {name!r}, not {variant}")
             for ply, move in enumerate(game.mainline_moves()):
                 if ply % every == 0:

@@ -37,11 +37,17 @@ from search.engine import SEARCH_MODES, search_flags
 from search.layout import (
     HAND,
     HAND_PIECES,
+    LAYOUT,
+    LAYOUT_VERSION,
     MATERIAL,
-    N_FEATURES,
     PIECES,
     PSQ,
+    FeatureLayout,
     Weights,
+    WeightsError,
+    feature_layout,
+    has_pockets,
+    learnt_blocks,
     load_weights,
 )
 from variants import canonical_variant, random_line
@@ -71,7 +77,8 @@ class LearnConfig:
     """Every setting that determines the result of a learning job."""
 
     variant: str
-    features: str = "material"      # "material" or "psq"
+    # A feature set of search.layout.FEATURE_SETS ("material", "psq"), + added blocks.
+    features: str = "material"
     games: int = 2000               # per run
     runs: int = 10
     depth: int = 5
@@ -99,11 +106,21 @@ class LearnConfig:
     # with tables needs it: from the initial position its self-play fell into one repeated
     # 16-ply draw for hundreds of games (RESULTS.md, "Chess").
     random_plies: int = 0
+    # The version of the feature layout the job's weights are in (search.layout): 1, the
+    # classic layout, for folders written before layouts were versioned.
+    layout: int = LAYOUT_VERSION
 
     def validate(self) -> LearnConfig:
         self.variant = canonical_variant(self.variant)
-        if self.features not in ("material", "psq"):
+        if self.layout not in (1, LAYOUT_VERSION):
+            raise LearnError(f"layout version {self.layout} is not one this tdleaf writes "
+                             f"(1 or {LAYOUT_VERSION})")
+        if self.layout == 1 and self.features not in ("material", "psq"):
             raise LearnError(f"--features must be material or psq, got {self.features!r}")
+        try:
+            run_layout(self)
+        except WeightsError as exc:
+            raise LearnError(f"--features: {exc}") from None
         for name, lo in (("games", 1), ("runs", 1), ("depth", 1), ("max_plies", 1),
                          ("hash_mb", 1), ("qlimit", 0), ("pgn_every", 0), ("random_plies", 0)):
             if getattr(self, name) < lo:
@@ -128,36 +145,44 @@ class LearnConfig:
     def from_json(cls, data: dict[str, Any]) -> LearnConfig:
         names = {f.name for f in fields(cls)}
         data = dict(data)
-        # Folders written before the search mode was a setting were played full width.
+        # Folders written before the search mode was a setting were played full width,
+        # and before layouts were versioned, in the classic layout.
         data.setdefault("search", "plain")
+        data.setdefault("layout", 1)
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
+def run_layout(cfg: LearnConfig) -> FeatureLayout:
+    """The feature layout of a job's weights: its feature set's in the variant, or the
+    classic layout (version 1) for a folder written before layouts were versioned."""
+    return LAYOUT if cfg.layout == 1 else feature_layout(cfg.variant, cfg.features)
+
+
 def learn_mask(cfg: LearnConfig) -> np.ndarray:
-    """Which weights learning may change."""
-    mask = np.zeros(N_FEATURES, dtype=bool)
-    mask[MATERIAL:MATERIAL + 5] = True
-    if cfg.variant in LOSING_VARIANTS:
-        mask[MATERIAL + 5] = True       # the king can be lost: it has a value
-    if cfg.variant == "crazyhouse":
-        mask[HAND:HAND + 5] = True
-    if cfg.features == "psq":
-        mask[PSQ:] = True
+    """Which weights learning may change: the feature set's learnt blocks, but the king's
+    material only where it can be lost (elsewhere a constant)."""
+    mask = run_layout(cfg).mask(learnt_blocks(cfg.variant, cfg.features))
+    if cfg.variant not in LOSING_VARIANTS:
+        mask[MATERIAL + 5] = False
     return mask
 
 
 def initial_weights(cfg: LearnConfig) -> np.ndarray:
     """All learned material (and hand) weights 1, tables 0, unless ``init`` names a file
     or value set. Tables start at 0 so that every piece starts worth 1 (material + entry)."""
+    layout = run_layout(cfg)
     if cfg.init == "ones":
-        w = np.zeros(N_FEATURES)
+        w = np.zeros(layout.size)
         w[MATERIAL:MATERIAL + 6] = 1.0
-        w[HAND:HAND + 5] = 1.0 if cfg.variant == "crazyhouse" else 0.0
+        w[HAND:HAND + 5] = 1.0 if has_pockets(cfg.variant) else 0.0
         if cfg.variant not in LOSING_VARIANTS:
             w[MATERIAL + 5] = 0.0
         return w
     try:
-        return load_weights(cfg.init, cfg.variant).w.copy()
+        init = load_weights(cfg.init, cfg.variant)
+        if cfg.layout == 1 and init.w.size == layout.size:
+            return init.w.copy()        # as before layouts were versioned
+        return init.in_layout(layout).w
     except ValueError as exc:
         raise LearnError(f"--init: {exc}") from None
 
@@ -259,9 +284,10 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     rdir.mkdir(parents=True, exist_ok=True)
     hist_path, pgn_path = rdir / "history.csv", rdir / "games.pgn"
     ck = load_checkpoint(rdir)
+    layout = run_layout(cfg)
     if ck is None:
         w = initial_weights(cfg)
-        tc = TemporalCoherence(N_FEATURES)
+        tc = TemporalCoherence(layout.size)
         visits = np.zeros((6, 64), dtype=np.int64)
         header = ",".join(HISTORY_FIELDS) + "\n"
         hist_path.write_text(header)
@@ -269,13 +295,16 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
         ck = {"games": 0, "history_bytes": len(header), "pgn_bytes": 0}
     else:
         w = np.array(ck["w"], dtype=np.float64)
-        tc = TemporalCoherence(N_FEATURES, np.array(ck["tc_net"]), np.array(ck["tc_total"]))
+        if w.shape != (layout.size,):
+            raise LearnError(f"{rdir / 'checkpoint.json'}: {w.size} weights, but the "
+                             f"{layout.name!r} layout has {layout.size}")
+        tc = TemporalCoherence(layout.size, np.array(ck["tc_net"]), np.array(ck["tc_total"]))
         visits = np.array(ck["visits"], dtype=np.int64)
     # Drop whatever a killed process appended after its last checkpoint.
     _truncate(hist_path, ck["history_bytes"])
     _truncate(pgn_path, ck["pgn_bytes"])
     mask = learn_mask(cfg)
-    engine = Engine(cfg.variant, Weights(cfg.variant, w.copy(), {}), hash_mb=cfg.hash_mb,
+    engine = Engine(cfg.variant, Weights(cfg.variant, w.copy(), {}, layout=layout), hash_mb=cfg.hash_mb,
                     qlimit=cfg.qlimit, random_ties=True, noise=cfg.noise, search=cfg.search,
                     flags=cfg.flags)
     recent: collections.deque[bool] = collections.deque(maxlen=REPEAT_WINDOW)
@@ -315,7 +344,8 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     if "w" not in ck:   # nothing left to play and nothing played (games == 0 cannot happen)
         ck.update(w=w.tolist(), tc_net=tc.net.tolist(), tc_total=tc.total.tolist(),
                   visits=visits.tolist())
-    Weights(cfg.variant, w, {"run": run, "games": cfg.games}).save(rdir / "weights.json")
+    Weights(cfg.variant, w, {"run": run, "games": cfg.games}, layout=layout).save(
+        rdir / "weights.json")
     return ck
 
 
@@ -337,7 +367,7 @@ def _value_index(variant: str) -> dict[str, int]:
     every piece (the king's too, a constant 0 where it is not learnt) and, in
     crazyhouse, the pieces in hand (``P@hand``)."""
     idx = {p: MATERIAL + i for i, p in enumerate(PIECES)}
-    if variant == "crazyhouse":
+    if has_pockets(variant):
         idx.update({f"{p}@hand": HAND + i for i, p in enumerate(HAND_PIECES)})
     return idx
 
@@ -423,9 +453,10 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     mean, std = W.mean(axis=0), W.std(axis=0)
     meta = {"runs": cfg.runs, "games": cfg.games, "features": cfg.features, "depth": cfg.depth,
             "source": "tdleaf learn", "config": cfg.to_json()}
-    Weights(cfg.variant, mean, meta).save(out / "weights.json")
-    Weights(cfg.variant, std, {"what": "standard deviation over runs", **meta}).save(
-        out / "weights_std.json")
+    layout = run_layout(cfg)
+    Weights(cfg.variant, mean, meta, layout=layout).save(out / "weights.json")
+    Weights(cfg.variant, std, {"what": "standard deviation over runs", **meta},
+            layout=layout).save(out / "weights_std.json")
     piece, target = REPORT_NORMALISATION[cfg.variant]
     pawn = pawn_target(cfg.variant)
     views: dict[str, dict[str, float]] = {}
@@ -447,11 +478,11 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
         scaled[MATERIAL + PIECES.index(piece)] = target          # exactly, not nearly
         Weights(cfg.variant, scaled,
                 {"what": f"weights.json scaled so that {piece} = {target:g} (the report's "
-                         f"normalisation for {cfg.variant}: {CONVENTION})", **meta}).save(
-            scaled_path)
+                         f"normalisation for {cfg.variant}: {CONVENTION})", **meta},
+                layout=layout).save(scaled_path)
     material = {p: float(mean[MATERIAL + i]) for i, p in enumerate(PIECES)}
     hand = {p: float(mean[HAND + i]) for i, p in enumerate(HAND_PIECES)} \
-        if cfg.variant == "crazyhouse" else {}
+        if has_pockets(cfg.variant) else {}
     summary: dict[str, Any] = {
         "variant": cfg.variant, "features": cfg.features, "runs": cfg.runs, "games": cfg.games,
         "normalisation": {
@@ -475,7 +506,7 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
         "material": material, "hand": hand,
         "material_std": {p: float(std[MATERIAL + i]) for i, p in enumerate(PIECES)},
         "hand_std": {p: float(std[HAND + i]) for i, p in enumerate(HAND_PIECES)}
-        if cfg.variant == "crazyhouse" else {},
+        if has_pockets(cfg.variant) else {},
         "normalised": views,
         "normalised_std": views_std,
         "psq_average": psq_averages(mean, vis) if cfg.features == "psq" else {},

@@ -12,6 +12,7 @@ import numpy as np
 
 from search import Engine
 from search.alphabeta import MATE_BOUND
+from search.evaluate import feature_vector
 from variants import Position, board_class, core
 
 from .td import Trajectory
@@ -67,6 +68,7 @@ def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: in
         keys[pos.key] = keys.get(pos.key, 0) + 1
         pos.push_uci(mv)
     n = len(engine.w)
+    layout = engine.weights.layout      # blocks after the classic ones: features at the leaf
     feats, scores, terminal, values = [], [], [], []
     visits = np.zeros((6, 64), dtype=np.int64)
     nodes = 0
@@ -79,7 +81,11 @@ def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: in
             break
         r = engine.search(pos, depth=depth)
         nodes += r.nodes
-        feats.append(r.leaf_features)
+        x = r.leaf_features
+        if len(x) != n:
+            leaf = r.leaf_position if r.leaf_position is not None else pos
+            x = feature_vector(leaf.bb, leaf.st, layout)
+        feats.append(x)
         if r.leaf_terminal:
             terminal.append(True)
             values.append(1.0 if r.leaf_score > MATE_BOUND else 0.0 if r.leaf_score < -MATE_BOUND else 0.5)
@@ -87,7 +93,7 @@ def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: in
         else:
             terminal.append(False)
             values.append(0.0)
-            scores.append(float(np.dot(engine.w, r.leaf_features)))
+            scores.append(float(np.dot(engine.w, x)))
         assert r.move is not None       # the game is not over: the search found a move
         pos.push_uci(r.move)
     traj = Trajectory(

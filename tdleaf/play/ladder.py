@@ -38,6 +38,7 @@ from typing import Any
 from search import strength
 from search.shipped import save_text, user_data_dir
 from variants import canonical_variant
+from variants.spec import SPECS
 
 from . import stats
 from .game import Adjudication
@@ -61,22 +62,31 @@ class KnownEngine:
     limit_text: str
 
 
+def _reference_of(spec: str) -> tuple[str, ...]:
+    """The variants whose reference engines (:attr:`variants.spec.Variant.engines`)
+    include the player spec ``spec``."""
+    return tuple(name for name, v in SPECS.items() if spec in v.engines)
+
+
 KNOWN_ENGINES: dict[str, KnownEngine] = {
     "fairy-stockfish": KnownEngine("fairy-stockfish", "uci:fairy-stockfish",
-                                   ("chess", "crazyhouse", "giveaway"), {"movetime": 0.1},
+                                   _reference_of("uci:fairy-stockfish"), {"movetime": 0.1},
                                    "0.1 s a move"),
-    "sjeng": KnownEngine("sjeng", "xboard:sjeng", ("crazyhouse", "suicide"), {"depth": 6},
+    "sjeng": KnownEngine("sjeng", "xboard:sjeng", _reference_of("xboard:sjeng"), {"depth": 6},
                          "depth 6 (sd 6)"),
     "fairy-stockfish-wasm": KnownEngine("fairy-stockfish-wasm", "uci:fairy-stockfish-wasm",
-                                        ("atomic",), {"movetime": 0.1}, "0.1 s a move"),
+                                        _reference_of("uci:fairy-stockfish-wasm"),
+                                        {"movetime": 0.1}, "0.1 s a move"),
 }
 ENGINE_ALIASES = {"fsf": "fairy-stockfish", "wasm": "fairy-stockfish-wasm",
                   "fsf-wasm": "fairy-stockfish-wasm"}
-#: The ladders of issue 10, in order: (variant, engine).
-DEFAULT_PLAN = [("chess", "fairy-stockfish"), ("crazyhouse", "fairy-stockfish"),
-                ("crazyhouse", "sjeng"), ("suicide", "sjeng"), ("giveaway", "fairy-stockfish"),
-                ("atomic", "fairy-stockfish-wasm")]
-LADDER_VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "atomic")
+_ENGINE_OF_SPEC = {k.spec: name for name, k in KNOWN_ENGINES.items()}
+#: The ladders of issue 10, in order: (variant, engine), each variant's reference
+#: engines in the spec's order.
+DEFAULT_PLAN: list[tuple[str, str]] = [(name, _ENGINE_OF_SPEC[e]) for name, v in SPECS.items()
+                                       for e in v.engines]
+#: The variants with reference engines of their own.
+LADDER_VARIANTS: tuple[str, ...] = tuple(dict.fromkeys(v for v, _ in DEFAULT_PLAN))
 
 
 #: The engines that rate a rung on the UCI_Elo scale, what the shipped ladder holds

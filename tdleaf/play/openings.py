@@ -18,6 +18,7 @@ from variants import (
     random_line,
     starting_fen,
 )
+from variants.spec import same_rules
 
 
 class OpeningError(ValueError):
@@ -114,7 +115,7 @@ def _read_pgn(text: str, variant: str, path: Path) -> list[Opening]:
                 tagged = canonical_variant(tag.lower().replace("-", "").replace(" ", ""))
             except VariantError:
                 tagged = tag
-            if tagged != variant and {tagged, variant} != {"giveaway", "antichess"}:
+            if not same_rules(tagged, variant):
                 raise OpeningError(f"{path}: game {number} is {tag}, the match plays {variant}")
         if game.errors:
             raise OpeningError(f"{path}: game {number}: {game.errors[0]}")

@@ -66,7 +66,7 @@ def game_text(game: GameResult, variant: str, round_: int, *, event: str = "tdle
         ("Round", str(round_)), ("White", game.white), ("Black", game.black),
         ("Result", game.result),
     ]
-    if variant != "chess":
+    if type(board) is not chess.Board:      # standard chess goes without a Variant tag
         headers.append(("Variant", type(board).aliases[0]))
     if not standard_start:
         headers += [("SetUp", "1"), ("FEN", start_fen)]

@@ -330,7 +330,7 @@ class ExternalPlayer(Player):
         assert self.engine is not None
         board = board_class(self.variant)()
         if self.protocol == "uci":
-            if self.variant == "chess":
+            if type(board) is chess.Board:      # standard chess needs no UCI_Variant
                 return
             option = self.engine.options.get("UCI_Variant")
             known = set(option.var) if option is not None and option.var else set()

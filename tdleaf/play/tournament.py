@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from search.layout import average_psq_weights
+from variants.spec import SPECS
 
 from . import stats
 from .match import MatchConfig, PlayerConfig, Summary, run_match
@@ -72,7 +73,7 @@ PAPER: dict[str, list[tuple[str, str, str, tuple[int, int, int] | None]]] = {
 }
 # Giveaway and antichess: the suicide pairings (the report has no numbers for them and
 # learnt no values).
-for _v in ("giveaway", "antichess"):
+for _v in [n for n, s in SPECS.items() if s.losing and n not in PAPER]:
     PAPER[_v] = [(label, a, b, None) for label, a, b, _ in PAPER["suicide"] if b != "report"]
 
 PLANS = ("paper", "roundrobin", "gauntlet")
