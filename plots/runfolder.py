@@ -9,7 +9,9 @@ rows of ``history.csv`` and the latest checkpoints.
 Weight vector layout (duplicated from ``search/layout.py`` on purpose: ``plots`` reads
 files and imports nothing of the engine): ``material`` P..K at 0..5, ``hand`` P..Q at
 6..10 (11 unused), piece-square tables at 12 + 64 * piece + square, a1 = 0 ... h8 = 63,
-White's view.
+White's view. A run with added blocks (``--features psq+mobility``) has them after
+entry 395, in the order its ``config.json`` names them; the figures read the classic
+entries only.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class History:
 class Checkpoint:
     run: int
     games: int
-    w: np.ndarray              # (396,)
+    w: np.ndarray              # (396,): the classic entries (added blocks left out)
     visits: np.ndarray         # (6, 64)
 
 
@@ -101,7 +103,14 @@ class RunData:
 
     @property
     def features(self) -> str:
-        return self.config["features"]
+        """The feature set the figures draw (``material`` or ``psq``), without the
+        blocks added to it (:attr:`blocks`)."""
+        return feature_set(self.config["features"])[0]
+
+    @property
+    def blocks(self) -> list[str]:
+        """The blocks added to the feature set (``psq+mobility``: ``["mobility"]``)."""
+        return feature_set(self.config["features"])[1]
 
     @property
     def games(self) -> int:
@@ -140,7 +149,8 @@ class RunData:
         """``Chess, material + piece-square tables: 2 runs x 20 games (depth 1)``, with
         the progress of an unfinished folder."""
         v = VARIANT_TITLES.get(self.variant, self.variant)
-        f = FEATURE_TITLES.get(self.features, self.features)
+        f = FEATURE_TITLES.get(self.features, self.features) + "".join(
+            f" + {b}" for b in self.blocks)
         text = f"{v}, {f}: {self.runs} run{'s' if self.runs != 1 else ''} \u00d7 {self.games} games"
         text += f" (depth {self.config.get('depth', '?')})"
         if not self.finished:
@@ -225,7 +235,13 @@ def _read_history(path: Path, run: int, hand: bool) -> History:
                    np.array(nodes, dtype=float))
 
 
-def _read_checkpoint(path: Path, run: int) -> Checkpoint:
+def feature_set(features: Any) -> tuple[str, list[str]]:
+    """``(set, added blocks)`` of a run's ``features`` (``psq+mobility``)."""
+    base, *blocks = str(features).split("+")
+    return base, blocks
+
+
+def _read_checkpoint(path: Path, run: int, blocks: bool = False) -> Checkpoint:
     data = _read_json(path, "checkpoint")
     try:
         w = np.asarray(data["w"], dtype=float)
@@ -233,8 +249,10 @@ def _read_checkpoint(path: Path, run: int) -> Checkpoint:
         games = int(data["games"])
     except (KeyError, TypeError, ValueError) as exc:
         raise PlotError(f"{path}: not a tdleaf checkpoint ({exc!r} missing or malformed)") from None
-    if w.shape != (N_FEATURES,):
-        raise PlotError(f"{path}: 'w' has {w.size} weights, expected {N_FEATURES}")
+    if w.ndim != 1 or w.size < N_FEATURES or (w.size > N_FEATURES and not blocks):
+        more = " or more (added blocks)" if blocks else ""
+        raise PlotError(f"{path}: 'w' has {w.size} weights, expected {N_FEATURES}{more}")
+    w = w[:N_FEATURES]              # the added blocks follow the classic entries
     if visits.shape != (6, 64):
         raise PlotError(f"{path}: 'visits' has shape {visits.shape}, expected 6 x 64")
     return Checkpoint(run, games, w, visits)
@@ -285,7 +303,7 @@ def load_run(run_dir: str | os.PathLike[str]) -> RunData:
     for key in ("variant", "features", "games", "runs"):
         if key not in cfg:
             raise PlotError(f"{cfg_path}: no '{key}' in the 'learn' section")
-    if cfg["features"] not in FEATURE_TITLES:
+    if feature_set(cfg["features"])[0] not in FEATURE_TITLES:
         raise PlotError(f"{cfg_path}: unknown features {cfg['features']!r}")
     meta = {k: v for k, v in saved.items() if k != "learn"}
     runs, variant = int(cfg["runs"]), cfg["variant"]
@@ -307,7 +325,7 @@ def load_run(run_dir: str | os.PathLike[str]) -> RunData:
             if len(h.games):
                 histories.append(h)
         if ck.exists():
-            checkpoints[r] = _read_checkpoint(ck, r)
+            checkpoints[r] = _read_checkpoint(ck, r, bool(feature_set(cfg["features"])[1]))
     if not histories:
         raise PlotError(f"missing run-00/history.csv in {path}: no games played yet"
                         if not (path / "run-00" / "history.csv").exists()

@@ -2,7 +2,10 @@
 
 Everything here is numba. The search works on per-ply rows of position arrays
 (copy-make: row ``ply + 1`` is the child), keeps the evaluation of every row up to date
-with :func:`search.evaluate.evaluate_delta`, and writes a triangular principal
+with :func:`search.evaluate.evaluate_delta` (the classic blocks), adds the feature
+layout's leaf blocks where it evaluates a node (:func:`node_eval`, from the int64
+``table`` of :attr:`search.layout.FeatureLayout.table`; None for the classic layouts,
+where nothing is added), and writes a triangular principal
 variation that runs through the quiescence search, so the PV ends at the very
 position whose evaluation is the score (the leaf TDLeaf learns from).
 
@@ -21,7 +24,7 @@ from variants import core
 from variants.bits import KING_ATTACKS, lsb, popcount
 from variants.nrt import unmanaged
 
-from .evaluate import evaluate_delta
+from .evaluate import evaluate_delta, leaf_score
 from .see import see
 
 MAXPLY = 120
@@ -101,6 +104,26 @@ def static_eval(bb, st, e, noise, seed):
 
 
 @njit(cache=True)
+def node_eval(bb, st, e, w, table):
+    """The evaluation of a node (White's view, no noise): ``e``, its incremental classic
+    part, plus the layout's leaf blocks (``table``: rows of code, offset, size; see
+    :attr:`search.layout.FeatureLayout.table`), computed here from the whole position.
+    ``table`` is None without leaf blocks: numba then compiles the search without their
+    code (even an unused branch to it cost a few per cent of the nodes per second)."""
+    if table is None:
+        return e
+    return e + leaf_score(bb, st, w, table)
+
+
+@njit(cache=True)
+def _unmanaged_table(table):
+    """``table`` without reference counting (see search_root), or None for None."""
+    if table is None:
+        return table
+    return unmanaged(table)
+
+
+@njit(cache=True)
 def terminal_score(bb, st, ply):
     """Score of a position without legal moves (or whose game the variant has ended)."""
     v = st[core.VARIANT]
@@ -129,6 +152,13 @@ def terminal_score(bb, st, ply):
                 return -win
             if not kings & bb[core.OCC + them]:
                 return win
+    if v == core.KOTH or v == core.THREECHECK or v == core.RACING or v == core.HORDE:
+        # The hill, the third check, the race or the horde may have ended the game.
+        term, winner = core.variant_result(bb, st)
+        if term == core.T_VARIANT_DRAW:
+            return 0.0
+        if term != core.T_NONE:
+            return win if winner == us else -win
     if core.checkers_mask(bb, st):
         return -win
     return 0.0
@@ -257,7 +287,8 @@ def _is_repetition(st, keys, idx, key, floor):
 
 
 @njit(cache=True)
-def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, ctl, noise):
+def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, ctl, w, table,
+                      noise):
     """Set up a quiescence node: returns (done, value, k, standing, alpha). When ``done``
     the node's value is ``value``; otherwise its ``k`` moves are ordered in
     ``moves[ply]``, ``value`` is the best score so far (the stand-pat when ``standing``,
@@ -265,9 +296,10 @@ def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, c
     bb = bbs[ply]
     st = sts[ply]
     v = st[core.VARIANT]
-    stand = static_eval(bb, st, evals[ply], noise, ctl[C_NOISE_SEED])
+    seed = ctl[C_NOISE_SEED]
     if ply >= MAXPLY - 1:
-        return True, stand, 0, False, alpha
+        return True, static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, seed), \
+            0, False, alpha
     limit_reached = qply >= ctl[C_QLIMIT]
     if v == core.SUICIDE or v == core.GIVEAWAY:
         # Captures are compulsory: a position with a capture is not quiet and allows no
@@ -276,10 +308,11 @@ def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, c
         if k == 0:
             return True, terminal_score(bb, st, ply), 0, False, alpha
         if not core.is_tactical(st, moves[ply, 0]) or limit_reached:
+            stand = static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, seed)
             return True, stand, 0, False, alpha
         best = -INF
     else:
-        if v == core.ATOMIC and core.is_variant_end(bb, st):
+        if v != core.CHESS and v != core.CRAZYHOUSE and core.is_variant_end(bb, st):
             return True, terminal_score(bb, st, ply), 0, False, alpha
         if not limit_reached and core.checkers_mask(bb, st) != 0:
             # In check: every evasion, no stand-pat (and mate is seen).
@@ -288,6 +321,7 @@ def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, c
                 return True, terminal_score(bb, st, ply), 0, False, alpha
             best = -INF
         else:
+            stand = static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, seed)
             if stand >= beta or limit_reached:
                 return True, stand, 0, False, alpha
             alpha = max(alpha, stand)
@@ -305,7 +339,7 @@ def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, c
 
 @njit(cache=True)
 def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv, pvlen,
-            killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise):
+            killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, table, noise):
     pvlen[ply] = ply
     bb = bbs[ply]
     st = sts[ply]
@@ -333,7 +367,8 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                 return s
         qalpha0 = alpha
         done, best, k, standing, alpha = _quiescence_moves(ply, alpha, beta, -depth, bbs, sts,
-                                                           evals, moves, mscores, ctl, noise)
+                                                           evals, moves, mscores, ctl, w, table,
+                                                           noise)
         if done:
             return best
         us = st[core.TURN]
@@ -355,7 +390,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
             evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, bbs[ply + 1], sts[ply + 1], w)
             score = -negamax(ply + 1, depth - 1, -beta, -alpha, no_pv, bbs, sts, evals, moves,
                              mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                             tt_score, tt_depth, tt_flag, ctl, w, noise)
+                             tt_score, tt_depth, tt_flag, ctl, w, table, noise)
             if ctl[C_STOP]:
                 return 0.0
             if score > best:
@@ -389,7 +424,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
         if popcount(bb[core.OCC] | bb[core.OCC + 1]) <= 6 and core.is_insufficient_material(bb, st):
             return 0.0
     if ply >= MAXPLY - 1:
-        return static_eval(bb, st, evals[ply], noise, ctl[C_NOISE_SEED])
+        return static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, ctl[C_NOISE_SEED])
 
     size = np.uint64(tt_key.shape[0])
     slot = np.int64(key % size)
@@ -409,7 +444,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     prune = flags != 0 and not is_pv and not in_check and not antichess
     static = 0.0
     if prune:
-        static = static_eval(bb, st, evals[ply], noise, ctl[C_NOISE_SEED])
+        static = static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, ctl[C_NOISE_SEED])
         quiet_window = abs(alpha) < MATE_BOUND and abs(beta) < MATE_BOUND
         if (flags & F_REVERSE_FUTILITY and depth <= 3 and quiet_window
                 and static - _FUTILITY_MARGIN[v] * depth >= beta):
@@ -418,7 +453,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                 and static + _RAZOR_MARGIN[v] * depth <= alpha):
             q = negamax(ply, no_pv, alpha, alpha + NULL_EPS, no_pv, bbs, sts, evals, moves,
                         mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                        tt_score, tt_depth, tt_flag, ctl, w, noise)
+                        tt_score, tt_depth, tt_flag, ctl, w, table, noise)
             if ctl[C_STOP]:
                 return 0.0
             if q <= alpha:
@@ -432,7 +467,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
             ctl[C_NULL_PLY] = ply + 2
             score = -negamax(ply + 1, depth - 1 - reduction, -beta, -beta + NULL_EPS, no_pv, bbs,
                              sts, evals, moves, mscores, pv, pvlen, killers, history, keys,
-                             tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise)
+                             tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, table, noise)
             ctl[C_NULL_PLY] = saved
             if ctl[C_STOP]:
                 return 0.0
@@ -481,7 +516,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
         if searched == 1:
             score = -negamax(ply + 1, new_depth, -beta, -alpha, is_pv, bbs, sts, evals, moves,
                              mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                             tt_score, tt_depth, tt_flag, ctl, w, noise)
+                             tt_score, tt_depth, tt_flag, ctl, w, table, noise)
         else:
             r = 0
             if reduce and quiet and not gives_check and searched > (4 if is_pv else 2):
@@ -489,15 +524,15 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                 r = max(0, min(r, new_depth - 1))
             score = -negamax(ply + 1, new_depth - r, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts,
                              evals, moves, mscores, pv, pvlen, killers, history, keys, tt_key,
-                             tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise)
+                             tt_move, tt_score, tt_depth, tt_flag, ctl, w, table, noise)
             if r > 0 and score > alpha and not ctl[C_STOP]:
                 score = -negamax(ply + 1, new_depth, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts,
                                  evals, moves, mscores, pv, pvlen, killers, history, keys,
-                                 tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise)
+                                 tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, table, noise)
             if score > alpha and score < beta and not ctl[C_STOP]:
                 score = -negamax(ply + 1, new_depth, -beta, -alpha, yes_pv, bbs, sts, evals,
                                  moves, mscores, pv, pvlen, killers, history, keys, tt_key,
-                                 tt_move, tt_score, tt_depth, tt_flag, ctl, w, noise)
+                                 tt_move, tt_score, tt_depth, tt_flag, ctl, w, table, noise)
         if ctl[C_STOP]:
             return 0.0
         if score > best:
@@ -549,7 +584,7 @@ def _has_pieces(bb, st):
 @njit(cache=True, nogil=True)
 def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscores, root_scores,
                 pv, pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag,
-                ctl, w, noise, alpha_in, beta_in):
+                ctl, w, table, noise, alpha_in, beta_in):
     """One iteration at ``depth``. Returns the number of root moves searched;
     ``moves[0, :n]`` holds them in searched order and ``root_scores`` their scores
     (exact for the best, bounds for the others). With ``ctl[C_ROOT_N] > 0`` only the
@@ -558,7 +593,9 @@ def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscor
     With ``ties``, the best move is drawn at random among the equally scored best ones
     (seeded by ``ctl[C_RNG]``). The window ``(alpha_in, beta_in)`` is an aspiration
     window (-INF, INF for none): a best score at or below ``alpha_in`` or at or above
-    ``beta_in`` is only a bound, and the caller searches again."""
+    ``beta_in`` is only a bound, and the caller searches again. ``w`` is the whole weight
+    vector of the layout, ``table`` its leaf blocks (int64 rows: kernel code, offset,
+    size), or None without any (the classic evaluation, compiled without them)."""
     # Views of these arrays are made at every node: drop their reference counting.
     bbs, sts, evals, moves, mscores = (unmanaged(bbs), unmanaged(sts), unmanaged(evals),
                                        unmanaged(moves), unmanaged(mscores))
@@ -567,7 +604,7 @@ def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscor
     killers, history, keys = unmanaged(killers), unmanaged(history), unmanaged(keys)
     tt_key, tt_move, tt_score = unmanaged(tt_key), unmanaged(tt_move), unmanaged(tt_score)
     tt_depth, tt_flag = unmanaged(tt_depth), unmanaged(tt_flag)
-    ctl, w = unmanaged(ctl), unmanaged(w)
+    ctl, w, leaf = unmanaged(ctl), unmanaged(w), _unmanaged_table(table)
     pvlen[0] = 0
     # Non-literal arguments for negamax (see there).
     one = depth - depth + 1
@@ -616,15 +653,15 @@ def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscor
         if i == 0:
             score = -negamax(one, depth - 1, -beta, -alpha, one, bbs, sts, evals, moves, mscores,
                              pv, pvlen, killers, history, keys, tt_key, tt_move, tt_score,
-                             tt_depth, tt_flag, ctl, w, noise)
+                             tt_depth, tt_flag, ctl, w, leaf, noise)
         else:
             score = -negamax(one, depth - 1, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts, evals,
                              moves, mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                             tt_score, tt_depth, tt_flag, ctl, w, noise)
+                             tt_score, tt_depth, tt_flag, ctl, w, leaf, noise)
             if score > alpha and not ctl[C_STOP]:
                 score = -negamax(one, depth - 1, -beta, -alpha, one, bbs, sts, evals, moves,
                                  mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                                 tt_score, tt_depth, tt_flag, ctl, w, noise)
+                                 tt_score, tt_depth, tt_flag, ctl, w, leaf, noise)
         if ctl[C_STOP]:
             return n
         root_scores[i] = score

@@ -137,6 +137,11 @@ class Engine:
     value-set name (``traditional``, ``sunsetter``, ``sjeng``, ...). For self-play
     learning, ``random_ties`` breaks ties between equally scored root moves at random
     and ``noise`` (e.g. 0.01) perturbs evaluations; both are seeded by ``seed``.
+
+    The weights' layout (:class:`~search.layout.FeatureLayout`) may hold leaf blocks
+    (``psq+mobility``): the search adds them, computed from the whole position, wherever
+    it evaluates a node, and results describe the PV's leaf with every feature of the
+    layout. A leaf block needs a compiled kernel (ValueError otherwise).
     """
 
     def __init__(self, variant: str = "chess", weights: Weights | str | None = None, *,
@@ -185,8 +190,16 @@ class Engine:
             weights = load_weights(weights, self.variant)
         if not spec.get(weights.variant).same_rules(spec.get(self.variant)):
             raise ValueError(f"weights are for {weights.variant}, engine plays {self.variant}")
+        missing = [b.name for b in weights.layout.blocks if b.evaluation == "leaf" and not b.code]
+        if missing:
+            raise ValueError(f"block(s) {', '.join(missing)} of layout {weights.layout.name!r} "
+                             "have no compiled kernel: the search cannot evaluate them")
         self.weights = weights
         self.w = np.ascontiguousarray(weights.w, dtype=np.float64)
+        # The leaf blocks the search adds at every node it evaluates (none: 0 rows).
+        self.table = np.ascontiguousarray(weights.layout.table, dtype=np.int64)
+        # None without leaf blocks: the search is then compiled without their code.
+        self._leaf = self.table if self.table.size else None
 
     def set_search(self, mode: str, flags: int | None = None) -> None:
         """``selective`` or ``plain``; ``flags`` (technique bits) overrides the mode's
@@ -457,7 +470,7 @@ class Engine:
         args = (self.root_only, self.bbs, self.sts, self.evals, self.moves, self.mscores,
                 self.root_scores, self.pv, self.pvlen, self.killers, self.history, self.keys,
                 self.tt_key, self.tt_move, self.tt_score, self.tt_depth, self.tt_flag,
-                self.ctl, self.w, self.noise)
+                self.ctl, self.w, self._leaf, self.noise)
         if (prev_score is None or not (self.flags & F_ASPIRATION) or depth < 4 or ties
                 or abs(prev_score) > ab.MATE_BOUND):
             return ab.search_root(depth, ties, prev_best, *args, -ab.INF, ab.INF)
@@ -482,7 +495,8 @@ class Engine:
         return SearchResult(None, float(score), [], 0, 0, int(self.ctl[ab.C_NODES]), elapsed,
                             mate=0 if abs(score) > ab.MATE_BOUND else None,
                             leaf_fen=pos.fen(), leaf_score=float(score if pos.turn else -score),
-                            leaf_terminal=True, leaf_features=feature_vector(pos.bb, pos.st),
+                            leaf_terminal=True,
+                            leaf_features=feature_vector(pos.bb, pos.st, self.weights.layout),
                             leaf_position=pos.copy())
 
     def _snapshot(self, depth: int, n: int, nodes: int, elapsed: float) -> SearchResult:
@@ -517,11 +531,12 @@ class Engine:
         elif codes and self._drawn_in_search(leaf):
             terminal, leaf_score = True, 0.0
         else:
-            leaf_score = float(evaluate(leaf.bb, leaf.st, self.w))
+            leaf_score = float(ab.node_eval(leaf.bb, leaf.st, evaluate(leaf.bb, leaf.st, self.w),
+                                            self.w, self._leaf))
         result.leaf_fen = leaf.fen()
         result.leaf_score = leaf_score
         result.leaf_terminal = bool(terminal)
-        result.leaf_features = feature_vector(leaf.bb, leaf.st)
+        result.leaf_features = feature_vector(leaf.bb, leaf.st, self.weights.layout)
         result.leaf_position = leaf
 
     @staticmethod

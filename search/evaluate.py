@@ -12,9 +12,17 @@ import numpy as np
 from numba import njit
 
 from variants import core
-from variants.bits import lsb
+from variants.bits import (
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    PAWN_ATTACKS,
+    bishop_attacks,
+    lsb,
+    popcount,
+    rook_attacks,
+)
 
-from .layout import BASE_SIZE, HAND, MATERIAL, PSQ, FeatureLayout
+from .layout import BASE_SIZE, HAND, MATERIAL, MOBILITY_CODE, PSQ, FeatureLayout
 
 
 @njit(cache=True)
@@ -86,11 +94,62 @@ def features(bb, st, out):
 # -- blocks after the classic ones (search.layout.FeatureLayout.table) --------------------
 
 @njit(cache=True)
-def _block_kernel(code, bb, st, out, at):
-    """Add the features of the leaf block with kernel ``code`` to ``out[at:]``. A block
-    with a compiled kernel gets its branch here (``if code == K: ...``); code 0 has
-    none (its features come from its Python reference, outside the search)."""
-    return
+def piece_attacks(t, c, sq, occ):
+    """The squares a piece of type t (1..6) and colour c on sq attacks, given the
+    occupied squares ``occ`` (a pawn: its two capture squares)."""
+    if t == core.PAWN:
+        return PAWN_ATTACKS[c, sq]
+    if t == core.KNIGHT:
+        return KNIGHT_ATTACKS[sq]
+    if t == core.BISHOP:
+        return bishop_attacks(sq, occ)
+    if t == core.ROOK:
+        return rook_attacks(sq, occ)
+    if t == core.QUEEN:
+        return bishop_attacks(sq, occ) | rook_attacks(sq, occ)
+    return KING_ATTACKS[sq]
+
+
+@njit(cache=True)
+def _put(w, out, i, x):
+    """Feature ``i`` of a leaf block has value ``x``: added to ``out[i]`` when ``out`` is
+    the feature vector; with an empty ``out`` (scoring), returns ``w[i] * x`` instead, so
+    one kernel serves the features and the search's score without allocating."""
+    if out.shape[0]:
+        out[i] += x
+        return 0.0
+    return w[i] * x
+
+
+@njit(cache=True)
+def _mobility(bb, w, out, at):
+    """The ``mobility`` block (search.layout.MOBILITY_BLOCK): per piece type, the squares
+    its pieces attack that their own side does not occupy, White's minus Black's."""
+    s = 0.0
+    occ = bb[core.OCC] | bb[core.OCC + 1]
+    for c in range(2):
+        sign = 1.0 if c == 0 else -1.0
+        own = bb[core.OCC + c]
+        for t in range(1, 7):
+            b = bb[t - 1] & own
+            n = 0
+            while b:
+                n += popcount(piece_attacks(t, c, lsb(b), occ) & ~own)
+                b &= b - np.uint64(1)
+            s += _put(w, out, at + t - 1, sign * n)
+    return s
+
+
+@njit(cache=True)
+def _block_kernel(code, bb, st, w, out, at):
+    """The leaf block with kernel ``code``, at offset ``at``: adds its features to
+    ``out``, or, with an empty ``out``, returns its score (see :func:`_put`). A block
+    with a compiled kernel gets its branch here (``if code == K: ...``, K from
+    search.layout); code 0 has none (its features come from its Python reference,
+    outside the search)."""
+    if code == MOBILITY_CODE:
+        return _mobility(bb, w, out, at)
+    return 0.0
 
 
 @njit(cache=True)
@@ -101,20 +160,18 @@ def leaf_features(bb, st, table, out):
         at, size = table[k, 1], table[k, 2]
         out[at:at + size] = 0.0
         if table[k, 0]:
-            _block_kernel(table[k, 0], bb, st, out, at)
+            _block_kernel(table[k, 0], bb, st, out, out, at)
 
 
 @njit(cache=True)
 def leaf_score(bb, st, w, table):
-    """The leaf blocks' share of the evaluation (White's view): ``w . x`` over them."""
+    """The leaf blocks' share of the evaluation (White's view): ``w . x`` over them (what
+    the search adds at every node it evaluates)."""
     s = 0.0
-    if table.shape[0] == 0:
-        return s
-    x = np.zeros(w.shape[0])
-    leaf_features(bb, st, table, x)
+    scoring = w[:0]             # an empty view: the kernels return w . x, nothing written
     for k in range(table.shape[0]):
-        for i in range(table[k, 1], table[k, 1] + table[k, 2]):
-            s += w[i] * x[i]
+        if table[k, 0]:
+            s += _block_kernel(table[k, 0], bb, st, w, scoring, table[k, 1])
     return s
 
 

@@ -168,6 +168,44 @@ def register_block(block: Block) -> Block:
     return block
 
 
+#: Kernel codes of the leaf blocks that have a compiled kernel (search.evaluate's
+#: ``_block_kernel`` dispatches on them; 0: none).
+MOBILITY_CODE = 1
+
+
+def _mobility_reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
+    """The ``mobility`` block by python-chess: per piece type, the squares each piece
+    attacks (``chess.BaseBoard.attacks``) outside its own side's pieces, White's minus
+    Black's. The definition the compiled kernel is held to."""
+    import chess
+
+    from variants import core
+
+    board = chess.BaseBoard.empty()
+    white = int(bb[core.OCC])
+    for sq in range(64):
+        if st[sq]:
+            board.set_piece_at(sq, chess.Piece(int(st[sq]), bool(white >> sq & 1)))
+    out = np.zeros(len(PIECES))
+    for sq, piece in board.piece_map().items():
+        n = len(board.attacks(sq) & ~chess.SquareSet(board.occupied_co[piece.color]))
+        out[piece.piece_type - 1] += n if piece.color == chess.WHITE else -n
+    return out
+
+
+#: Mobility for every variant (issue 31): 6 weights, one per piece type.
+MOBILITY_BLOCK = register_block(Block(
+    "mobility", tuple(PIECES), code=MOBILITY_CODE, reference=_mobility_reference,
+    key_kind="piece", doc="squares attacked outside the own pieces, per piece type, "
+                          "White minus Black (computed at the leaves)"))
+
+
+def block_help() -> str:
+    """One line per registered leaf block (name, entries, what it holds), for --help."""
+    return "; ".join(f"{b.name} ({b.size} weights: {b.doc})" for b in BLOCKS.values()
+                     if b.evaluation == "leaf") or "none"
+
+
 #: Named feature sets: the blocks a layout holds and those learning changes (hand only
 #: where the variant has pockets). ``tdleaf learn --features NAME``, or ``NAME+block+...``
 #: to add registered blocks (held and learnt).
@@ -339,7 +377,8 @@ _LOSING = {"P": -1.0, "N": -3.0, "B": -3.0, "R": -5.0, "Q": -9.0, "K": -2.0}
 _SETS: dict[str, dict[str, dict[str, float]]] = {
     # name -> variant -> material (hand = material where the variant has pockets)
     "traditional": {"chess": _TRADITIONAL, "crazyhouse": _TRADITIONAL, "atomic": _TRADITIONAL,
-                    "suicide": _LOSING, "giveaway": _LOSING, "antichess": _LOSING},
+                    "suicide": _LOSING, "giveaway": _LOSING, "antichess": _LOSING,
+                    **{v: _TRADITIONAL for v in spec.VARIANTS if not spec.get(v).losing}},
     "sunsetter": {
         "chess": {"P": 0.96, "N": 2.87, "B": 3.0, "R": 4.49, "Q": 8.60, "K": 0.0},
         "crazyhouse": {"P": 1.54, "N": 2.95, "B": 3.0, "R": 3.08, "Q": 6.00, "K": 0.0},

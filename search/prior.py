@@ -200,7 +200,7 @@ def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, value_mode, ome
                 evals[1] = evals[0] + evaluate_delta(bb, st, bbs[1], sts[1], w)
                 score = -ab.negamax(one, depth, -ab.INF, ab.INF, one, bbs, sts, evals, moves,
                                     mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                                    tt_score, tt_depth, tt_flag, ctl, w, 0.0)
+                                    tt_score, tt_depth, tt_flag, ctl, w, None, 0.0)
             out_scores[p, i] = score
             best = max(best, score)
         out_values[p] = score_value(best, value_mode, omega)

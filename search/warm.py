@@ -44,6 +44,24 @@ def search(variant: str = "chess", mode: str = "selective", depth: int = 2) -> N
     Engine(variant, WEIGHTS, hash_mb=1, search=mode).search(None, depth=depth)
 
 
+def leaf_blocks(variant: str = "chess", depth: int = 2) -> None:
+    """The search with every registered leaf block (``--features psq+BLOCK...``): numba
+    compiles it apart from the classic search, which has no leaf-block code at all."""
+    import numpy as np
+
+    from .engine import Engine
+    from .layout import BLOCKS, CLASSIC_BLOCKS, Weights, feature_layout, value_set
+
+    extra = [name for name in BLOCKS if name not in CLASSIC_BLOCKS]
+    if not extra:
+        return
+    layout = feature_layout(variant, "+".join(["psq", *extra]))
+    w = np.zeros(layout.size)
+    classic = value_set(WEIGHTS, variant)
+    w[:classic.w.size] = classic.w
+    Engine(variant, Weights(variant, w, {}, layout=layout), hash_mb=1).search(None, depth=depth)
+
+
 def evaluation(variant: str = "chess") -> None:
     """The evaluation called from Python: the full and incremental evaluation and the
     feature vectors (dense and sparse) that learning reads."""

@@ -21,6 +21,8 @@ from tdleaf.bench.perft import python_chess_perft
 from variants import board_class
 
 ANTI = ("suicide", "giveaway", "antichess")
+#: The variants whose games end on the board as well as by mate (issue 30).
+NEW = ("kingofthehill", "3check", "racingkings", "horde")
 
 # --------------------------------------------------------------------------------------
 # python-chess reference
@@ -716,6 +718,96 @@ def r_anti_blocked(variant: str, rng: random.Random) -> chess.Board | None:
     return finish(b, rng=rng)
 
 
+def _checks(b: chess.Board | None, rng: random.Random) -> chess.Board | None:
+    """Three-check: random remaining checks (1 to 3 a side, now and then 0: game over)."""
+    if b is None:
+        return None
+    b = chess.variant.ThreeCheckBoard(b.fen())
+    b.remaining_checks = [rng.choice([1, 1, 2, 3, 0]), rng.choice([1, 1, 2, 3])]
+    return b
+
+
+def r_koth(rng: random.Random) -> chess.Board | None:
+    """King of the hill: kings one or two steps from the hill, pieces that guard it."""
+    b = empty_board("kingofthehill")
+    ring = near(chess.D4, 2) | near(chess.E5, 2)
+    ring &= ~(chess.BB_D4 | chess.BB_E4 | chess.BB_D5 | chess.BB_E5)
+    kings(b, rng, wmask=ring)
+    for _ in range(rng.randint(1, 10)):
+        put(b, rng, random_piece(rng))
+    return finish(b, rng=rng)
+
+
+#: Each side's pieces in racing kings (no pawns, kings aside).
+RACE_PIECES = "QRRBBNN"
+
+
+def r_race(rng: random.Random) -> chess.Board | None:
+    """Racing kings: kings anywhere (often near the 8th rank), some of the race's pieces;
+    only check-free positions are valid."""
+    b = empty_board("racingkings")
+    wmask = chess.BB_RANK_6 | chess.BB_RANK_7 if rng.random() < 0.5 else ALL & ~chess.BB_RANK_8
+    if rng.random() < 0.3:
+        wmask = chess.BB_RANK_8
+    kings(b, rng, wmask=wmask)
+    if b.kings & chess.BB_RANK_8 & b.occupied_co[chess.BLACK] and b.kings & chess.BB_RANK_8 & b.occupied_co[chess.WHITE]:
+        return None
+    for color in chess.COLORS:
+        for sym in rng.sample(RACE_PIECES, rng.randint(0, 7)):
+            put(b, rng, sym if color else sym.lower())
+    turn = chess.BLACK if b.kings & chess.BB_RANK_8 & b.occupied_co[chess.WHITE] and rng.random() < 0.8 \
+        else rng.random() < 0.5
+    return finish(b, turn)
+
+
+def r_horde(rng: random.Random, lo: int = 1, hi: int = 24) -> chess.Board | None:
+    """Horde: white pawns (first rank included) and now and then a promoted piece; a
+    black king with some pieces and pawns."""
+    b = empty_board("horde")
+    put(b, rng, "k", chess.BB_RANK_5 | chess.BB_RANK_6 | chess.BB_RANK_7 | chess.BB_RANK_8)
+    for _ in range(rng.randint(lo, hi)):
+        sq = put(b, rng, "P", ALL & ~chess.BB_RANK_8 | chess.BB_RANK_1) if rng.random() < 0.3 \
+            else put(b, rng, "P", ALL & ~chess.BB_RANK_8)
+        if sq is None:
+            break
+    if rng.random() < 0.3:
+        put(b, rng, random_piece(rng, chess.WHITE, pawns=False))
+    for _ in range(rng.randint(0, 8)):
+        put(b, rng, random_piece(rng, chess.BLACK))
+    castling = chess.BB_A8 | chess.BB_H8 if rng.random() < 0.2 else None
+    if castling:
+        b.remove_piece_at(chess.E8)
+        b.remove_piece_at(b.king(chess.BLACK)) if b.king(chess.BLACK) is not None else None
+        put_at(b, "e8", "k")
+        put_at(b, "a8", "r")
+        put_at(b, "h8", "r")
+    return finish(b, rng=rng, castling=castling)
+
+
+def _horde_pawn_pair(rng: random.Random) -> chess.Board | None:
+    """Horde: a white pawn on the first rank next to a black pawn's file, so that its
+    double step (which sets no en-passant square) meets possible captures."""
+    b = empty_board("horde")
+    f = rng.randrange(1, 7)
+    put_at(b, chess.square(f, 0), "P")
+    put_at(b, chess.square(f + rng.choice([-1, 1]), 2), "p")
+    put_at(b, chess.square(rng.randrange(8), 1), "P")
+    put_at(b, chess.square(f + rng.choice([-1, 1]), 3), "p")
+    put(b, rng, "k", chess.BB_RANK_7 | chess.BB_RANK_8)
+    for _ in range(rng.randint(0, 6)):
+        put(b, rng, "P")
+    return finish(b, chess.WHITE)
+
+
+def _read_epd(variant: str) -> list[str]:
+    """The FENs of tests/data/perft_<variant>.epd."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / f"perft_{variant}.epd"
+    return [line.split(" ;")[0] for line in path.read_text().splitlines()
+            if line and not line.startswith("#")]
+
+
 # --------------------------------------------------------------------------------------
 # Perft position sets
 # --------------------------------------------------------------------------------------
@@ -760,7 +852,8 @@ def perft_positions(variant: str) -> tuple[str, ...]:
     position plus positions built to exercise the variant's special rules."""
     rng = random.Random(f"perft-positions-{variant}")
     out: dict[str, None] = {}
-    base = {"chess": CHESS_EPD, "crazyhouse": CRAZYHOUSE_FENS, "atomic": ATOMIC_FENS}.get(variant, ANTI_FENS)
+    base = {"chess": CHESS_EPD, "crazyhouse": CRAZYHOUSE_FENS, "atomic": ATOMIC_FENS}.get(
+        variant, _read_epd(variant) if variant in NEW else ANTI_FENS)
     for fen in base:
         _collect(out, variant, new_board(variant, fen))
     for fen in sample_game(variant, rng, UNIFORM, limit=15):
@@ -792,6 +885,26 @@ def perft_positions(variant: str) -> tuple[str, ...]:
         _from_recipe(out, variant, rng, lambda: r_en_passant(variant, rng, king_radius=3), 12, walks=0)
         _from_recipe(out, variant, rng, lambda: r_promotion(variant, rng), 6)
         _from_recipe(out, variant, rng, lambda: r_back_rank(variant, rng), 6, walks=0)
+    elif variant == "kingofthehill":
+        _from_recipe(out, variant, rng, lambda: r_koth(rng), 24)
+        _from_recipe(out, variant, rng, lambda: r_castling(variant, rng), 10)
+        _from_recipe(out, variant, rng, lambda: r_en_passant(variant, rng), 10, walks=0)
+        _from_recipe(out, variant, rng, lambda: r_promotion(variant, rng), 8)
+        _from_recipe(out, variant, rng, lambda: r_double_check(variant, rng), 8, walks=0)
+    elif variant == "3check":
+        _from_recipe(out, variant, rng, lambda: _checks(r_random(variant, rng), rng), 20)
+        _from_recipe(out, variant, rng, lambda: _checks(r_castling(variant, rng), rng), 10)
+        _from_recipe(out, variant, rng, lambda: _checks(r_en_passant(variant, rng), rng), 10,
+                     walks=0)
+        _from_recipe(out, variant, rng, lambda: _checks(r_promotion(variant, rng), rng), 8)
+        _from_recipe(out, variant, rng, lambda: _checks(r_double_check(variant, rng), rng), 8,
+                     walks=0)
+    elif variant == "racingkings":
+        _from_recipe(out, variant, rng, lambda: r_race(rng), 60)
+    elif variant == "horde":
+        _from_recipe(out, variant, rng, lambda: r_horde(rng), 30)
+        _from_recipe(out, variant, rng, lambda: r_horde(rng, 1, 4), 16)
+        _from_recipe(out, variant, rng, lambda: _horde_pawn_pair(rng), 12)
     else:
         _from_recipe(out, variant, rng, lambda: r_anti(variant, rng, 6, 16), 16, TACTICAL)
         _from_recipe(out, variant, rng, lambda: r_anti(variant, rng, 2, 5), 14, KINGPROMO)
@@ -855,7 +968,7 @@ def features(variant: str, fen: str) -> set[str]:
         f.add("castling")
     if any(_path_attacked(b, m) for m in castles):
         f.add("castling_path_attacked")
-    if variant in ("chess", "crazyhouse", "atomic"):
+    if variant in ("chess", "crazyhouse", "atomic", "kingofthehill", "3check", "horde"):
         if b.is_check():
             f.add("check")
         if chess.popcount(b.checkers_mask()) >= 2:
@@ -910,6 +1023,30 @@ def features(variant: str, fen: str) -> set[str]:
                 break
         if any(b.is_capture(m) and near(m.to_square, 1) & b.kings for m in legal):
             f.add("capture_next_to_king")
+    if variant in NEW:
+        if b.is_check():
+            f.add("check")
+        for m in legal:
+            b.push(m)
+            end = b.is_variant_end()
+            b.pop()
+            if end:
+                f.add("ends_in_1")
+                break
+    if variant == "racingkings":
+        if set(chess.Board.generate_legal_moves(b)) - set(legal):
+            f.add("checks_refused")
+        if b.turn == chess.BLACK and b.kings & b.occupied_co[chess.WHITE] & chess.BB_RANK_8 \
+                and legal:
+            f.add("black_may_follow")
+    if variant == "horde":
+        if any(b.pawns & chess.BB_SQUARES[m.from_square] & chess.BB_RANK_1
+               and m.to_square - m.from_square == 16 for m in legal):
+            f.add("first_rank_double")
+        if b.has_insufficient_material(chess.WHITE):
+            f.add("horde_insufficient")
+    if variant == "3check" and min(b.remaining_checks) == 1 and "ends_in_1" in f:
+        f.add("third_check_in_1")
     if variant in ANTI:
         if any(b.is_capture(m) for m in legal) and any(
                 not b.is_capture(m) for m in b.generate_pseudo_legal_moves()):
@@ -964,6 +1101,41 @@ ENDGAMES = {
         "8/5k2/8/8/8/8/2R5/4K3 b - - 98 60",
         "8/8/3k4/8/8/4K3/8/2B2b2 w - - 0 1",
     ],
+    "kingofthehill": [
+        "8/8/8/8/8/8/8/R3K1k1 w - - 0 1",
+        "7k/8/8/8/8/8/8/K6R b - - 0 1",
+        "k7/8/8/8/8/8/8/6NK w - - 110 60",
+        "7k/8/8/8/8/8/8/K7 w - - 98 60",
+        "k7/p7/P7/8/8/8/8/7K w - - 0 1",
+        "k7/8/8/8/8/8/8/6BK b - - 140 80",
+    ],
+    "3check": [
+        "8/8/4k3/8/8/3K4/8/R6r w - - 2+2 0 1",
+        "8/8/4k3/8/8/3K4/8/8 w - - 1+1 0 1",
+        "7k/8/8/8/8/8/8/K6N w - - 1+1 98 60",
+        "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 3+3 120 70",
+        "k7/8/1Q6/8/8/8/8/7K w - - 1+2 0 1",
+        "8/5k2/8/8/8/8/2R5/4K3 b - - 2+1 99 60",
+    ],
+    "racingkings": [
+        "8/8/8/8/8/8/k6K/8 w - - 0 1",
+        "8/8/8/8/8/8/kr6/6RK w - - 0 1",
+        "8/8/8/8/8/k7/7K/1n4N1 w - - 120 60",
+        "8/8/8/8/8/8/kq6/6BK w - - 98 50",
+        "8/8/8/8/8/kr6/6RK/8 b - - 0 1",
+        "8/k6K/8/8/8/8/8/8 w - - 0 1",                   # a race: black may draw
+        "8/1k4K1/8/8/8/8/8/8 w - - 0 1",
+        "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
+    ],
+    "horde": [
+        "4k3/8/8/8/8/8/PPP5/8 w - - 0 1",
+        "4k3/8/8/8/8/8/8/P7 b - - 0 1",
+        "k7/8/8/8/8/8/1P6/8 w - - 0 1",
+        "4k3/8/8/8/8/8/8/2B5 w - - 110 60",
+        "4k3/2r5/8/8/8/8/8/4N3 w - - 98 60",
+        "r3k3/8/8/8/8/PPP5/PPPP4/PPPP4 w q - 0 1",
+        "4k3/pp6/8/8/PP6/8/8/8 w - - 0 1",
+    ],
     "anti": [
         "8/8/8/p7/P7/8/8/b6B w - - 0 1",
         "8/8/8/p7/P7/8/8/b6B b - - 130 70",
@@ -988,7 +1160,9 @@ def game_specs(variant: str) -> tuple[tuple[str, str | None, str, int], ...]:
     rng = random.Random(f"game-specs-{variant}")
     specs = []
     # Suicide-family and atomic games are short: play more of them.
-    n_uniform, n_tactical = {"chess": (10, 6), "crazyhouse": (8, 8), "atomic": (16, 10)}.get(variant, (30, 12))
+    n_uniform, n_tactical = {"chess": (10, 6), "crazyhouse": (8, 8), "atomic": (16, 10),
+                             "kingofthehill": (12, 6), "3check": (12, 8),
+                             "racingkings": (12, 6), "horde": (6, 4)}.get(variant, (30, 12))
     for i in range(n_uniform):
         specs.append((f"start-uniform-{i}", None, "uniform", 4))
     for i in range(n_tactical):
@@ -1010,6 +1184,12 @@ def game_specs(variant: str) -> tuple[tuple[str, str | None, str, int], ...]:
             b = r_anti_blocked(variant, rng) if made % 2 else r_anti(variant, rng, 3, 6)
         elif variant == "crazyhouse":
             b = r_zh(rng, full=made % 2 == 0, lo=1, hi=4)
+        elif variant == "racingkings":
+            b = r_race(rng)
+        elif variant == "horde":
+            b = r_horde(rng, 1, 3)
+        elif variant == "3check":
+            b = _checks(r_random(variant, rng, 1, 4), rng)
         else:
             b = r_random(variant, rng, 1, 4)
         if b is None:

@@ -115,7 +115,7 @@ def test_learnt_blocks_follow_the_variant():
     assert learnt_blocks("atomic", "psq") == ("material", "psq")
     with pytest.raises(WeightsError, match="unknown feature set 'tables'"):
         feature_layout("chess", "tables")
-    with pytest.raises(WeightsError, match="unknown feature block 'safety'.*none yet"):
+    with pytest.raises(WeightsError, match="unknown feature block 'safety'.*added blocks: mobility"):
         feature_layout("chess", "psq+safety")
 
 

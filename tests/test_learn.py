@@ -343,9 +343,10 @@ def test_same_seed_one_worker_is_reproducible(reference_job, tmp_path):
     assert list(first[0].mainline_moves()) != list(first[1].mainline_moves())
 
 
-def test_resume_after_kill_equals_uninterrupted_run(reference_job, tmp_path):
-    out = tmp_path / "killed"
-    proc = subprocess.Popen(_cli(*JOB, "--runs", "1", "--workers", "1", "--out", str(out)),
+def _kill_after_4_games(argv: list[str], out: Path) -> Path:
+    """Start ``tdleaf learn ARGV --out OUT`` and kill -9 it once run-00 has checkpointed
+    4 games; returns that checkpoint's path."""
+    proc = subprocess.Popen(_cli(*argv, "--out", str(out)),
                             env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     ck_path = out / "run-00" / "checkpoint.json"
     deadline = time.monotonic() + 240
@@ -363,6 +364,12 @@ def test_resume_after_kill_equals_uninterrupted_run(reference_job, tmp_path):
         proc.wait(timeout=60)
         proc.stderr.close()
     assert proc.returncode == -signal.SIGKILL
+    return ck_path
+
+
+def test_resume_after_kill_equals_uninterrupted_run(reference_job, tmp_path):
+    out = tmp_path / "killed"
+    ck_path = _kill_after_4_games([*JOB, "--runs", "1", "--workers", "1"], out)
     ck = json.loads(ck_path.read_text())
     assert 4 <= ck["games"] < JOB_GAMES
     assert not (out / "weights.json").exists()

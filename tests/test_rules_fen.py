@@ -79,6 +79,37 @@ EXTRA_FENS = {
     ],
 }
 
+EXTRA_FENS.update({
+    "kingofthehill": [
+        "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1",
+        "8/8/8/3K4/8/8/8/4k3 b - - 0 1",                 # on the hill: game over
+        "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1",
+    ],
+    "3check": [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",  # no check field
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2+1 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +1+2",  # lichess: given
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0+3 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0+0 0 1",  # both done: draw
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 5+7 0 1",
+        "4k3/8/8/8/3pP3/8/8/4K3 b - e3 1+1 0 1",
+        "4k3/8/8/8/8/8/8/4K2R w K - 3+3",                # clocks missing
+    ],
+    "racingkings": [
+        "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
+        "7K/k7/8/8/8/8/8/8 b - - 0 1",
+        "k6K/8/8/8/8/8/8/8 w - - 0 1",
+        "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - -",
+    ],
+    "horde": [
+        "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+        "4k3/8/8/8/8/8/8/P7 w - - 0 1",
+        "4k3/8/8/8/1pP5/8/8/8 b - c3 0 2",               # ep after a second-rank step
+        "4k3/8/8/8/8/8/8/8 w - - 0 1",                   # the horde is gone
+        "4k3/8/8/8/8/8/8/8 b - - 0 1",
+    ],
+})
+
 #: FENs python-chess parses but calls invalid: from_fen(validate=False) must still write
 #: them back exactly as python-chess does (castling rights cleaned, bad ep dropped).
 UNVALIDATED_FENS = {
@@ -99,6 +130,11 @@ UNVALIDATED_FENS = {
         "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",
         "4k3/8/8/8/8/8/8/R3K3 w Kk - 0 1",
     ],
+    "kingofthehill": ["4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1", "4k3/8/8/8/8/8/8/4K3 b - e3 0 1"],
+    "3check": ["4k3/8/8/8/8/8/8/4K3 w KQkq - 1+2 0 1", "4k3/8/8/8/8/8/8/4K3 b - e3 0+0 0 1"],
+    "racingkings": ["8/8/8/8/8/8/k1r4K/8 w - - 0 1", "k6K/8/8/8/8/8/8/8 b - - 0 1",
+                    "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w KQ - 0 1"],
+    "horde": ["4k3/8/8/8/8/8/PPPPPPPP/p7 w KQkq - 0 1", "4k3/8/8/8/8/8/8/P7 b - e3 0 1"],
     "anti": [
         "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",
         "8/8/8/8/8/8/8/R6R w KQ - 0 1",
@@ -193,7 +229,9 @@ def test_from_board_keeps_current_position(variant):
 def mutations(variant: str, fen: str) -> list[str]:
     """Variations of ``fen``: clocks (same key), turn, ep and castling fields, pockets and
     promoted marks (crazyhouse). Only those python-chess calls valid are kept."""
-    board_part, turn, castling, ep, half, full = fen.split()
+    fields = fen.split()
+    checks = fields.pop(4) if variant == "3check" else None
+    board_part, turn, castling, ep, half, full = fields
     out = [
         f"{board_part} {turn} {castling} {ep} 7 40",
         " ".join([board_part, "b" if turn == "w" else "w", castling, "-", half, full]),
@@ -214,6 +252,11 @@ def mutations(variant: str, fen: str) -> list[str]:
                     out.append(" ".join([f"{squares.replace(sym, sym + '~', 1)}[{pocket}]", turn,
                                          castling, ep, half, full]))
                     break
+    if checks is not None:   # the remaining checks are part of the key
+        w, b = checks.split("+")
+        out = [" ".join([*f.split()[:4], checks, *f.split()[4:]]) for f in out]
+        out.append(" ".join([board_part, turn, castling, ep, f"{w}+{max(int(b) - 1, 1)}", half, full]))
+        out.append(" ".join([board_part, turn, castling, ep, f"{max(int(w) - 1, 1)}+{b}", half, full]))
     valid = []
     for f in out:
         try:

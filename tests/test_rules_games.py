@@ -149,6 +149,17 @@ EXPECTED_ENDINGS = {
     "atomic": {T.VARIANT_LOSS, T.CHECKMATE, T.STALEMATE, T.SEVENTYFIVE_MOVES,
                T.FIVEFOLD_REPETITION, T.INSUFFICIENT_MATERIAL},
 }
+EXPECTED_ENDINGS.update({
+    # (a king reaches the hill on its own move: the game ends as the opponent's loss;
+    # VARIANT_WIN, the side to move already on the hill, is a FEN's: test_rules_fen)
+    "kingofthehill": {T.VARIANT_LOSS, T.CHECKMATE, T.SEVENTYFIVE_MOVES,
+                      T.FIVEFOLD_REPETITION},
+    "3check": {T.VARIANT_LOSS, T.CHECKMATE, T.INSUFFICIENT_MATERIAL, T.SEVENTYFIVE_MOVES,
+               T.FIVEFOLD_REPETITION},
+    "racingkings": {T.VARIANT_LOSS, T.VARIANT_DRAW, T.SEVENTYFIVE_MOVES,
+                    T.FIVEFOLD_REPETITION},
+    "horde": {T.VARIANT_LOSS, T.CHECKMATE, T.SEVENTYFIVE_MOVES, T.FIVEFOLD_REPETITION},
+})
 EXPECTED_CLAIMS = {v: {T.FIFTY_MOVES, T.THREEFOLD_REPETITION} for v in VARIANTS}
 EXPECTED_CLAIMS["crazyhouse"] = {T.THREEFOLD_REPETITION}  # no fifty-move rule in crazyhouse
 

@@ -39,7 +39,7 @@ PUBLISHED = [
 
 #: Positions per variant and generator (three generators).
 COUNT = {"chess": 160, "crazyhouse": 120, "atomic": 120, "suicide": 80, "giveaway": 60,
-         "antichess": 60}
+         "antichess": 60, "kingofthehill": 60, "3check": 60, "racingkings": 60, "horde": 60}
 #: Floors on the special cases the generated positions must contain (per variant, both
 #: generators together), so that a change to the generators cannot drop one silently.
 MIN_FEATURES = {
@@ -52,6 +52,13 @@ MIN_FEATURES = {
 }
 MIN_FEATURES["giveaway"] = MIN_FEATURES["antichess"] = {"ep_odd_capture": 5,
                                                         "backrank_double_push": 5}
+MIN_FEATURES.update({
+    "kingofthehill": {"impossible_check": 10, "ep_odd_capture": 5, "backrank_double_push": 5},
+    "3check": {"impossible_check": 10, "ep_odd_capture": 5, "backrank_double_push": 5},
+    # racing kings: every position in check is impossible there (race_check)
+    "racingkings": {"impossible_check": 10, "backrank_double_push": 5},
+    "horde": {"ep_odd_capture": 5, "backrank_double_push": 5},
+})
 
 
 def _finish(b: chess.Board, rng: random.Random, ep: int | None) -> str:
@@ -91,6 +98,8 @@ def _scatter(b: chess.Board, rng: random.Random, n: int, avoid: int = 0) -> None
 def _kings(b: chess.Board, rng: random.Random, variant: str, avoid: int = 0) -> None:
     for color in chess.COLORS:
         if b.kings & b.occupied_co[color] or (variant in H.ANTI and rng.random() < 0.3):
+            continue
+        if variant == "horde" and color == chess.WHITE:   # the horde has no king
             continue
         free = [s for s in chess.SQUARES if not b.piece_at(s) and not chess.BB_SQUARES[s] & avoid]
         b.set_piece_at(rng.choice(free), chess.Piece(chess.KING, color))

@@ -32,6 +32,10 @@ DEPTH3 = {
     "suicide": {"max_d2": 5000, "count": 120},
     "giveaway": {"max_d2": 5000, "count": 120},
     "antichess": {"max_d2": 5000, "count": 120},
+    "kingofthehill": {"max_d2": 3000, "count": 50},
+    "3check": {"max_d2": 3000, "count": 50},
+    "racingkings": {"max_d2": 3000, "count": 50},
+    "horde": {"max_d2": 3000, "count": 50},
 }
 MIN_DEPTH3 = 30
 
@@ -53,6 +57,16 @@ MIN_FEATURES = {
                 "stalemate_in_1": 5, "no_moves": 5, "ep_legal": 3},
 }
 MIN_FEATURES["giveaway"] = MIN_FEATURES["antichess"] = MIN_FEATURES["suicide"]
+MIN_FEATURES.update({
+    "kingofthehill": {"ends_in_1": 12, "check": 20, "double_check": 5, "castling": 8,
+                      "castling_prevented": 5, "ep_legal": 6, "promotion": 10, "no_moves": 2},
+    "3check": {"third_check_in_1": 20, "check": 20, "double_check": 5, "castling": 6,
+               "ep_legal": 6, "promotion": 10, "no_moves": 10},
+    "racingkings": {"checks_refused": 80, "ends_in_1": 15, "black_may_follow": 3,
+                    "no_moves": 5},
+    "horde": {"first_rank_double": 15, "promotion": 20, "check": 10, "castling": 4,
+              "ep_legal": 2, "horde_insufficient": 2, "ends_in_1": 2},
+})
 
 
 @functools.cache

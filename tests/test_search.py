@@ -10,6 +10,9 @@ the PV reaches, and the score must be that leaf's evaluation (or its terminal va
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import chess
 import numpy as np
 import pytest
@@ -547,3 +550,50 @@ def test_ponder_waits_for_ponderhit():
         pytest.fail("the search did not end after ponderhit")
     assert pondering, "the pondering search ended by itself (time limit applied while pondering)"
     assert box["r"].move in {m.uci() for m in chess.Board().legal_moves}
+
+
+def test_classic_layouts_search_as_before_the_leaf_blocks():
+    """Without leaf blocks (every shipped layout) the search is the one before the leaf
+    blocks reached it: the same move, score, PV and node count on fixed positions of each
+    variant (tdleaf.bench.positions, every third, four a variant), with the traditional
+    values and the shipped learnt set, selective depth 4 and plain depth 3. Pinned in
+    tests/data/search_pinned.json from git 134f226's search with
+    ``Engine(variant, weights, hash_mb=4, search=mode).search(fen, depth)`` after
+    ``new_game()``."""
+    pins = json.loads((Path(__file__).parent / "data" / "search_pinned.json").read_text())
+    assert {p["variant"] for p in pins} == set(VARIANTS)
+    engines: dict[tuple[str, str, str], Engine] = {}
+    for p in pins:
+        key = (p["variant"], p["weights"], p["search"])
+        if key not in engines:
+            engines[key] = Engine(p["variant"], p["weights"], hash_mb=4, search=p["search"])
+        e = engines[key]
+        assert not e.table.size                 # a classic layout: no leaf rows
+        e.new_game()
+        r = e.search(p["fen"], depth=p["depth"])
+        assert (r.move, r.score, r.nodes, " ".join(r.pv)) == \
+            (p["move"], p["score"], p["nodes"], p["pv"]), p
+
+
+# A move that ends the game in the four lichess variants is a win one ply deep, whatever
+# the values: the search reads the variant's own result (the hill, the third check, the
+# race), not a draw for lack of moves.
+VARIANT_WINS = [
+    ("kingofthehill", "8/8/8/8/8/3K4/8/k7 w - - 0 1", {"d3d4", "d3e4"}),
+    ("3check", "4k3/8/8/8/8/8/8/R3K3 w - - 1+3 0 1", {"a1a8"}),
+    ("racingkings", "8/1K6/8/8/8/8/8/7k w - - 0 1", {"b7a8", "b7b8", "b7c8"}),
+]
+
+
+@pytest.mark.parametrize("variant,fen,wins", VARIANT_WINS, ids=[v for v, _, _ in VARIANT_WINS])
+@pytest.mark.parametrize("mode", ["selective", "plain"])
+def test_a_move_that_wins_the_variant_is_found(variant, fen, wins, mode):
+    r = Engine(variant, "traditional", hash_mb=1, search=mode).search(fen, depth=1)
+    assert r.move in wins and r.mate == 1
+
+
+@pytest.mark.parametrize("mode", ["selective", "plain"])
+def test_a_game_the_hill_has_ended_is_lost_for_the_side_to_move(mode):
+    r = Engine("kingofthehill", "traditional", hash_mb=1, search=mode).search(
+        "8/8/8/8/4K3/8/8/k7 b - - 0 1", depth=3)
+    assert r.move is None and r.score < -1000

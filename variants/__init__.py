@@ -1,5 +1,6 @@
-"""Rules of chess and its variants (crazyhouse, suicide, giveaway/antichess, atomic),
-compiled with numba and exact to python-chess 1.11.
+"""Rules of chess and its variants (crazyhouse, suicide, giveaway/antichess, atomic,
+king of the hill, three-check, racing kings, horde), compiled with numba and exact to
+python-chess 1.11.
 
 >>> from variants import Position, perft
 >>> perft("atomic", None, 2)

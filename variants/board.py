@@ -7,7 +7,7 @@ A position is two flat arrays, so that a search can keep one row per ply and cop
   promoted-piece mask, castling rights as a mask of rook squares (python-chess's
   convention) and the Zobrist hash.
 * ``st`` (``int64[NST]``): a mailbox of piece types (0 = empty), side to move, en
-  passant square, clocks, pockets and the variant code.
+  passant square, clocks, pockets, the variant code and three-check's remaining checks.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from numba import njit
 
 from .bits import (
     BB_BACKRANKS,
+    BB_RANK_8,
     EMPTY,
     KING_ATTACKS,
     KNIGHT_ATTACKS,
@@ -32,6 +33,8 @@ from .spec import get as _spec
 # compiles). Antichess plays by the giveaway rules (it differs only in its start).
 CHESS, CRAZYHOUSE, SUICIDE, GIVEAWAY, ATOMIC = (
     _spec(n).code for n in ("chess", "crazyhouse", "suicide", "giveaway", "atomic"))
+KOTH, THREECHECK, RACING, HORDE = (
+    _spec(n).code for n in ("kingofthehill", "3check", "racingkings", "horde"))
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
 WHITE, BLACK = 0, 1
@@ -50,7 +53,8 @@ HALFMOVE = 66
 FULLMOVE = 67
 POCKET = 68      # st[POCKET + 6 * colour + type], type 1..5
 VARIANT = 80
-NST = 82
+CHECKS = 82      # st[CHECKS + colour]: three-check's remaining checks
+NST = 84
 
 # Move encoding: from | to << 6 | piece << 12 | flags << 16. ``piece`` is the promotion
 # type, or the dropped type for drops (then from == to).
@@ -77,6 +81,9 @@ Z_EP = _rng.integers(0, 2**63, size=8, dtype=np.uint64) << np.uint64(1)
 Z_POCKET = _rng.integers(0, 2**63, size=(2, 7, 65), dtype=np.uint64) << np.uint64(1)
 Z_POCKET[:, :, 0] = 0
 Z_PROMO = _rng.integers(0, 2**63, size=64, dtype=np.uint64) << np.uint64(1)
+# Drawn last, so that the keys above stay what they were.
+Z_CHECKS = _rng.integers(0, 2**63, size=2, dtype=np.uint64) << np.uint64(1)
+BB_CENTER = np.uint64((1 << 27) | (1 << 28) | (1 << 35) | (1 << 36))
 
 
 @njit(cache=True)
@@ -150,6 +157,22 @@ def set_pocket(bb, st, c, t, count):
 
 
 @njit(cache=True)
+def z_checks(c, n):
+    """Hash of three-check's remaining checks ``n`` of colour ``c`` (any integer a FEN
+    may hold: a mix, not a table)."""
+    x = Z_CHECKS[c] + np.uint64(n & 0xFFFF) * np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True)
+def set_checks(bb, st, c, n):
+    bb[HASH] ^= z_checks(c, st[CHECKS + c]) ^ z_checks(c, n)
+    st[CHECKS + c] = n
+
+
+@njit(cache=True)
 def set_castling(bb, rights):
     changed = bb[CASTLING] ^ rights
     while changed:
@@ -180,6 +203,8 @@ def compute_hash(bb, st):
             h ^= Z_POCKET[c, t, st[POCKET + 6 * c + t]]
     if st[TURN] == BLACK:
         h ^= Z_SIDE
+    if st[VARIANT] == THREECHECK:
+        h ^= z_checks(0, st[CHECKS]) ^ z_checks(1, st[CHECKS + 1])
     return h
 
 
@@ -236,7 +261,34 @@ def is_variant_end(bb, st):
     if v == ATOMIC:
         k = bb[KING - 1]
         return (k & bb[OCC]) == 0 or (k & bb[OCC + 1]) == 0
+    if v == KOTH:
+        return (bb[KING - 1] & BB_CENTER) != 0
+    if v == THREECHECK:
+        return st[CHECKS] <= 0 or st[CHECKS + 1] <= 0
+    if v == HORDE:
+        return bb[OCC] == 0 or bb[OCC + 1] == 0
+    if v == RACING:
+        return _race_over(bb, st)
     return False
+
+
+@njit(cache=True)
+def _race_over(bb, st):
+    """python-chess RacingKingsBoard.is_variant_end: a king on the 8th rank, unless
+    white got there and black, to move, can still follow onto a safe square."""
+    kings = bb[KING - 1]
+    if not kings & BB_RANK_8:
+        return False
+    black_kings = kings & bb[OCC + 1]
+    if st[TURN] == WHITE or black_kings & BB_RANK_8 or not black_kings:
+        return True
+    targets = KING_ATTACKS[msb(black_kings)] & BB_RANK_8 & ~bb[OCC + 1]
+    occ = bb[OCC] | bb[OCC + 1]
+    while targets:
+        if not attackers(bb, WHITE, lsb(targets), occ):
+            return False
+        targets &= targets - np.uint64(1)
+    return True
 
 
 @njit(cache=True)

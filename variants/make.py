@@ -10,6 +10,7 @@ from .board import (
     ATOMIC,
     BLACK,
     CASTLING,
+    CHECKS,
     CRAZYHOUSE,
     EP,
     F_CASTLE,
@@ -24,10 +25,12 @@ from .board import (
     PROMOTED,
     ROOK,
     SQ,
+    THREECHECK,
     TURN,
     VARIANT,
     WHITE,
     Z_SIDE,
+    checkers_mask,
     m_flags,
     m_from,
     m_piece,
@@ -35,6 +38,7 @@ from .board import (
     put_piece,
     remove_piece,
     set_castling,
+    set_checks,
     set_pocket,
 )
 
@@ -136,6 +140,8 @@ def apply_move(bb, st, m):
     set_castling(bb, rights)
     st[TURN] = them
     bb[HASH] ^= Z_SIDE
+    if v == THREECHECK and checkers_mask(bb, st):
+        set_checks(bb, st, us, st[CHECKS + us] - 1)
 
 
 @njit(cache=True)

@@ -1,7 +1,8 @@
 """Move generation for every variant: pseudo-legal moves, then legal ones.
 
 One generator serves every variant; the variant code switches drops, compulsory
-captures, king promotion and explosions. Legality is judged by pins and checks where
+captures, king promotion, explosions, the games that end on the board (hill, third
+check, race, horde) and racing kings' ban on checks. Legality is judged by pins and checks where
 that is exact, and by playing the move (:mod:`.make`) where it is not (en passant,
 atomic captures). Each rule mirrors python-chess 1.11.
 """
@@ -38,17 +39,21 @@ from .board import (
     F_UNCHECKED,
     GIVEAWAY,
     HASH,
+    HORDE,
     KING,
     KNIGHT,
+    KOTH,
     NOT_BACKRANKS,
     OCC,
     PAWN,
     POCKET,
     PROMOTED,
     QUEEN,
+    RACING,
     ROOK,
     SQ,
     SUICIDE,
+    THREECHECK,
     TURN,
     VARIANT,
     WHITE,
@@ -387,6 +392,18 @@ def _gen_legal_standard(bb, st, moves, sbb, sst, tactical):
 
 
 @njit(cache=True)
+def _drop_checks(bb, st, moves, n, sbb, sst):
+    """Racing kings: keeps the moves that give no check (discovered ones included)."""
+    k = 0
+    for i in range(n):
+        copy_make(bb, st, sbb, sst, moves[i])
+        if not checkers_mask(sbb, sst):
+            moves[k] = moves[i]
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def gen_legal(bb, st, moves, sbb, sst):
     """Fill ``moves`` with the legal moves; returns their number.
 
@@ -404,6 +421,11 @@ def gen_moves(bb, st, moves, sbb, sst, lazy):
         return _gen_legal_standard(bb, st, moves, sbb, sst, False)
     if is_variant_end(bb, st):
         return 0
+    if v == KOTH or v == THREECHECK or v == HORDE:
+        return _gen_legal_standard(bb, st, moves, sbb, sst, False)
+    if v == RACING:
+        n = _gen_legal_standard(bb, st, moves, sbb, sst, False)
+        return _drop_checks(bb, st, moves, n, sbb, sst)
     us = st[TURN]
     if v == ATOMIC:
         raw = gen_pseudo(bb, st, moves, 0, ~EMPTY, ~EMPTY, True, True, False)
@@ -505,7 +527,11 @@ def gen_legal_tactical(bb, st, moves, sbb, sst):
         raw = gen_pseudo(bb, st, moves, 0, ~EMPTY, bb[OCC + 1 - st[TURN]] | BB_BACKRANKS,
                          False, True, False)
     else:
+        if v != CHESS and v != CRAZYHOUSE and is_variant_end(bb, st):
+            return 0
         raw = _gen_legal_standard(bb, st, moves, sbb, sst, True)
+        if v == RACING:
+            raw = _drop_checks(bb, st, moves, raw, sbb, sst)
         if raw and checkers_mask(bb, st):
             return raw
     n = 0
@@ -530,8 +556,9 @@ def has_legal_ep(bb, st, sbb, sst):
     us = st[TURN]
     if v == SUICIDE or v == GIVEAWAY:
         return True
-    if v == CHESS or v == CRAZYHOUSE:
-        # python-chess is_into_check: the non-promoted king, its evasion and safety rules.
+    if v != ATOMIC:
+        # python-chess is_into_check (racing kings too: its generate_legal_ep is the
+        # standard one, which does not ask whether the capture gives check): the non-promoted king, its evasion and safety rules.
         king = king_square(bb, us)
         if king < 0:
             return True

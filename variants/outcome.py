@@ -5,20 +5,26 @@ from __future__ import annotations
 
 from numba import njit
 
-from .bits import BB_DARK, BB_LIGHT, popcount
+from .bits import BB_DARK, BB_LIGHT, BB_RANK_8, popcount
 from .board import (
     ATOMIC,
+    BB_CENTER,
     BISHOP,
+    CHECKS,
+    CHESS,
     CRAZYHOUSE,
     GIVEAWAY,
     HALFMOVE,
+    HORDE,
     KING,
     KNIGHT,
+    KOTH,
     OCC,
     PAWN,
     POCKET,
     PROMOTED,
     QUEEN,
+    RACING,
     ROOK,
     SUICIDE,
     T_CHECKMATE,
@@ -29,10 +35,12 @@ from .board import (
     T_VARIANT_DRAW,
     T_VARIANT_LOSS,
     T_VARIANT_WIN,
+    THREECHECK,
     TURN,
     VARIANT,
     WHITE,
     checkers_mask,
+    is_variant_end,
 )
 from .movegen import gen_legal
 
@@ -119,20 +127,161 @@ def _insufficient_atomic(bb, c):
 
 
 @njit(cache=True)
-def is_insufficient_material(bb, st):
+def _horde_lone(queens, rooks, bishops, knights, horde_bishop_co, p_pawns, p_bishops,
+                p_knights, p_rooks, p_darkb, p_lightb, p_num):
+    """python-chess HordeBoard.has_insufficient_material(WHITE) for a lone white piece
+    other than a pawn (horde_num == 1)."""
+    p_opp = p_darkb if horde_bishop_co == WHITE else p_lightb
+    if p_num == 1:
+        return True
+    if queens == 1:
+        return not (p_pawns >= 1 or p_rooks >= 1 or p_lightb >= 2 or p_darkb >= 2)
+    if rooks == 1:
+        return not (p_pawns >= 2 or (p_rooks >= 1 and p_pawns >= 1)
+                    or (p_rooks >= 1 and p_knights >= 1) or (p_pawns >= 1 and p_knights >= 1))
+    if bishops == 1:
+        return not (p_opp >= 2 or (p_opp >= 1 and p_pawns >= 1) or p_pawns >= 2)
+    if knights == 1:
+        return not (
+            p_num >= 4 and (
+                p_knights >= 2 or p_pawns >= 2
+                or (p_rooks >= 1 and p_knights >= 1) or (p_rooks >= 1 and p_bishops >= 1)
+                or (p_knights >= 1 and p_bishops >= 1) or (p_rooks >= 1 and p_pawns >= 1)
+                or (p_knights >= 1 and p_pawns >= 1) or (p_bishops >= 1 and p_pawns >= 1)
+                or (p_lightb >= 1 and p_darkb >= 1 and p_pawns >= 1))
+            and (p_num - p_darkb >= 3 if p_darkb >= 2 else True)
+            and (p_num - p_lightb >= 3 if p_lightb >= 2 else True))
+    return True
+
+
+@njit(cache=True)
+def _insufficient_horde_white(bb):
+    """python-chess HordeBoard.has_insufficient_material(WHITE), rule for rule (see
+    github.com/stevepapazis/horde-insufficient-material-tests for their derivation)."""
+    white = bb[OCC]
+    queens = popcount(white & bb[QUEEN - 1])
+    pawns = popcount(white & bb[PAWN - 1])
+    rooks = popcount(white & bb[ROOK - 1])
+    bishops = popcount(white & bb[BISHOP - 1])
+    knights = popcount(white & bb[KNIGHT - 1])
+    darkb = popcount(BB_DARK & white & bb[BISHOP - 1])
+    lightb = popcount(BB_LIGHT & white & bb[BISHOP - 1])
+    horde_bishop_co = WHITE if lightb >= 1 else 1 - WHITE
+    horde_num = pawns + knights + rooks + queens + min(darkb, 2) + min(lightb, 2)
+    black = bb[OCC + 1]
+    p_pawns = popcount(black & bb[PAWN - 1])
+    p_bishops = popcount(black & bb[BISHOP - 1])
+    p_knights = popcount(black & bb[KNIGHT - 1])
+    p_rooks = popcount(black & bb[ROOK - 1])
+    p_queens = popcount(black & bb[QUEEN - 1])
+    p_darkb = popcount(BB_DARK & black & bb[BISHOP - 1])
+    p_lightb = popcount(BB_LIGHT & black & bb[BISHOP - 1])
+    p_num = popcount(black)
+    p_opp = p_darkb if horde_bishop_co == WHITE else p_lightb
+    p_same = p_lightb if horde_bishop_co == WHITE else p_darkb
+    white_pair = lightb >= 1 and darkb >= 1
+    if horde_num == 0:
+        return True
+    if horde_num >= 4:
+        return False
+    if (pawns >= 1 or queens >= 1) and horde_num >= 2:
+        return False
+    # A rook and a bishop against a lone king is the only insufficient pair with a rook.
+    if rooks >= 1 and horde_num >= 2 and not (
+            horde_num == 2 and rooks == 1 and bishops == 1 and p_num - p_same == 1):
+        return False
+    if horde_num == 1:
+        if pawns == 1 and p_num != 1:
+            # python-chess promotes the pawn to a queen and to a knight and asks again.
+            return (_horde_lone(1, 0, 0, 0, horde_bishop_co, p_pawns, p_bishops,
+                                p_knights, p_rooks, p_darkb, p_lightb, p_num)
+                    and _horde_lone(0, 0, 0, 1, horde_bishop_co, p_pawns, p_bishops,
+                                    p_knights, p_rooks, p_darkb, p_lightb, p_num))
+        return _horde_lone(queens, rooks, bishops, knights, horde_bishop_co, p_pawns,
+                           p_bishops, p_knights, p_rooks, p_darkb, p_lightb, p_num)
+    if horde_num == 2:
+        if p_num == 1:
+            return True
+        if knights == 2:
+            return not (p_pawns + p_bishops + p_knights >= 1)
+        if white_pair:
+            return not (p_pawns >= 1 or p_bishops >= 1
+                        or (p_knights >= 1 and p_rooks + p_queens >= 1))
+        if bishops >= 1 and knights >= 1:
+            return not (p_pawns >= 1 or p_opp >= 1 or p_num - p_same >= 3)
+        return not ((p_pawns >= 1 and p_opp >= 1) or (p_pawns >= 1 and p_knights >= 1)
+                    or (p_opp >= 1 and p_knights >= 1) or p_opp >= 2 or p_knights >= 2
+                    or p_pawns >= 2)
+    if horde_num == 3:
+        if (knights == 2 and bishops == 1) or knights == 3 or white_pair:
+            return False
+        return p_num == 1
+    return True
+
+
+@njit(cache=True)
+def has_insufficient_material(bb, st, c):
+    """python-chess ``has_insufficient_material(c)`` (crazyhouse: the whole board's)."""
     v = st[VARIANT]
     if v == CRAZYHOUSE:
         return _insufficient_crazyhouse(bb, st)
+    if v == SUICIDE or v == GIVEAWAY:
+        return _insufficient_suicide(bb, st, c)
+    if v == ATOMIC:
+        return _insufficient_atomic(bb, c)
+    if v == KOTH or v == RACING:
+        return False
+    if v == THREECHECK:
+        return not (bb[OCC + c] & ~bb[KING - 1])   # any piece but the king can check
+    if v == HORDE:
+        # The side with the king can always win by capturing the horde.
+        return c == WHITE and _insufficient_horde_white(bb)
+    return _insufficient_standard(bb, c)
+
+
+@njit(cache=True)
+def is_insufficient_material(bb, st):
     for c in range(2):
-        if v == SUICIDE or v == GIVEAWAY:
-            r = _insufficient_suicide(bb, st, c)
-        elif v == ATOMIC:
-            r = _insufficient_atomic(bb, c)
-        else:
-            r = _insufficient_standard(bb, c)
-        if not r:
+        if not has_insufficient_material(bb, st, c):
             return False
     return True
+
+
+@njit(cache=True)
+def variant_result(bb, st):
+    """python-chess is_variant_loss, is_variant_win and is_variant_draw of the variants
+    whose games end on the board (hill, third check, race, horde): (termination, winner)
+    or (T_NONE, -1). A search's terminal score for those variants."""
+    v = st[VARIANT]
+    us = st[TURN]
+    them = 1 - us
+    loss = win = draw = False
+    if v == KOTH:
+        loss = (bb[KING - 1] & bb[OCC + them] & BB_CENTER) != 0
+        win = (bb[KING - 1] & bb[OCC + us] & BB_CENTER) != 0
+    elif v == THREECHECK:
+        ours, theirs = st[CHECKS + us], st[CHECKS + them]
+        loss = theirs <= 0 < ours
+        win = ours <= 0 < theirs
+        draw = ours <= 0 and theirs <= 0
+    elif v == RACING:
+        goal = bb[KING - 1] & BB_RANK_8
+        end = is_variant_end(bb, st)
+        loss = end and not (goal & bb[OCC + us])
+        win = end and (goal & bb[OCC + us]) != 0 and not (goal & bb[OCC + them])
+        draw = (goal & bb[OCC]) != 0 and (goal & bb[OCC + 1]) != 0
+    elif v == HORDE:
+        occ = bb[OCC] | bb[OCC + 1]
+        loss = occ != 0 and bb[OCC + us] == 0
+        win = occ != 0 and bb[OCC + them] == 0
+        draw = occ == 0
+    if loss:
+        return T_VARIANT_LOSS, them
+    if win:
+        return T_VARIANT_WIN, us
+    if draw:
+        return T_VARIANT_DRAW, -1
+    return T_NONE, -1
 
 
 @njit(cache=True)
@@ -162,6 +311,10 @@ def outcome_code(bb, st, moves, sbb, sst):
                 return T_VARIANT_LOSS, them
             if not kings & bb[OCC + them]:
                 return T_VARIANT_WIN, us
+    elif v != CHESS and v != CRAZYHOUSE:
+        term, winner = variant_result(bb, st)
+        if term != T_NONE:
+            return term, winner
     if n == 0 and checkers_mask(bb, st):
         return T_CHECKMATE, them
     if is_insufficient_material(bb, st):

@@ -244,6 +244,9 @@ class Position:
             for c, color in ((0, chess.WHITE), (1, chess.BLACK)):
                 for t in range(1, 6):
                     st[core.POCKET + 6 * c + t] = board.pockets[color].count(t)
+        if isinstance(board, chess.variant.ThreeCheckBoard):
+            st[core.CHECKS] = board.remaining_checks[chess.WHITE]
+            st[core.CHECKS + 1] = board.remaining_checks[chess.BLACK]
         bb[core.HASH] = core.compute_hash(bb, st)
         return cls(variant, bb, st, board.fen())
 
@@ -273,6 +276,14 @@ class Position:
     @property
     def move_stack(self) -> list[str]:
         return [move_to_uci(f.move) for f in self._history]
+
+    def remaining_checks(self, white: bool) -> int:
+        """Three-check: the checks ``white`` (or black) still has to give to win."""
+        return int(self.st[core.CHECKS + (0 if white else 1)])
+
+    def has_insufficient_material(self, white: bool) -> bool:
+        """python-chess's ``has_insufficient_material`` for white (or black)."""
+        return bool(core.has_insufficient_material(self.bb, self.st, 0 if white else 1))
 
     def pocket(self, white: bool) -> dict[str, int]:
         """Pieces in hand (crazyhouse) by symbol."""
@@ -463,8 +474,12 @@ class Position:
         ep = "-"
         if core.has_legal_ep(self.bb, self.st, self._sbb, self._sst):
             ep = chess.SQUARE_NAMES[int(self.st[core.EP])]
-        return " ".join([board, "w" if self.turn else "b", self._castling_xfen(), ep,
-                         str(int(self.st[core.HALFMOVE])), str(int(self.st[core.FULLMOVE]))])
+        fields = [board, "w" if self.turn else "b", self._castling_xfen(), ep]
+        if self.code == core.THREECHECK:   # python-chess writes them floored at 0
+            fields.append(f"{max(self.remaining_checks(True), 0)}+"
+                          f"{max(self.remaining_checks(False), 0)}")
+        return " ".join([*fields, str(int(self.st[core.HALFMOVE])),
+                         str(int(self.st[core.FULLMOVE]))])
 
     def to_board(self) -> chess.Board:
         """The python-chess board of this game: its start position and every move played."""

@@ -7,7 +7,7 @@ Code outside :mod:`variants` decides by a variant's flags (:attr:`Variant.pocket
 
 >>> from variants.spec import VARIANTS, canonical_variant, get
 >>> VARIANTS
-('chess', 'crazyhouse', 'suicide', 'giveaway', 'antichess', 'atomic')
+('chess', 'crazyhouse', 'suicide', 'giveaway', 'antichess', 'atomic', 'kingofthehill', '3check', 'racingkings', 'horde')
 >>> canonical_variant("zh")
 'crazyhouse'
 >>> get("anti").xboard, get("anti").losing
@@ -125,7 +125,34 @@ _ALL = (
             normalise=("N", 2.5), engines=("uci:fairy-stockfish-wasm",),
             selective_off=("futility", "reverse-futility", "razor", "check-ext", "qsee",
                            "see-order")),
+    Variant("kingofthehill", 5, "chess.variant.KingOfTheHillBoard", "kingofthehill",
+            "kingofthehill", "kingOfTheHill", ("king of the hill", "koth"),
+            pockets=False, losing=False, king_capture=False, explosions=False,
+            win_conditions=("checkmate", "king-on-hill"), mirror="rank",
+            normalise=("B", 3.0), engines=("uci:fairy-stockfish",)),
+    Variant("3check", 6, "chess.variant.ThreeCheckBoard", "3check", "3check", "threeCheck",
+            ("three-check", "three check", "threecheck", "three check chess", "3-check",
+             "3 check"),
+            pockets=False, losing=False, king_capture=False, explosions=False,
+            win_conditions=("checkmate", "third-check"), mirror="rank",
+            normalise=("B", 3.0), engines=("uci:fairy-stockfish",)),
+    # The start is mirrored left-right between the colours (white's pieces on the
+    # right half of ranks 1-2, black's on the left half).
+    Variant("racingkings", 7, "chess.variant.RacingKingsBoard", "racingkings", "racingkings",
+            "racingKings", ("racing kings", "racing", "race"),
+            pockets=False, losing=False, king_capture=False, explosions=False,
+            win_conditions=("king-on-8th-rank",), mirror="file",
+            normalise=("B", 3.0), engines=("uci:fairy-stockfish",)),
+    # White's horde is pawns: a white bishop exists only after a promotion, so its
+    # learnt value is too rarely trained to scale by; white is scaled by its pawn.
+    Variant("horde", 8, "chess.variant.HordeBoard", "horde", "horde", "horde",
+            ("horde chess",),
+            pockets=False, losing=False, king_capture=False, explosions=False,
+            win_conditions=("checkmate", "capture-all"), mirror="colour",
+            normalise=("P", 1.0), normalise_black=("B", 3.0),
+            engines=("uci:fairy-stockfish",)),
 )
+
 
 #: Every variant by canonical name, in :data:`VARIANTS` order.
 SPECS: dict[str, Variant] = {v.name: v for v in _ALL}

@@ -62,6 +62,27 @@ POSITIONS: dict[str, tuple[int, list[tuple[str, str, int]]]] = {
         ("nxc6-middlegame", "rnb1kbnr/pp4pp/5p2/q2pp3/8/2N1P3/PPPP1PPP/R1BQK2R b KQkq - 2 6", 3),
         ("castled", "rnb1k2r/pp3ppp/4pn2/q2p4/1b6/2N1P3/PPPP1PPP/R1BQ1RK1 b kq - 4 7", 3),
     ]),
+    "kingofthehill": (1, [
+        ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
+        ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3),
+        ("near-hill", "r1b1k1n1/2pp4/ppn5/4p1Q1/PP2P3/R3P2p/5P1P/2N1KB1R w K - 2 19", 3),
+    ]),
+    # The next three: python-chess's examples/perft/<variant>.perft positions.
+    "3check": (1, [
+        ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1", 4),
+        ("3check-kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 1+1 0 1", 3),
+        ("3check-castling", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 1+1 0 1", 3),
+    ]),
+    "racingkings": (1, [
+        ("racingkings-start", "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", 3),
+        ("occupied-goal", "4brn1/2K2k2/8/8/8/8/8/8 w - - 0 1", 5),
+        ("near-discovered-check", "8/8/1rk4K/8/8/8/2bnNBR1/qrbnNBRQ b - - 0 1", 3),
+    ]),
+    "horde": (1, [
+        ("horde-start", "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1", 4),
+        ("horde-open-flank", "4k3/pp4q1/3P2p1/8/P3PP2/PPP2r2/PPP5/PPPP4 b - - 0 1", 4),
+        ("horde-en-passant", "k7/5p2/4p2P/3p2P1/2p2P2/1p2P2P/p2P2P1/2P2P2 w - - 0 1", 4),
+    ]),
 }
 
 #: tdleaf repeats a perft until this much time has passed and reports the mean.
@@ -188,7 +209,8 @@ def bench_perft(variant_names: list[str] | None = None, depth: int | None = None
     """
     import variants
 
-    names = list(dict.fromkeys(variants.canonical_variant(v) for v in variant_names or POSITIONS))
+    names = list(dict.fromkeys(variants.canonical_variant(v) for v in variant_names
+                               or [v for v in POSITIONS if v in SPECS]))
     if quick:
         depth = 2 if depth is None else depth
     warnings: list[str] = []

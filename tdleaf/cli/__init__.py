@@ -23,7 +23,8 @@ from .tools import CliError, Parser, one_line
 
 DESCRIPTION = """\
 tdleaf: chess-variant rules in numba (chess, crazyhouse, suicide, giveaway,
-antichess, atomic), exact to python-chess; an alpha-beta engine with a learnable
+antichess, atomic, king of the hill, three-check, racing kings, horde), exact to
+python-chess; an alpha-beta engine with a learnable
 linear evaluation (UCI and XBoard); TDLeaf(lambda) learning builds on them."""
 
 EPILOG = "Run 'tdleaf COMMAND --help' for the options of a command."

@@ -54,8 +54,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", help="chess, crazyhouse, suicide, giveaway, antichess, atomic "
                                      "(required unless --resume)")
-    p.add_argument("--features", choices=["material", "psq"],
-                   help="material values only (default), or material + piece-square tables")
+    from search.layout import FEATURE_SETS, block_help
+    p.add_argument("--features", metavar="SET[+BLOCK...]",
+                   help=f"{' or '.join(FEATURE_SETS)}: material values only (default), or "
+                        "material + piece-square tables; then +BLOCK adds a registered "
+                        f"block, held and learnt (e.g. psq+mobility). Blocks: {block_help()}")
     p.add_argument("--games", type=int, metavar="N", help="games per run (default 2000)")
     p.add_argument("--runs", type=int, metavar="R",
                    help="independent runs (each its own seed), averaged at the end (default 10)")
@@ -153,7 +156,8 @@ def _config(args: argparse.Namespace, out: Path):
     values: dict[str, Any] = {field: default for _, (field, default) in _OPTIONS.items()}
     values.update(given)
     if values["noise"] is None:
-        values["noise"] = 0.01 if values["features"] == "psq" else 0.0
+        base = str(values["features"]).split("+")[0]     # psq+BLOCK...: as psq
+        values["noise"] = 0.01 if base == "psq" else 0.0
     try:
         cfg = LearnConfig(variant=args.variant, **values).validate()
     except (LearnError, ValueError) as exc:

@@ -11,7 +11,8 @@ from functools import partial
 DESCRIPTION = """\
 Load, or compile the first time, every part of tdleaf's compiled (numba) code: the
 rules of every variant, both alpha-beta modes (with quiescence) in every variant, the
-evaluation and its features, the heuristic prior, MCTS, and the TDLeaf learning code
+search with the added feature blocks (--features psq+BLOCK), the evaluation and its
+features, the heuristic prior, MCTS, and the TDLeaf learning code
 (a short self-play game and its update). numba caches the machine code on disk
 (NUMBA_CACHE_DIR if set, else __pycache__ beside the sources, else a per-user
 folder), so later runs only load it.
@@ -31,7 +32,8 @@ def parts() -> list[tuple[str, Callable[[], None]]]:
     out += [(f"rules {v}", partial(warm.rules, v)) for v in VARIANTS]
     out += [(f"search {mode} (all variants)", partial(_each, partial(_search, mode)))
             for mode in SEARCH_MODES]
-    out += [("evaluation (all variants)", partial(_each, warm.evaluation)),
+    out += [("search with leaf blocks (all variants)", partial(_each, warm.leaf_blocks)),
+            ("evaluation (all variants)", partial(_each, warm.evaluation)),
             ("prior (all variants)", partial(_each, warm.prior)),
             ("mcts (all variants)", partial(_each, warm.mcts)),
             ("learning (all variants)", partial(_each, learning))]

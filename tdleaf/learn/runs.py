@@ -441,6 +441,7 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     value is the mean over runs of the raw weights, then scaled (:data:`CONVENTION`) by
     a positive factor. A view whose reference mean is near 0 or of the wrong sign is
     left empty, and ``normalisation.problems`` says why."""
+    tables = "psq" in learnt_blocks(cfg.variant, cfg.features)   # psq, psq+mobility, ...
     ws, visits = [], []
     for r in range(cfg.runs):
         ck = load_checkpoint(run_dir(out, r))
@@ -500,7 +501,7 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
                    "with the visits summed over runs, psq_average_normalised scaled so that "
                    f"{piece}'s average = {target:g}, psq_average_normalised_std the standard "
                    "deviation of each run's own averages times the same factor"
-                   if cfg.features == "psq" else "")),
+                   if tables else "")),
             "problems": problems,
         },
         "material": material, "hand": hand,
@@ -509,10 +510,10 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
         if has_pockets(cfg.variant) else {},
         "normalised": views,
         "normalised_std": views_std,
-        "psq_average": psq_averages(mean, vis) if cfg.features == "psq" else {},
+        "psq_average": psq_averages(mean, vis) if tables else {},
         "visits": vis.tolist(),
     }
-    if cfg.features == "psq":
+    if tables:
         per_run = [psq_averages(w, v) for w, v in zip(ws, visits)]
         summary["psq_average_std"] = {p: float(np.std([r[p] for r in per_run])) for p in PIECES}
         pm, psd, s2, why = normalise_averages(summary["psq_average"], per_run, piece, target,

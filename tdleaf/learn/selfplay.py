@@ -12,7 +12,6 @@ import numpy as np
 
 from search import Engine
 from search.alphabeta import MATE_BOUND
-from search.evaluate import feature_vector
 from variants import Position, board_class, core
 
 from .td import Trajectory
@@ -68,7 +67,6 @@ def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: in
         keys[pos.key] = keys.get(pos.key, 0) + 1
         pos.push_uci(mv)
     n = len(engine.w)
-    layout = engine.weights.layout      # blocks after the classic ones: features at the leaf
     feats, scores, terminal, values = [], [], [], []
     visits = np.zeros((6, 64), dtype=np.int64)
     nodes = 0
@@ -81,10 +79,10 @@ def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: in
             break
         r = engine.search(pos, depth=depth)
         nodes += r.nodes
+        # The PV leaf's features in the engine's layout, leaf blocks included: the
+        # gradient of a weight is its feature's value there (tdleaf.learn.td).
         x = r.leaf_features
-        if len(x) != n:
-            leaf = r.leaf_position if r.leaf_position is not None else pos
-            x = feature_vector(leaf.bb, leaf.st, layout)
+        assert len(x) == n
         feats.append(x)
         if r.leaf_terminal:
             terminal.append(True)
