@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from variants import core
+from variants import core, spec
 from variants.bits import KING_ATTACKS, lsb, popcount
 from variants.nrt import unmanaged
 
@@ -68,10 +68,11 @@ _LMR = np.zeros((64, 64), dtype=np.int64)
 for _d in range(1, 64):
     for _i in range(1, 64):
         _LMR[_d, _i] = int(0.5 + np.log(_d) * np.log(_i) / 2.0)
-# Pruning margins in pawns per variant (chess, crazyhouse, suicide, giveaway, atomic):
-# drops and explosions swing material further in one move.
-_FUTILITY_MARGIN = np.array([1.0, 2.0, 0.0, 0.0, 1.5])
-_RAZOR_MARGIN = np.array([3.0, 4.0, 0.0, 0.0, 3.5])
+# Pruning margins in pawns per rules code, from the variant descriptions (one entry for
+# every code: numba does not check the index).
+_CODES = range(1 + max(spec.get(n).code for n in spec.VARIANTS))
+_FUTILITY_MARGIN = np.array([spec.by_code(c).futility_margin for c in _CODES])
+_RAZOR_MARGIN = np.array([spec.by_code(c).razor_margin for c in _CODES])
 # Suicide/giveaway quiescence: from this many capture plies on, only the best few
 # captures (by ordering) are tried.
 _SUICIDE_QDEEP = 4

@@ -517,7 +517,12 @@ def test_remeasure_errors(tmp_path, capsys):
     assert "its UCI_Elo uses the giveaway ladder" in capsys.readouterr().err
     assert lad.remeasure_plan() == [("chess", "fairy-stockfish"), ("crazyhouse", "fairy-stockfish"),
                                     ("giveaway", "fairy-stockfish"),
-                                    ("atomic", "fairy-stockfish-wasm")]
+                                    ("atomic", "fairy-stockfish-wasm"),
+                                    # lichess's other four, against Debian's build
+                                    ("kingofthehill", "fairy-stockfish"),
+                                    ("3check", "fairy-stockfish"),
+                                    ("racingkings", "fairy-stockfish"),
+                                    ("horde", "fairy-stockfish")]
 
 
 def test_resume_refuses_another_evaluation(tmp_path):

@@ -597,3 +597,14 @@ def test_a_game_the_hill_has_ended_is_lost_for_the_side_to_move(mode):
     r = Engine("kingofthehill", "traditional", hash_mb=1, search=mode).search(
         "8/8/8/8/4K3/8/8/k7 b - - 0 1", depth=3)
     assert r.move is None and r.score < -1000
+
+
+def test_pruning_margins_cover_every_variant():
+    """The margins are indexed by rules code in compiled code, which checks no bounds: a
+    variant without its entry would read past the array."""
+    from search import alphabeta as ab
+    from variants import spec
+    for name in spec.VARIANTS:
+        v = spec.get(name)
+        assert ab._FUTILITY_MARGIN[v.code] == v.futility_margin
+        assert ab._RAZOR_MARGIN[v.code] == v.razor_margin

@@ -71,6 +71,12 @@ class Variant:
     ladder_fallback: str | None = None
     #: Half-width of the first aspiration window at the root, pawns.
     aspiration: float = 0.5
+    #: Futility and razoring margins of the selective search, pawns per ply of depth
+    #: (drops and explosions swing material further in one move; 0 where captures are
+    #: compulsory and the search does not prune). The four lichess variants added last
+    #: take chess's, not yet measured.
+    futility_margin: float = 1.0
+    razor_margin: float = 3.0
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -105,26 +111,29 @@ _ALL = (
             pockets=True, losing=False, king_capture=False, explosions=False,
             win_conditions=("checkmate",), mirror="rank", normalise=("B", 3.0),
             engines=("uci:fairy-stockfish", "xboard:sjeng"), selective_off=("see-order",),
-            aspiration=0.6),
+            aspiration=0.6, futility_margin=2.0, razor_margin=4.0),
     Variant("suicide", 2, "chess.variant.SuicideBoard", "suicide", "suicide", None, (),
             pockets=False, losing=True, king_capture=True, explosions=False,
             win_conditions=("lose-all", "stalemate-fewer-pieces"), mirror="rank",
-            normalise=("R", -5.0), engines=("xboard:sjeng",), ladder_fallback="giveaway"),
+            normalise=("R", -5.0), engines=("xboard:sjeng",), ladder_fallback="giveaway",
+            futility_margin=0.0, razor_margin=0.0),
     Variant("giveaway", 3, "chess.variant.GiveawayBoard", "giveaway", "giveaway", None, (),
             pockets=False, losing=True, king_capture=True, explosions=False,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
-            normalise=("R", -5.0), engines=("uci:fairy-stockfish",)),
+            normalise=("R", -5.0), engines=("uci:fairy-stockfish",), futility_margin=0.0,
+            razor_margin=0.0),
     Variant("antichess", 3, "chess.variant.AntichessBoard", "antichess", "giveaway",
             "antichess", ("anti",),
             pockets=False, losing=True, king_capture=True, explosions=False,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
-            normalise=("R", -5.0), ladder_fallback="giveaway"),
+            normalise=("R", -5.0), ladder_fallback="giveaway", futility_margin=0.0,
+            razor_margin=0.0),
     Variant("atomic", 4, "chess.variant.AtomicBoard", "atomic", "atomic", "atomic", (),
             pockets=False, losing=False, king_capture=False, explosions=True,
             win_conditions=("checkmate", "king-explodes"), mirror="rank",
             normalise=("N", 2.5), engines=("uci:fairy-stockfish-wasm",),
             selective_off=("futility", "reverse-futility", "razor", "check-ext", "qsee",
-                           "see-order")),
+                           "see-order"), futility_margin=1.5, razor_margin=3.5),
     Variant("kingofthehill", 5, "chess.variant.KingOfTheHillBoard", "kingofthehill",
             "kingofthehill", "kingOfTheHill", ("king of the hill", "koth"),
             pockets=False, losing=False, king_capture=False, explosions=False,

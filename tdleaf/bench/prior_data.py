@@ -42,8 +42,9 @@ from variants import board_class, canonical_variant
 from variants.spec import RULE_FAMILIES
 from variants.spec import get as spec
 
-VARIANTS = RULE_FAMILIES
 LABEL_DEPTH = {"chess": 10, "crazyhouse": 10, "suicide": 10, "giveaway": 10, "atomic": 9}
+#: The variants with labelled positions (the four lichess variants added last have none yet).
+VARIANTS = tuple(v for v in RULE_FAMILIES if v in LABEL_DEPTH)
 PLAY_DEPTHS = (3, 7)
 OPENING_PLIES = (2, 7)
 KEEP = 0.12
