@@ -426,6 +426,8 @@ class Weights:
     meta: dict[str, Any]
     source: str | None = field(default=None, compare=False)
     layout: FeatureLayout = field(default=LAYOUT, compare=False)
+    #: The ``weights.json`` they were read from (None: a value set, avg-psq, in memory).
+    path: Path | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if np.shape(self.w) != (self.layout.size,):
@@ -433,7 +435,8 @@ class Weights:
                                f"got a vector of shape {np.shape(self.w)}")
 
     def copy(self) -> Weights:
-        return Weights(self.variant, self.w.copy(), dict(self.meta), self.source, self.layout)
+        return Weights(self.variant, self.w.copy(), dict(self.meta), self.source, self.layout,
+                       self.path)
 
     def in_layout(self, layout: FeatureLayout) -> Weights:
         """The same weights in another layout, block by block (blocks it lacks are 0).
@@ -550,6 +553,7 @@ def load_weights(spec: str | os.PathLike[str], variant: str) -> Weights:
         raise WeightsError(f"{path}: corrupt weights file: {exc}") from None
     w = weights_from_json(data, variant, source=str(path))
     w.source = f"file: {path}"
+    w.path = path
     return w
 
 
@@ -658,16 +662,9 @@ def default_weights(variant: str) -> Weights:
 
 
 def weights_file(w: Weights) -> Path | None:
-    """The ``weights.json`` the weights were loaded from (see :attr:`Weights.source`), or
-    None for a value set, avg-psq or weights made in memory."""
-    src = w.source or ""
-    if src.startswith("file: "):
-        return Path(src[len("file: "):])
-    for where in (shipped.PACKAGE, shipped.USER):
-        head = f"({where}: "
-        if src.startswith("learnt-") and head in src and src.endswith(")"):
-            return Path(src.split(head, 1)[1][:-1])
-    return None
+    """The ``weights.json`` the weights were loaded from, or None for a value set,
+    avg-psq or weights made in memory."""
+    return w.path
 
 
 def weights_digest(w: np.ndarray) -> str:
