@@ -23,7 +23,7 @@ from .runfolder import (
     convention_text,
     load_run,
 )
-from .values import boards, curves, finals, hand_key, outcome_counts
+from .values import Boards, boards, curves, finals, hand_key, outcome_counts
 
 FORMATS = ("png", "svg", "pdf")
 
@@ -64,21 +64,29 @@ def plot_run(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None
             written.append(path)
             return path
 
+        def tables(d: RunData, bd: Boards, tag: str = "") -> None:
+            """One side's heatmaps (``tag`` "-black": Black's own values)."""
+            for nums in (False, True) if numbers else (False,):
+                kind = "-numbers" if nums else ""
+                fig, axes = F.heatmaps_figure(d, bd, numbers=nums, compare=compare_paper)
+                save(fig, f"heatmaps{kind}{tag}", axes)
+                for p in PIECES:
+                    fig, ax = F.heatmap_figure(d, bd, p, numbers=nums, compare=compare_paper)
+                    save(fig, f"heatmap{kind}{tag}-{p}", {p: ax})
+
         save(F.curves_figure(data, c), "curves")
         save(F.finals_figure(data, f, compare_paper), "final-values")
         if b is not None:
-            fig, axes = F.heatmaps_figure(data, b, compare=compare_paper)
-            save(fig, "heatmaps", axes)
-            for p in PIECES:
-                fig, ax = F.heatmap_figure(data, b, p, compare=compare_paper)
-                save(fig, f"heatmap-{p}", {p: ax})
-            if numbers:
-                fig, axes = F.heatmaps_figure(data, b, numbers=True, compare=compare_paper)
-                save(fig, "heatmaps-numbers", axes)
-                for p in PIECES:
-                    fig, ax = F.heatmap_figure(data, b, p, numbers=True, compare=compare_paper)
-                    save(fig, f"heatmap-numbers-{p}", {p: ax})
+            tables(data, b)
         save(F.summary_figure(data, c, f, b, compare_paper, header=_settings(data)), "summary")
+        if data.separate_colours:
+            # Black's own values (horde), drawn as White's are, by Black's normalisation.
+            black = data.black_side()
+            save(F.curves_figure(black, curves(black)), "curves-black")
+            save(F.finals_figure(black, finals(black), compare_paper), "final-values-black")
+            bb = boards(black)
+            if bb is not None:
+                tables(black, bb, "-black")
     report = out_dir / "report.md"
     _write_text(report, report_markdown(data, f, b, written, report.parent, compare_paper))
     written.append(report)
@@ -255,6 +263,17 @@ def report_markdown(data: RunData, f, b, files: list[Path], base: Path,
         if "heatmaps-numbers" in by_name:
             lines += ["With the values written in:", "",
                       _link(by_name["heatmaps-numbers"], base, "piece-square tables, values"), ""]
+    if "final-values-black" in by_name:
+        bpiece, btarget = data.black_side().normalisation
+        lines += ["## Black's own values", "",
+                  (f"{v} values Black's pieces apart from White's: the figures above are "
+                   f"White's. Black's, by the same conventions but normalised so that Black's "
+                   f"{PIECE_NAMES[bpiece]} = {btarget:g}, on the board's own squares (Black's "
+                   "pieces start at the top):"), "",
+                  _link(by_name["final-values-black"], base, "Black's final values"), "",
+                  _link(by_name["curves-black"], base, "Black's learning curves"), ""]
+        if "heatmaps-black" in by_name:
+            lines += [_link(by_name["heatmaps-black"], base, "Black's piece-square tables"), ""]
     if compare:
         lines += [f"Report numbers from {paper.REPORT}.", ""]
     lines += ["---", f"Made by `tdleaf plot {src}`.", ""]

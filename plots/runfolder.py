@@ -9,9 +9,12 @@ rows of ``history.csv`` and the latest checkpoints.
 Weight vector layout (duplicated from ``search/layout.py`` on purpose: ``plots`` reads
 files and imports nothing of the engine): ``material`` P..K at 0..5, ``hand`` P..Q at
 6..10 (11 unused), piece-square tables at 12 + 64 * piece + square, a1 = 0 ... h8 = 63,
-White's view. A run with added blocks (``--features psq+mobility``) has them after
-entry 395, in the order its ``config.json`` names them; the figures read the classic
-entries only.
+White's view. In a variant with separate values per colour (horde: spec mirror
+``"colour"``) Black's own values follow: ``material_black`` P..K at 396..401 and
+``psq_black`` at 402 + 64 * piece + (square ^ 56), Black's view; the figures show them
+apart (:meth:`RunData.black_side`), on the board's own squares. A run with added leaf
+blocks (``--features psq+mobility``) has them after those, in the order its
+``config.json`` names them; the figures read the classic entries only.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import csv
 import json
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +45,14 @@ from variants.spec import get as _spec
 PIECES = "PNBRQK"
 HAND_PIECES = "PNBRQ"
 MATERIAL, HAND, PSQ, N_FEATURES = 0, 6, 12, 12 + 6 * 64
+MATERIAL_BLACK, PSQ_BLACK = N_FEATURES, N_FEATURES + 6       # horde: Black's own values
+COLOUR_SIZE = PSQ_BLACK + 6 * 64
+_FLIP = np.arange(64) ^ 56          # Black's view <-> the board's squares
 
 VARIANT_TITLES = {"chess": "Chess", "crazyhouse": "Crazyhouse", "suicide": "Suicide",
-                  "giveaway": "Giveaway", "antichess": "Antichess", "atomic": "Atomic"}
+                  "giveaway": "Giveaway", "antichess": "Antichess", "atomic": "Atomic",
+                  "kingofthehill": "King of the hill", "3check": "Three-check",
+                  "racingkings": "Racing kings", "horde": "Horde"}
 FEATURE_TITLES = {"material": "material values", "psq": "material + piece-square tables"}
 
 
@@ -60,6 +68,32 @@ def _pockets(variant: str) -> bool:
         return False
 
 
+def separate_colours(variant: str) -> bool:
+    """Whether ``variant`` values Black's pieces apart from White's (spec mirror
+    ``"colour"``: horde), so that its weights hold Black's own blocks."""
+    try:
+        return _spec(variant).mirror == "colour"
+    except ValueError:
+        return False
+
+
+def black_values(w: np.ndarray) -> np.ndarray:
+    """Black's own values of a weight vector (``material_black``, ``psq_black``) as a
+    classic 396-vector: material at MATERIAL, the tables at PSQ on the board's own
+    squares (a1 = 0, not Black's view), so that :func:`board_values` and
+    :func:`psq_average` read them as they read White's."""
+    out = np.zeros(N_FEATURES)
+    out[MATERIAL:MATERIAL + 6] = w[MATERIAL_BLACK:MATERIAL_BLACK + 6]
+    out[PSQ:] = np.asarray(w[PSQ_BLACK:COLOUR_SIZE]).reshape(6, 64)[:, _FLIP].reshape(-1)
+    return out
+
+
+def black_visits(visits: np.ndarray) -> np.ndarray:
+    """Black's visits (``visits_black``, piece x square in Black's view) on the board's
+    own squares, as :func:`black_values` puts its tables."""
+    return np.asarray(visits)[:, _FLIP]
+
+
 @dataclass
 class History:
     """The rows of one ``run-NN/history.csv``: the weights after each game."""
@@ -73,6 +107,7 @@ class History:
     plies: np.ndarray          # (n,)
     seconds: np.ndarray        # (n,) wall time of each game (NaN where not recorded)
     nodes: np.ndarray          # (n,) nodes searched in each game (NaN where not recorded)
+    material_black: np.ndarray | None = None    # (n, 6) Black's own values (horde)
 
 
 @dataclass
@@ -81,6 +116,8 @@ class Checkpoint:
     games: int
     w: np.ndarray              # (396,): the classic entries (added blocks left out)
     visits: np.ndarray         # (6, 64)
+    black: np.ndarray | None = None         # (396,) Black's own values (black_values)
+    visits_black: np.ndarray | None = None  # (6, 64) Black's, on the board's squares
 
 
 @dataclass
@@ -96,6 +133,12 @@ class RunData:
     weights: np.ndarray | None             # mean weights (weights.json or checkpoints)
     visits: np.ndarray | None              # (6, 64) summed over runs
     notes: list[str] = field(default_factory=list)
+    # Where the colours have separate values (horde): Black's own, as black_values and
+    # black_visits put them.
+    weights_black: np.ndarray | None = None
+    visits_black: np.ndarray | None = None
+    #: This is Black's side of such a run (:meth:`black_side`).
+    black: bool = False
 
     @property
     def variant(self) -> str:
@@ -109,8 +152,9 @@ class RunData:
 
     @property
     def blocks(self) -> list[str]:
-        """The blocks added to the feature set (``psq+mobility``: ``["mobility"]``)."""
-        return feature_set(self.config["features"])[1]
+        """The leaf blocks the run learnt besides the feature set's (``psq+mobility``:
+        ``["mobility"]``; the variant's goal block first in ``psq``)."""
+        return feature_set(self.config["features"], self.variant)[1]
 
     @property
     def games(self) -> int:
@@ -130,7 +174,31 @@ class RunData:
 
     @property
     def normalisation(self) -> tuple[str, float]:
-        return reference(self.variant)
+        """The piece and value that normalise the values shown (Black's rule on
+        :meth:`black_side` where the sides differ)."""
+        try:
+            return _spec(self.variant).normalisation(self.black)
+        except ValueError:
+            return reference(self.variant)
+
+    @property
+    def separate_colours(self) -> bool:
+        return separate_colours(self.variant)
+
+    def black_side(self) -> RunData:
+        """The run as Black's own values show it, where the colours have separate values
+        (horde): the same folder, with Black's values, visits and normalisation in
+        place of White's, so that every figure draws Black's as it draws White's."""
+        if not self.separate_colours or self.black:
+            raise PlotError(f"{self.variant} shares its values between the colours: "
+                            "no separate Black's side")
+        hist = [replace(h, material=h.material_black if h.material_black is not None
+                        else np.full_like(h.material, np.nan)) for h in self.histories]
+        cks = {r: Checkpoint(c.run, c.games, c.black, c.visits_black)
+               for r, c in self.checkpoints.items()
+               if c.black is not None and c.visits_black is not None}
+        return replace(self, histories=hist, checkpoints=cks, weights=self.weights_black,
+                       visits=self.visits_black, black=True)
 
     @property
     def has_hand(self) -> bool:
@@ -153,6 +221,8 @@ class RunData:
             f" + {b}" for b in self.blocks)
         text = f"{v}, {f}: {self.runs} run{'s' if self.runs != 1 else ''} \u00d7 {self.games} games"
         text += f" (depth {self.config.get('depth', '?')})"
+        if self.separate_colours:
+            text += " — Black's own values" if self.black else " — White's values"
         if not self.finished:
             text += f" \u2014 {self.progress()}"
         return text
@@ -202,6 +272,8 @@ def _read_history(path: Path, run: int, hand: bool) -> History:
     plies: list[Any] = []
     secs: list[Any] = []
     nodes: list[Any] = []
+    blk: list[Any] = []
+    black = all(f"material_black.{p}" in col for p in PIECES)
     body = rows[1:]
     complete_last = text.endswith("\n")
     for k, row in enumerate(body):
@@ -216,6 +288,7 @@ def _read_history(path: Path, run: int, hand: bool) -> History:
             n = float(row[col["plies"]]) if "plies" in col else math.nan
             t = float(row[col["seconds"]]) if "seconds" in col else math.nan
             k_nodes = float(row[col["nodes"]]) if "nodes" in col else math.nan
+            b = [float(row[col[f"material_black.{p}"]]) for p in PIECES] if black else []
         except ValueError as exc:
             if last and not complete_last:
                 break               # a row still being appended by a running job
@@ -229,50 +302,67 @@ def _read_history(path: Path, run: int, hand: bool) -> History:
         plies.append(n)
         secs.append(t)
         nodes.append(k_nodes)
+        blk.append(b)
     return History(run, path, np.array(games, dtype=int), np.array(mat, dtype=float).reshape(-1, 6),
                    np.array(hnd, dtype=float).reshape(-1, 5), np.array(res, dtype=float),
                    np.array(plies, dtype=float), np.array(secs, dtype=float),
-                   np.array(nodes, dtype=float))
+                   np.array(nodes, dtype=float),
+                   np.array(blk, dtype=float).reshape(-1, 6) if black else None)
 
 
-def feature_set(features: Any) -> tuple[str, list[str]]:
-    """``(set, added blocks)`` of a run's ``features`` (``psq+mobility``)."""
+def feature_set(features: Any, variant: str | None = None) -> tuple[str, list[str]]:
+    """``(set, leaf blocks)`` of a run's ``features`` (``psq+mobility``): the blocks
+    added to the set, after, in ``psq``, the variant's goal block (``hill`` in king of
+    the hill; as search.layout.feature_layout builds the layout)."""
     base, *blocks = str(features).split("+")
-    return base, blocks
+    goal = None if variant is None else _spec(variant).goal_block
+    return base, ([goal] if goal and base == "psq" else []) + blocks
 
 
-def _read_checkpoint(path: Path, run: int, blocks: bool = False) -> Checkpoint:
+def _read_checkpoint(path: Path, run: int, blocks: bool = False,
+                     colours: bool = False) -> Checkpoint:
+    """One run's checkpoint; ``colours``: the variant has separate values per colour
+    (its vector holds Black's own blocks, its checkpoint Black's visits)."""
     data = _read_json(path, "checkpoint")
     try:
         w = np.asarray(data["w"], dtype=float)
         visits = np.asarray(data["visits"], dtype=float)
         games = int(data["games"])
+        visits_b = np.asarray(data["visits_black"], dtype=float) if colours else None
     except (KeyError, TypeError, ValueError) as exc:
         raise PlotError(f"{path}: not a tdleaf checkpoint ({exc!r} missing or malformed)") from None
-    if w.ndim != 1 or w.size < N_FEATURES or (w.size > N_FEATURES and not blocks):
+    size = COLOUR_SIZE if colours else N_FEATURES
+    if w.ndim != 1 or w.size < size or (w.size > size and not blocks):
         more = " or more (added blocks)" if blocks else ""
-        raise PlotError(f"{path}: 'w' has {w.size} weights, expected {N_FEATURES}{more}")
-    w = w[:N_FEATURES]              # the added blocks follow the classic entries
-    if visits.shape != (6, 64):
-        raise PlotError(f"{path}: 'visits' has shape {visits.shape}, expected 6 x 64")
-    return Checkpoint(run, games, w, visits)
+        raise PlotError(f"{path}: 'w' has {w.size} weights, expected {size}{more}")
+    black = black_values(w) if colours else None
+    w = w[:N_FEATURES]              # Black's and the added blocks follow the classic entries
+    for name, v in (("visits", visits), ("visits_black", visits_b)):
+        if v is not None and v.shape != (6, 64):
+            raise PlotError(f"{path}: '{name}' has shape {v.shape}, expected 6 x 64")
+    return Checkpoint(run, games, w, visits, black,
+                      None if visits_b is None else black_visits(visits_b))
 
 
-def _weights_vector(path: Path) -> np.ndarray:
-    """The 396-vector of a ``weights.json`` file."""
+def _weights_vector(path: Path, colours: bool = False) -> np.ndarray:
+    """The 396-vector of a ``weights.json`` file (786 with ``colours``: Black's own
+    blocks too, at MATERIAL_BLACK and PSQ_BLACK)."""
     data = _read_json(path, "weights file")
-    w = np.zeros(N_FEATURES)
+    w = np.zeros(COLOUR_SIZE if colours else N_FEATURES)
+    blocks = [("material", "psq", MATERIAL, PSQ)]
+    if colours:
+        blocks.append(("material_black", "psq_black", MATERIAL_BLACK, PSQ_BLACK))
     try:
-        for i, p in enumerate(PIECES):
-            w[MATERIAL + i] = float(data.get("material", {}).get(p, 0.0))
         for i, p in enumerate(HAND_PIECES):
             w[HAND + i] = float(data.get("hand", {}).get(p, 0.0))
-        for i, p in enumerate(PIECES):
-            table = data.get("psq", {}).get(p)
-            if table is not None:
-                if len(table) != 64:
-                    raise ValueError(f"psq.{p} has {len(table)} entries, expected 64")
-                w[PSQ + 64 * i:PSQ + 64 * (i + 1)] = np.asarray(table, dtype=float)
+        for material, psq, mat, tab in blocks:
+            for i, p in enumerate(PIECES):
+                w[mat + i] = float(data.get(material, {}).get(p, 0.0))
+                table = data.get(psq, {}).get(p)
+                if table is not None:
+                    if len(table) != 64:
+                        raise ValueError(f"{psq}.{p} has {len(table)} entries, expected 64")
+                    w[tab + 64 * i:tab + 64 * (i + 1)] = np.asarray(table, dtype=float)
     except (AttributeError, TypeError, ValueError) as exc:
         raise PlotError(f"{path}: malformed weights file ({exc})") from None
     return w
@@ -325,7 +415,8 @@ def load_run(run_dir: str | os.PathLike[str]) -> RunData:
             if len(h.games):
                 histories.append(h)
         if ck.exists():
-            checkpoints[r] = _read_checkpoint(ck, r, bool(feature_set(cfg["features"])[1]))
+            checkpoints[r] = _read_checkpoint(ck, r, bool(feature_set(cfg["features"], variant)[1]),
+                                              colours=separate_colours(variant))
     if not histories:
         raise PlotError(f"missing run-00/history.csv in {path}: no games played yet"
                         if not (path / "run-00" / "history.csv").exists()
@@ -334,20 +425,38 @@ def load_run(run_dir: str | os.PathLike[str]) -> RunData:
     summary = _read_json(summary_path, "summary") if finished else None
     notes: list[str] = []
     weights = visits = None
+    colours = separate_colours(variant)
+    weights_b = visits_b = None
     if finished:
         wpath = path / "weights.json"
         if not wpath.exists():
             raise PlotError(f"missing weights.json in {path} (summary.json says the job is finished)")
-        weights = _weights_vector(wpath)
+        full = _weights_vector(wpath, colours)
+        weights = full[:N_FEATURES]
+        weights_b = black_values(full) if colours else None
         if isinstance(summary, dict) and "visits" in summary:
             visits = np.asarray(summary["visits"], dtype=float)
+        part = summary.get("black") if isinstance(summary, dict) else None
+        if colours and isinstance(part, dict) and "visits" in part:
+            visits_b = np.asarray(part["visits"], dtype=float)
+            if visits_b.shape != (6, 64):
+                raise PlotError(f"{summary_path}: 'black.visits' has shape {visits_b.shape}, "
+                                "expected 6 x 64")
+            visits_b = black_visits(visits_b)
     elif checkpoints:
         weights = np.mean([c.w for c in checkpoints.values()], axis=0)
+        if colours:
+            weights_b = np.mean([c.black for c in checkpoints.values() if c.black is not None],
+                                axis=0)
     if visits is None and checkpoints:
         visits = np.sum([c.visits for c in checkpoints.values()], axis=0)
+    if colours and visits_b is None and checkpoints:
+        visits_b = np.sum([c.visits_black for c in checkpoints.values()
+                           if c.visits_black is not None], axis=0)
     if visits is not None and visits.shape != (6, 64):
         raise PlotError(f"{summary_path}: 'visits' has shape {visits.shape}, expected 6 x 64")
-    return RunData(path, cfg, meta, histories, checkpoints, summary, weights, visits, notes)
+    return RunData(path, cfg, meta, histories, checkpoints, summary, weights, visits, notes,
+                   weights_b, visits_b)
 
 
 # -- derived numbers ----------------------------------------------------------------------

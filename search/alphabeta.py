@@ -13,6 +13,13 @@ Scores are floats in pawns from the side to move's point of view; a won game is
 ``MATE - ply``. Arrays shared by the whole search live in :class:`SearchState` (Python);
 the control vector ``ctl`` carries counters, limits and the stop flag, which another
 thread may set while the search runs without the GIL.
+
+For the bootstrapping learners (TreeStrap, RootStrap: :mod:`tdleaf.learn.bootstrap`) the
+search can record, with ``ctl[C_COLLECT]`` set, every interior node whose value it
+established (:func:`_collect`): its sparse features, its value and whether that value
+is exact or a bound, into rows kept in the tail of ``evals`` (a seeded reservoir sample
+when they are full). The tail, not more arguments: every argument of the recursion costs
+time at every node, and off, the same compiled code runs and only tests the flag.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from variants import core, spec
 from variants.bits import KING_ATTACKS, lsb, popcount
 from variants.nrt import unmanaged
 
-from .evaluate import evaluate_delta, leaf_score
+from .evaluate import evaluate_delta, features, leaf_features, leaf_score
 from .see import see
 
 MAXPLY = 120
@@ -43,7 +50,15 @@ C_NODES, C_MAX_NODES, C_STOP, C_HIST_LEN, C_QLIMIT, C_SELDEPTH, C_NOISE_SEED, C_
 # C_ROOT_DEPTH: the iteration's nominal depth (bounds check extensions).
 C_ROOT_N = 8
 C_FLAGS, C_NULL_PLY, C_ROOT_DEPTH = 9, 10, 11
-N_CTL = 12
+# Node collection (see _collect). C_COLLECT: 1 to record nodes; C_SEEN: the non-root nodes
+# offered to the reservoir; C_STORED: the rows filled; C_COL_RNG: the reservoir's random
+# counter; C_REDUCED: the ply of the child being searched at an LMR-reduced depth (0:
+# none), whose value is not recorded; C_OVERFLOW: nodes dropped for having more non-zero
+# features than a row holds; C_NFEAT: the layout's size; C_COL_K: the features a row
+# holds; C_COL_ROWS: the reservoir's rows (the root's row follows them).
+C_COLLECT, C_SEEN, C_STORED, C_COL_RNG, C_REDUCED, C_OVERFLOW = 12, 13, 14, 15, 16, 17
+C_NFEAT, C_COL_K, C_COL_ROWS = 18, 19, 20
+N_CTL = 21
 
 # Selective techniques (bits of ctl[C_FLAGS]); each is measured on its own (BENCHMARKS.md).
 F_NULL_MOVE = 1          # null-move pruning (not in suicide/giveaway: zugzwang is the rule)
@@ -58,8 +73,22 @@ F_SEE_ORDER = 256        # captures losing material by SEE are tried after quiet
 SELECTIVE = (F_NULL_MOVE | F_LMR | F_CHECK_EXT | F_FUTILITY | F_REVERSE_FUTILITY | F_RAZOR
              | F_QSEE | F_SUICIDE_QBOUND | F_SEE_ORDER)
 
-# TT flags
+# TT flags (also the kinds of the collected nodes' values)
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
+
+# ``evals`` holds the evaluation of each ply's row in its first EVALS entries; when
+# collecting, its tail holds a dense feature row (C_NFEAT entries), then the collected
+# rows (C_COL_ROWS for the reservoir, then the root's), each of row_width(C_COL_K)
+# entries: the node's value (White's view, pawns, mates unclipped), its kind (TT_EXACT,
+# TT_LOWER, TT_UPPER, White's view; 0: empty), ply, depth, the number of non-zero
+# features, then K feature indices and their K values.
+EVALS = MAXPLY + 4
+R_VALUE, R_KIND, R_PLY, R_DEPTH, R_NNZ, R_FEAT = 0, 1, 2, 3, 4, 5
+
+
+def row_width(k: int) -> int:
+    """Entries of a collected row holding up to ``k`` non-zero features."""
+    return R_FEAT + 2 * k
 
 _ORDER_VALUE = np.array([0, 1, 3, 3, 5, 9, 20], dtype=np.int64)
 
@@ -273,6 +302,60 @@ def _update_pv(pv, pvlen, ply, m):
 
 
 @njit(cache=True)
+def _collect(bb, st, ply, depth, value, kind, ctl, table, evals):
+    """Record a node whose search established ``value`` (side to move's view) as exact
+    or as a bound (``kind``, a TT flag): into the root row (ply 0), else into the next
+    free row or, once all are full, by reservoir sampling (row j of the n-th node for
+    a seeded uniform j < n, the node dropped when j is past the last row), so every
+    node of the search has the same chance to be kept. Stored from White's view (a
+    bound of Black's flips its kind) in the tail of ``evals`` (see EVALS), features
+    sparse from the dense feature row there."""
+    root = ctl[C_COL_ROWS]
+    if ply == 0:
+        slot = root
+    else:
+        ctl[C_SEEN] += 1
+        slot = ctl[C_STORED]
+        if slot >= root:
+            r = _mix(np.uint64(ctl[C_COL_RNG]))
+            ctl[C_COL_RNG] += 1
+            slot = np.int64(r % np.uint64(ctl[C_SEEN]))  # type: ignore[assignment]
+            if slot >= root:
+                return
+    nfeat = ctl[C_NFEAT]
+    k = ctl[C_COL_K]
+    scratch = evals[EVALS:EVALS + nfeat]
+    features(bb, st, scratch)
+    if table is not None:
+        leaf_features(bb, st, table, scratch)
+    at = EVALS + nfeat + slot * (R_FEAT + 2 * k)
+    row = evals[at:at + R_FEAT + 2 * k]
+    nnz = 0
+    for i in range(scratch.shape[0]):
+        x = scratch[i]
+        if x != 0.0:
+            if nnz == k:
+                # More features than a row holds: the row is left empty (the engine
+                # sizes rows so that this cannot happen; counted if it does).
+                ctl[C_OVERFLOW] += 1
+                row[R_KIND] = 0.0
+                return
+            row[R_FEAT + nnz] = i
+            row[R_FEAT + k + nnz] = x
+            nnz += 1
+    white = st[core.TURN] == core.WHITE
+    if not white and kind != TT_EXACT:
+        kind = TT_UPPER if kind == TT_LOWER else TT_LOWER
+    row[R_VALUE] = value if white else -value
+    row[R_KIND] = kind
+    row[R_PLY] = ply
+    row[R_DEPTH] = depth
+    row[R_NNZ] = nnz
+    if ply > 0 and slot == ctl[C_STORED]:
+        ctl[C_STORED] += 1
+
+
+@njit(cache=True)
 def _is_repetition(st, keys, idx, key, floor):
     """Whether ``key`` (at history index ``idx``) occurred before, same side to move,
     at index ``floor`` or later (a null move on the line is a floor)."""
@@ -330,12 +413,18 @@ def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, c
             k = core.gen_legal_tactical(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
     mv = moves[ply]
     sc = mscores[ply]
+    standing = best > -INF
     for i in range(k):
-        s = _CAPTURE_BONUS if core.is_tactical(st, mv[i]) else np.int64(0)
+        if core.is_tactical(st, mv[i]):
+            s = _CAPTURE_BONUS
+        elif standing:
+            s = _HASH_BONUS     # a quiet move that ends the game (core.quiet_goal): first
+        else:
+            s = np.int64(0)
         if st[core.m_to(mv[i])] != 0 or core.m_flags(mv[i]) & core.F_EP:
             s += _capture_gain(bb, st, mv[i])
         sc[i] = s + _ORDER_VALUE[core.m_piece(mv[i])]
-    return False, best, k, best > -INF, alpha
+    return False, best, k, standing, alpha
 
 
 @njit(cache=True)
@@ -382,7 +471,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
             if narrow and i >= _SUICIDE_QWIDTH:
                 break
             m = pick(moves[ply], mscores[ply], i, k)
-            if qsee and see(bb, st, m) < 0:
+            if qsee and core.is_tactical(st, m) and see(bb, st, m) < 0:
                 continue
             core.copy_make(bb, st, bbs[ply + 1], sts[ply + 1], m)
             if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(bbs[ply + 1], us):
@@ -488,6 +577,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     us = st[core.TURN]
     legal = 0
     searched = 0
+    skipped = False     # futility skipped a move: the value is partly an estimate
     futile = (prune and flags & F_FUTILITY and depth <= 2 and abs(alpha) < MATE_BOUND
               and static + _FUTILITY_MARGIN[v] * depth <= alpha)
     reduce = flags & F_LMR and depth >= 3 and not in_check
@@ -504,10 +594,13 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
         gives_check = False
         if (futile or reduce or extend_checks) and not antichess:
             gives_check = core.checkers_mask(bbs[ply + 1], sts[ply + 1]) != 0
-        if futile and quiet and legal > 1 and not gives_check:
-            # This quiet move cannot lift the score to alpha: skip it, keeping the bound.
+        if (futile and quiet and legal > 1 and not gives_check
+                and not core.quiet_goal(bb, st, m, bbs[ply + 1], sts[ply + 1])):
+            # This quiet move cannot lift the score to alpha (nor end the game at once:
+            # three-check's third check gives check): skip it, keeping the bound.
             bound = static + _FUTILITY_MARGIN[v] * depth
             best = max(best, bound)
+            skipped = True
             continue
         searched += 1
         evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, bbs[ply + 1], sts[ply + 1], w)
@@ -523,9 +616,15 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
             if reduce and quiet and not gives_check and searched > (4 if is_pv else 2):
                 r = _LMR[min(depth, 63), min(searched, 63)] - (1 if is_pv else 0)
                 r = max(0, min(r, new_depth - 1))
+            reduced = 0
+            if r > 0:
+                reduced = ctl[C_REDUCED]
+                ctl[C_REDUCED] = ply + 1        # the child's value is not collected
             score = -negamax(ply + 1, new_depth - r, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts,
                              evals, moves, mscores, pv, pvlen, killers, history, keys, tt_key,
                              tt_move, tt_score, tt_depth, tt_flag, ctl, w, table, noise)
+            if r > 0:
+                ctl[C_REDUCED] = reduced
             if r > 0 and score > alpha and not ctl[C_STOP]:
                 score = -negamax(ply + 1, new_depth, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts,
                                  evals, moves, mscores, pv, pvlen, killers, history, keys,
@@ -558,6 +657,13 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
         flag = TT_EXACT
     else:
         flag = TT_UPPER
+    # Collect the node unless its value rests on an estimate (a futility skip), on a
+    # null move above it, or on a reduced depth (its full-depth re-search counts). A
+    # value inside a null window is a lower bound.
+    if (ctl[C_COLLECT] != 0 and not skipped and ctl[C_NULL_PLY] == 0
+            and ctl[C_REDUCED] != ply):
+        _collect(bb, st, ply, depth, best, flag if is_pv or flag != TT_EXACT else TT_LOWER,
+                 ctl, table, evals)
     if tt_key[slot] != key or depth >= tt_depth[slot] or flag == TT_EXACT:
         s = score_to_tt(best, ply)
         tt_key[slot] = key
@@ -596,7 +702,9 @@ def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscor
     window (-INF, INF for none): a best score at or below ``alpha_in`` or at or above
     ``beta_in`` is only a bound, and the caller searches again. ``w`` is the whole weight
     vector of the layout, ``table`` its leaf blocks (int64 rows: kernel code, offset,
-    size), or None without any (the classic evaluation, compiled without them)."""
+    size), or None without any (the classic evaluation, compiled without them). With
+    ``ctl[C_COLLECT]`` the nodes are recorded in the tail of ``evals`` (see EVALS and
+    :func:`_collect`; the root in its own row, unless the root moves are restricted)."""
     # Views of these arrays are made at every node: drop their reference counting.
     bbs, sts, evals, moves, mscores = (unmanaged(bbs), unmanaged(sts), unmanaged(evals),
                                        unmanaged(moves), unmanaged(mscores))
@@ -673,7 +781,12 @@ def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscor
             if score >= beta:       # fail high on the aspiration window
                 for j in range(i + 1, n):
                     root_scores[j] = -INF
+                if ctl[C_COLLECT] != 0 and restricted == 0:
+                    _collect(bb, st, 0, depth, best, TT_LOWER, ctl, leaf, evals)
                 return n
+    if ctl[C_COLLECT] != 0 and restricted == 0:
+        _collect(bb, st, 0, depth, best, TT_EXACT if best > alpha_in else TT_UPPER, ctl, leaf,
+                 evals)
     if restricted == 0 and best > alpha_in:
         slot = np.int64(key % np.uint64(tt_key.shape[0]))
         tt_key[slot] = key

@@ -26,6 +26,10 @@ from .modes import SEARCH_MODES
 
 TT_ENTRY_BYTES = 8 + 8 + 8 + 2 + 1
 _compiled = False
+#: Non-zero features a collected node can have in the classic blocks: one table entry per
+#: occupied square, material of both colours (12, Black's own where the colours differ),
+#: pieces in hand (5). A row holds these plus every entry of the leaf blocks.
+_CLASSIC_NNZ = 64 + 12 + 5
 
 #: Aspiration windows at the root (not a numba flag: the root loop is here).
 F_ASPIRATION = 1 << 16
@@ -102,9 +106,55 @@ class SearchResult:
     multipv: int = 1
     lines: list[SearchResult] = field(default_factory=list, repr=False)
 
+    #: With :attr:`Engine.collect`: the interior nodes of the last completed iteration.
+    collected: Collected | None = field(default=None, repr=False)
+
     @property
     def nps(self) -> float:
         return self.nodes / self.time if self.time > 0 else 0.0
+
+
+#: Kinds of a collected node's value (White's view): exact, a lower or an upper bound.
+EXACT, LOWER, UPPER = ab.TT_EXACT, ab.TT_LOWER, ab.TT_UPPER
+
+
+@dataclass
+class Collected:
+    """The interior nodes (depth > 0) of one search whose values the search established,
+    for the bootstrapping learners (:mod:`tdleaf.learn.bootstrap`): row i is a node, its
+    non-zero features ``x[i, :nnz]`` at ``index[i, :nnz]`` (zero padding after them) in
+    the engine's layout, from White's view, its search value ``value[i]`` (pawns, White's
+    view, mates unclipped) and ``kind[i]``: :data:`EXACT` (a PV node's value strictly
+    inside its full window), :data:`LOWER` (a lower bound for White: White to move
+    failed high, or Black failed low) or :data:`UPPER`. The root, when recorded, is the
+    last row (``ply`` 0). Left out: null-move, futility, razoring and table cutoffs, draws by rule,
+    LMR-reduced searches (their re-search counts), nodes under a null move, quiescence
+    nodes and an interrupted iteration. At most :attr:`Engine.collect` non-root rows: a
+    seeded reservoir sample of the ``seen`` nodes."""
+
+    index: np.ndarray      # (n, K) int64
+    x: np.ndarray          # (n, K) float64
+    value: np.ndarray      # (n,) float64
+    kind: np.ndarray       # (n,) int8
+    ply: np.ndarray        # (n,) int64
+    depth: np.ndarray      # (n,) int64
+    seen: int = 0          # non-root nodes offered to the sample
+    overflow: int = 0      # nodes dropped for having more features than a row holds
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def dense(self, size: int) -> np.ndarray:
+        """The (n, size) feature matrix."""
+        out = np.zeros((len(self), size))
+        np.add.at(out, (np.arange(len(self))[:, None], self.index), self.x)
+        return out
+
+    @staticmethod
+    def empty(width: int = 0) -> Collected:
+        z = np.zeros(0, dtype=np.int64)
+        return Collected(np.zeros((0, width), np.int64), np.zeros((0, width)), np.zeros(0),
+                         np.zeros(0, np.int8), z, z.copy())
 
 
 @dataclass
@@ -142,15 +192,22 @@ class Engine:
     (``psq+mobility``): the search adds them, computed from the whole position, wherever
     it evaluates a node, and results describe the PV's leaf with every feature of the
     layout. A leaf block needs a compiled kernel (ValueError otherwise).
+
+    ``collect`` > 0 makes every search record its interior nodes for the bootstrapping
+    learners, at most that many (a seeded reservoir sample beyond): see
+    :class:`Collected`, in :attr:`SearchResult.collected`. 0 (the default) searches
+    exactly as without it.
     """
 
     def __init__(self, variant: str = "chess", weights: Weights | str | None = None, *,
                  hash_mb: int = 64, depth: int | None = None, qlimit: int = 16,
                  random_ties: bool = False, noise: float = 0.0, seed: int = 0,
-                 search: str = "selective", flags: int | None = None) -> None:
+                 search: str = "selective", flags: int | None = None, collect: int = 0) -> None:
         self.variant = canonical_variant(variant)
         self.set_search(search, flags)
+        self.collect = 0
         self.set_weights(weights)
+        self.set_collect(collect)
         self.default_depth = depth
         self.qlimit = qlimit
         self.random_ties = random_ties
@@ -168,7 +225,6 @@ class Engine:
         m = ab.MAXPLY + 4
         self.bbs = np.zeros((m, core.NBB), dtype=np.uint64)
         self.sts = np.zeros((m, core.NST), dtype=np.int64)
-        self.evals = np.zeros(m, dtype=np.float64)
         self.moves = np.zeros((m, core.MAX_MOVES), dtype=np.int64)
         self.mscores = np.zeros((m, core.MAX_MOVES), dtype=np.int64)
         self.root_scores = np.zeros(core.MAX_MOVES, dtype=np.float64)
@@ -200,6 +256,34 @@ class Engine:
         self.table = np.ascontiguousarray(weights.layout.table, dtype=np.int64)
         # None without leaf blocks: the search is then compiled without their code.
         self._leaf = self.table if self.table.size else None
+        self._allocate_collection()
+
+    def set_collect(self, nodes: int) -> None:
+        """Record up to ``nodes`` interior nodes per search (0: none; see
+        :class:`Collected`)."""
+        if nodes < 0:
+            raise ValueError(f"collect must be >= 0 nodes, got {nodes}")
+        self.collect = int(nodes)
+        self._allocate_collection()
+
+    def _allocate_collection(self) -> None:
+        """The search's ``evals`` array: the per-ply evaluations and, when collecting, a
+        dense feature row and the collected rows after them (see search.alphabeta.EVALS),
+        twice (one holds the last completed iteration while the next fills the other)."""
+        size = self.weights.layout.size
+        leaf = int(self.table[:, 2].sum()) if self.table.size else 0
+        self._col_k = min(size, _CLASSIC_NNZ + leaf)
+        n = ab.EVALS
+        if self.collect:
+            n += size + (self.collect + 1) * ab.row_width(self._col_k)
+        self._evals = [np.zeros(n) for _ in range(2 if self.collect else 1)]
+        self._col_now = 0
+        self.evals = self._evals[0]
+
+    def _rows(self, buf: int) -> np.ndarray:
+        """The collected rows of buffer ``buf``: (collect + 1, row width), the root last."""
+        start = ab.EVALS + self.weights.layout.size
+        return self._evals[buf][start:].reshape(self.collect + 1, ab.row_width(self._col_k))
 
     def set_search(self, mode: str, flags: int | None = None) -> None:
         """``selective`` or ``plain``; ``flags`` (technique bits) overrides the mode's
@@ -224,12 +308,17 @@ class Engine:
         With ``seed``, also restart the random tie-breaks and noise from that seed, so a
         game depends only on the weights and the seed (what makes learning resumable
         and reproducible)."""
-        self.tt_key[:] = 0
+        self.clear_hash()
         self.history[:] = 0
         self.killers[:] = 0
         if seed is not None:
             self.seed = int(seed)
             self._searches = 0
+
+    def clear_hash(self) -> None:
+        """Empty the transposition table (its scores were made with the weights of the
+        time: the bootstrapping learners clear it after every update)."""
+        self.tt_key[:] = 0
 
     def clear_stop(self) -> None:
         """Forget a pending stop request (call before starting a search in a thread)."""
@@ -363,7 +452,15 @@ class Engine:
         ctl[ab.C_NOISE_SEED] = (self.seed * 1000003 + 17) % (1 << 62)
         ctl[ab.C_RNG] = (self.seed * 7919 + self._searches) % (1 << 62)
         ctl[ab.C_FLAGS] = self.flags & ab.SELECTIVE
+        ctl[ab.C_COLLECT] = 1 if self.collect else 0
+        ctl[ab.C_NFEAT] = self.weights.layout.size
+        ctl[ab.C_COL_K] = self._col_k
+        ctl[ab.C_COL_ROWS] = self.collect
+        # The sample's own random numbers: collecting never changes the tie-breaks.
+        ctl[ab.C_COL_RNG] = (self.seed * 104729 + self._searches * 7 + 3) % (1 << 62)
         self._searches += 1
+        # The buffer that holds the last completed iteration's nodes, and its counts.
+        done_col: tuple[int, int, int, int] | None = None
 
         start = time.perf_counter()
         with self._clock:
@@ -384,6 +481,14 @@ class Engine:
                 ties = self.random_ties and d == max_depth
                 lines: list[SearchResult] = []
                 taken: list[int] = []
+                if self.collect:
+                    # Fill the buffer that does not hold the last completed iteration.
+                    now = 1 - done_col[0] if done_col else 0
+                    self._evals[now][0] = self.evals[0]
+                    self.evals = self._evals[now]
+                    self._col_now = now
+                    ctl[ab.C_SEEN] = ctl[ab.C_STORED] = ctl[ab.C_OVERFLOW] = 0
+                    self._rows(now)[-1, ab.R_KIND] = 0.0      # no root yet
                 for k in range(n_lines):
                     if allowed is None and k == 0:
                         ctl[ab.C_ROOT_N] = 0           # every legal move
@@ -419,6 +524,9 @@ class Engine:
                 # is worked out once, for the last completed iteration.
                 for line in lines:
                     line.nodes, line.time = int(ctl[ab.C_NODES]), elapsed
+                if self.collect:
+                    done_col = (self._col_now, int(ctl[ab.C_STORED]), int(ctl[ab.C_SEEN]),
+                                int(ctl[ab.C_OVERFLOW]))
                 result = lines[0]
                 result.lines = lines
                 best_code = result._codes[0]  # type: ignore[attr-defined]
@@ -461,7 +569,28 @@ class Engine:
                 self._add_leaf(pos, line)
         result.nodes = int(ctl[ab.C_NODES])
         result.time = time.perf_counter() - start
+        if self.collect:
+            result.collected = self._collected(done_col)
         return result
+
+    def _collected(self, done: tuple[int, int, int, int] | None) -> Collected:
+        """The nodes of the last completed iteration (none without one)."""
+        k = self._col_k
+        if done is None:
+            return Collected.empty(k)
+        buf, stored, seen, overflow = done
+        col = self._rows(buf)
+        rows = col[:stored]
+        if col[-1, ab.R_KIND]:
+            rows = np.concatenate([rows, col[-1:]])
+        rows = rows[rows[:, ab.R_KIND] != 0]        # rows a feature overflow emptied
+        nnz = rows[:, ab.R_NNZ].astype(np.int64)
+        used = np.arange(k)[None, :] < nnz[:, None]
+        index = np.where(used, rows[:, ab.R_FEAT:ab.R_FEAT + k], 0).astype(np.int64)
+        x = np.where(used, rows[:, ab.R_FEAT + k:], 0.0)
+        return Collected(index, x, rows[:, ab.R_VALUE].copy(),
+                         rows[:, ab.R_KIND].astype(np.int8), rows[:, ab.R_PLY].astype(np.int64),
+                         rows[:, ab.R_DEPTH].astype(np.int64), seen, overflow)
 
     def _root(self, depth: int, ties: bool, prev_best: int, prev_score: float | None) -> int:
         """One root search; with ``prev_score`` (and aspiration on, from depth 4, not for

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from variants import core
+from variants import core, spec
 from variants.bits import (
     KING_ATTACKS,
     KNIGHT_ATTACKS,
@@ -22,26 +22,52 @@ from variants.bits import (
     rook_attacks,
 )
 
-from .layout import BASE_SIZE, HAND, MATERIAL, MOBILITY_CODE, PSQ, FeatureLayout
+from .layout import (
+    CHECKS_CODE,
+    HAND,
+    HILL_CODE,
+    MATERIAL,
+    MOBILITY_CODE,
+    PSQ,
+    RACE_CODE,
+    FeatureLayout,
+    black_view,
+    incremental_size,
+)
+
+#: Per rules code (``st[core.VARIANT]``): where Black's pieces read their weights,
+#: (material offset, table offset, square xor) of :func:`search.layout.black_view`,
+#: from the variant's spec (its ``mirror``). Frozen into the compiled code as constants.
+_BLACK = np.array([black_view(spec.by_code(c).name)
+                   for c in range(1 + max(v.code for v in spec.SPECS.values()))], dtype=np.int64)
+#: Per rules code: the weights (and features) the classic blocks need, Black's included.
+_CLASSIC_END = np.array([int(_BLACK[c, 1]) + 6 * 64 for c in range(_BLACK.shape[0])],
+                        dtype=np.int64)
 
 
 @njit(cache=True)
-def _piece_weight(w, t, c, sq):
-    """Contribution of one piece of type t (1..6), colour c, on sq."""
-    if c == 0:
-        return w[MATERIAL + t - 1] + w[PSQ + 64 * (t - 1) + sq]
-    return -(w[MATERIAL + t - 1] + w[PSQ + 64 * (t - 1) + (sq ^ 56)])
+def _piece_weight(w, t, c, sq, mat, tab, xor):
+    """Contribution of one piece of type t (1..6), colour c, on sq, that reads its
+    material at ``mat`` and its table at ``tab`` indexed by ``sq ^ xor``."""
+    x = w[mat + t - 1] + w[tab + 64 * (t - 1) + (sq ^ xor)]
+    return x if c == 0 else -x
 
 
 @njit(cache=True)
 def evaluate(bb, st, w):
-    """Full evaluation, White's point of view."""
+    """Full evaluation, White's point of view (``w`` must hold the variant's classic
+    blocks, Black's own included where the colours differ: ValueError otherwise)."""
+    v = st[core.VARIANT]
+    if w.shape[0] < _CLASSIC_END[v]:
+        raise ValueError("evaluate: the weights lack this variant's classic blocks")
     s = 0.0
     for c in range(2):
+        # White reads material and tables as they are; Black as its variant mirrors them.
+        mat, tab, xor = (MATERIAL, PSQ, 0) if c == 0 else (_BLACK[v, 0], _BLACK[v, 1], _BLACK[v, 2])
         for t in range(1, 7):
             b = bb[t - 1] & bb[core.OCC + c]
             while b:
-                s += _piece_weight(w, t, c, lsb(b))
+                s += _piece_weight(w, t, c, lsb(b), mat, tab, xor)
                 b &= b - np.uint64(1)
     if st[core.VARIANT] == core.CRAZYHOUSE:
         for t in range(1, 6):
@@ -52,18 +78,20 @@ def evaluate(bb, st, w):
 @njit(cache=True)
 def evaluate_delta(pbb, pst, cbb, cst, w):
     """Evaluation of the child minus that of the parent (any move of any variant)."""
+    v = cst[core.VARIANT]
     s = 0.0
     for c in range(2):
+        mat, tab, xor = (MATERIAL, PSQ, 0) if c == 0 else (_BLACK[v, 0], _BLACK[v, 1], _BLACK[v, 2])
         for t in range(1, 7):
             before = pbb[t - 1] & pbb[core.OCC + c]
             after = cbb[t - 1] & cbb[core.OCC + c]
             gone = before & ~after
             while gone:
-                s -= _piece_weight(w, t, c, lsb(gone))
+                s -= _piece_weight(w, t, c, lsb(gone), mat, tab, xor)
                 gone &= gone - np.uint64(1)
             new = after & ~before
             while new:
-                s += _piece_weight(w, t, c, lsb(new))
+                s += _piece_weight(w, t, c, lsb(new), mat, tab, xor)
                 new &= new - np.uint64(1)
     if cst[core.VARIANT] == core.CRAZYHOUSE:
         for t in range(1, 6):
@@ -75,17 +103,24 @@ def evaluate_delta(pbb, pst, cbb, cst, w):
 
 @njit(cache=True)
 def features(bb, st, out):
-    """Write the classic blocks' features of a position into ``out`` (length BASE_SIZE)."""
+    """Write the classic blocks' features of a position into ``out``: its first
+    BASE_SIZE entries, or, where the colours have separate values, the
+    ``incremental_size`` entries that hold Black's own blocks too (ValueError if
+    ``out`` is shorter)."""
+    v = st[core.VARIANT]
+    if out.shape[0] < _CLASSIC_END[v]:
+        raise ValueError("features: out is shorter than this variant's classic blocks")
     out[:] = 0.0
     for c in range(2):
         sign = 1.0 if c == 0 else -1.0
+        mat, tab, xor = (MATERIAL, PSQ, 0) if c == 0 else (_BLACK[v, 0], _BLACK[v, 1], _BLACK[v, 2])
         for t in range(1, 7):
             b = bb[t - 1] & bb[core.OCC + c]
             while b:
                 sq = lsb(b)
                 b &= b - np.uint64(1)
-                out[MATERIAL + t - 1] += sign
-                out[PSQ + 64 * (t - 1) + (sq if c == 0 else sq ^ 56)] += sign
+                out[mat + t - 1] += sign
+                out[tab + 64 * (t - 1) + (sq ^ xor)] += sign
     if st[core.VARIANT] == core.CRAZYHOUSE:
         for t in range(1, 6):
             out[HAND + t - 1] = st[core.POCKET + t] - st[core.POCKET + 6 + t]
@@ -149,6 +184,12 @@ def _block_kernel(code, bb, st, w, out, at):
     outside the search)."""
     if code == MOBILITY_CODE:
         return _mobility(bb, w, out, at)
+    if code == CHECKS_CODE:
+        return goal_kernels.checks(st, w, out, at)
+    if code == HILL_CODE:
+        return goal_kernels.hill(bb, w, out, at)
+    if code == RACE_CODE:
+        return goal_kernels.race(bb, w, out, at)
     return 0.0
 
 
@@ -185,10 +226,15 @@ def evaluate_layout(bb, st, w, table):
 def feature_vector(bb: np.ndarray, st: np.ndarray,
                    layout: FeatureLayout | None = None) -> np.ndarray:
     """The dense feature vector of a position (White's point of view), of
-    ``layout.size`` entries (default: the classic 396)."""
-    out = np.zeros(BASE_SIZE if layout is None else layout.size, dtype=np.float64)
-    features(bb, st, out[:BASE_SIZE])
-    if layout is None or layout.size == BASE_SIZE:
+    ``layout.size`` entries (default: the classic blocks, 396 entries, or 786 where the
+    colours have separate values: :func:`search.layout.incremental_size`)."""
+    if layout is None:
+        out = np.zeros(incremental_size(spec.by_code(int(st[core.VARIANT])).name))
+        features(bb, st, out)
+        return out
+    out = np.zeros(layout.size, dtype=np.float64)
+    features(bb, st, out[:layout.leaf_start])
+    if layout.size == layout.leaf_start:
         return out
     leaf_features(bb, st, layout.table, out)
     for b in layout.blocks:
@@ -205,3 +251,8 @@ def sparse_features(bb: np.ndarray, st: np.ndarray,
     x = feature_vector(bb, st, layout)
     idx = np.flatnonzero(x)
     return idx, x[idx]
+
+
+# The goal blocks' kernels call _put and piece_attacks above: imported last, as a module
+# (its kernels are looked up when _block_kernel compiles).
+from . import goal_kernels

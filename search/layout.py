@@ -10,14 +10,21 @@ written, versioned, into ``weights.json``::
 
 The classic blocks keep fixed offsets (material 0..5, hand 6..11, psq 12..395) in every
 layout, so that the compiled evaluation reads them as constants; a variant without
-pockets leaves the hand entries unused (zero), and every other block is appended after
-them, where the compiled code finds it through :attr:`FeatureLayout.table`. A file
-without a ``"layout"`` field is the classic layout, version 1: all three blocks in every
-variant, exactly as files were written before layouts were versioned.
+pockets leaves the hand entries unused (zero). A variant whose sides differ (spec
+``mirror == "colour"``: horde) also holds Black's own values, at fixed offsets too:
+``material_black`` 396..401 and ``psq_black`` 402..785. Every other block is appended
+after the last of these, where the compiled code finds it through
+:attr:`FeatureLayout.table`. A file without a ``"layout"`` field is the classic layout,
+version 1: all three classic blocks in every variant, exactly as files were written
+before layouts were versioned.
 
 Weights are from White's point of view and in pawns: a white knight adds
 ``material.N``, a black one subtracts it. Piece-square entries are indexed a1 = 0 ...
-h8 = 63 for White and mirrored vertically for Black.
+h8 = 63 for White; a black piece reads the entry of its square mirrored as the
+variant's spec says (:func:`black_view`): by rank (``sq ^ 56``, most variants), by file
+(``sq ^ 7``, racing kings, whose start is mirrored left-right) or, with separate values
+per colour, its own ``psq_black`` entry ``sq ^ 56`` (for either colour, entries 0..7
+are then its own back rank).
 """
 
 from __future__ import annotations
@@ -47,6 +54,12 @@ PSQ = 12          # 6 x 64 entries
 BASE_SIZE = PSQ + 6 * 64
 #: The size of the classic layout (every layout has at least these entries).
 N_FEATURES = BASE_SIZE
+# Black's own blocks where the colours have separate values (spec mirror "colour"):
+MATERIAL_BLACK = BASE_SIZE          # 6 entries, P..K
+PSQ_BLACK = MATERIAL_BLACK + 6      # 6 x 64 entries, Black's view (its piece on sq: sq ^ 56)
+COLOUR_SIZE = PSQ_BLACK + 6 * 64    # where the leaf blocks start in those variants
+#: How a black piece's square maps onto the table it reads, per spec mirror.
+SQUARE_XOR = {"rank": 56, "file": 7, "colour": 56}
 
 #: The newest layout version this code reads and writes (1: files without "layout").
 LAYOUT_VERSION = 2
@@ -67,6 +80,29 @@ def has_pockets(variant: str) -> bool:
     return spec.get(variant).pockets
 
 
+def separate_colours(variant: str) -> bool:
+    """Whether a variant values Black's pieces apart from White's (spec mirror
+    ``"colour"``: horde), so that its layouts hold ``material_black`` and ``psq_black``."""
+    return spec.get(variant).mirror == "colour"
+
+
+def black_view(variant: str) -> tuple[int, int, int]:
+    """Where Black's pieces read their weights in a variant: ``(material offset, table
+    offset, square xor)``. A black piece of type ``t`` (1..6) on ``sq`` is worth
+    ``-(w[m + t - 1] + w[p + 64 * (t - 1) + (sq ^ x)])``, a white one
+    ``w[MATERIAL + t - 1] + w[PSQ + 64 * (t - 1) + sq]``."""
+    mirror = spec.get(variant).mirror
+    if mirror == "colour":
+        return MATERIAL_BLACK, PSQ_BLACK, SQUARE_XOR[mirror]
+    return MATERIAL, PSQ, SQUARE_XOR[mirror]
+
+
+def incremental_size(variant: str) -> int:
+    """Where the leaf blocks start in a variant's layouts: after the classic blocks and,
+    with separate values per colour, after Black's."""
+    return COLOUR_SIZE if separate_colours(variant) else BASE_SIZE
+
+
 @dataclass(frozen=True)
 class Block:
     """A named group of weights, stored in ``weights.json`` under its name.
@@ -74,8 +110,9 @@ class Block:
     Its entries are ``keys`` (one number each) or, when ``width`` > 1, rows of ``width``
     numbers (``{"P": [64 numbers]}``), then ``padding`` unused entries (never saved).
 
-    How it is evaluated: ``"incremental"`` blocks are the classic ones, at a fixed
-    ``offset``, evaluated by :func:`search.evaluate.evaluate` and updated move by move;
+    How it is evaluated: ``"incremental"`` blocks are the classic ones (and Black's own
+    where the colours differ), at a fixed ``offset``, evaluated by
+    :func:`search.evaluate.evaluate` and updated move by move;
     ``"leaf"`` blocks are appended after them and computed from the whole position:
     ``code`` names their compiled kernel in :mod:`search.evaluate` (0: none), and
     ``reference(bb, st)`` (the position's arrays -> its ``size`` features, White's view,
@@ -90,6 +127,9 @@ class Block:
     offset: int | None = None
     code: int = 0
     pockets: bool = False           # only in variants with pieces in hand
+    colours: bool = False           # only in variants with separate values per colour
+    #: Only in variants won this way (one of their ``spec.Variant.win_conditions``).
+    win_condition: str | None = None
     reference: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = field(
         default=None, compare=False)
     key_kind: str = "entry"         # what a key is, for error messages ("piece")
@@ -101,6 +141,22 @@ class Block:
     @property
     def size(self) -> int:
         return len(self.keys) * self.width + self.padding
+
+    def misfit(self, variant: str) -> str | None:
+        """Why the block has no place in a variant's layout (None: it has one)."""
+        v = spec.get(variant)
+        if self.pockets and not v.pockets:
+            return f"block {self.name!r} needs pieces in hand, which {v.name} has not"
+        if self.colours and v.mirror != "colour":
+            own = [u.name for u in spec.SPECS.values() if u.mirror == "colour"]
+            return (f"block {self.name!r} holds Black's own values, which only a variant "
+                    f"with separate values per colour has ({', '.join(own)}); {v.name} "
+                    f"mirrors its tables between the colours by {v.mirror}")
+        if self.win_condition is not None and self.win_condition not in v.win_conditions:
+            won = [u.name for u in spec.SPECS.values() if self.win_condition in u.win_conditions]
+            return (f"block {self.name!r} is for {', '.join(won)} only (win condition "
+                    f"{self.win_condition!r}), not {v.name}")
+        return None
 
     @property
     def entries(self) -> list[str]:
@@ -147,15 +203,32 @@ HAND_BLOCK = Block("hand", tuple(HAND_PIECES), padding=1, evaluation="incrementa
 PSQ_BLOCK = Block("psq", tuple(PIECES), width=64, evaluation="incremental", offset=PSQ,
                   key_kind="piece", doc="piece-square tables (a1 = 0 ... h8 = 63, White's view)")
 CLASSIC_BLOCKS = ("material", "hand", "psq")
+#: In a feature set: the variant's goal block (``spec.Variant.goal_block``, the features
+#: of its own way to win: ``checks``, ``hill``, ``race``), where it has one.
+GOAL = "goal"
+MATERIAL_BLACK_BLOCK = Block(
+    "material_black", tuple(PIECES), evaluation="incremental", offset=MATERIAL_BLACK,
+    colours=True, key_kind="piece",
+    doc="the value of each black piece on the board, where the colours differ (horde)")
+PSQ_BLACK_BLOCK = Block(
+    "psq_black", tuple(PIECES), width=64, evaluation="incremental", offset=PSQ_BLACK,
+    colours=True, key_kind="piece",
+    doc="Black's own piece-square tables, where the colours differ (horde), Black's view: "
+        "its piece on square sq (a1 = 0 ... h8 = 63) reads entry sq ^ 56")
+#: Black's own blocks: in every layout of a variant with separate values per colour
+#: (:func:`separate_colours`), in none of the others.
+COLOUR_BLOCKS = ("material_black", "psq_black")
 
 #: Every block this version knows, by name (:func:`register_block` adds more).
-BLOCKS: dict[str, Block] = {b.name: b for b in (MATERIAL_BLOCK, HAND_BLOCK, PSQ_BLOCK)}
+BLOCKS: dict[str, Block] = {b.name: b for b in (MATERIAL_BLOCK, HAND_BLOCK, PSQ_BLOCK,
+                                                  MATERIAL_BLACK_BLOCK, PSQ_BLACK_BLOCK)}
 
 
 def register_block(block: Block) -> Block:
     """Add a leaf block to :data:`BLOCKS`, so that feature sets and weights files can
-    name it. Its entries go after the classic blocks, in the order a layout lists it."""
-    if not block.name.isidentifier() or block.name in ("variant", "meta", "layout"):
+    name it. Its entries go after the incremental blocks (the classic ones, and Black's
+    own where the colours differ), in the order a layout lists it."""
+    if not block.name.isidentifier() or block.name in ("variant", "meta", "layout", GOAL):
         raise ValueError(f"bad block name {block.name!r}")
     if block.name in BLOCKS:
         raise ValueError(f"a block named {block.name!r} is already registered")
@@ -171,6 +244,8 @@ def register_block(block: Block) -> Block:
 #: Kernel codes of the leaf blocks that have a compiled kernel (search.evaluate's
 #: ``_block_kernel`` dispatches on them; 0: none).
 MOBILITY_CODE = 1
+#: The goal blocks' (search.goal_blocks; kernels in search.goal_kernels).
+CHECKS_CODE, HILL_CODE, RACE_CODE = 2, 3, 4
 
 
 def _mobility_reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
@@ -212,23 +287,35 @@ def block_help() -> str:
 FEATURE_SETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # The tables are in every classic layout: the evaluation reads them (zero, or from
     # --init weights) even where only material is learnt.
-    "material": (CLASSIC_BLOCKS, ("material", "hand")),
-    "psq": (CLASSIC_BLOCKS, CLASSIC_BLOCKS),
+    # Black's own blocks are held (and learnt as White's are) only where the colours
+    # have separate values: feature_layout leaves them out elsewhere.
+    "material": (CLASSIC_BLOCKS + COLOUR_BLOCKS, ("material", "hand", "material_black")),
+    "psq": (CLASSIC_BLOCKS + COLOUR_BLOCKS + (GOAL,), CLASSIC_BLOCKS + COLOUR_BLOCKS + (GOAL,)),
 }
 
 
-def _feature_set(features: str) -> tuple[list[str], list[str]]:
-    """(blocks held, blocks learnt) of a feature-set name such as ``psq+safety``."""
+def _feature_set(features: str, variant: str) -> tuple[list[str], list[str]]:
+    """(blocks held, blocks learnt) of a feature-set name such as ``psq+safety`` in a
+    variant (:data:`GOAL` replaced by its goal block, or dropped)."""
     base, *extra = str(features).split("+")
     if base not in FEATURE_SETS:
         raise WeightsError(f"unknown feature set {base!r}; expected one of: "
                            f"{', '.join(FEATURE_SETS)} (then +block for added blocks)")
-    held, learnt = (list(x) for x in FEATURE_SETS[base])
+    goal = spec.get(variant).goal_block
+    held, learnt = ([b for b in names if b != GOAL] + ([goal] if goal and GOAL in names else [])
+                    for names in FEATURE_SETS[base])
+    in_set = list(held)
     for name in extra:
-        if name not in BLOCKS or name in CLASSIC_BLOCKS:
-            known = [b for b in BLOCKS if b not in CLASSIC_BLOCKS]
+        if name not in BLOCKS or BLOCKS[name].evaluation != "leaf":
+            known = [b.name for b in BLOCKS.values() if b.evaluation == "leaf"]
             raise WeightsError(f"unknown feature block {name!r} in {features!r}; added blocks: "
                                f"{', '.join(known) or 'none yet'}")
+        misfit = BLOCKS[name].misfit(variant)
+        if misfit:
+            raise WeightsError(f"--features {features}: {misfit}")
+        if name in in_set:
+            raise WeightsError(f"block {name!r} is already in the {base!r} set of "
+                               f"{canonical_variant(variant)} (its goal block)")
         if name in held:
             raise WeightsError(f"block {name!r} named twice in {features!r}")
         held.append(name)
@@ -237,16 +324,16 @@ def _feature_set(features: str) -> tuple[list[str], list[str]]:
 
 
 def feature_layout(variant: str, features: str = "psq") -> FeatureLayout:
-    """The layout (version :data:`LAYOUT_VERSION`) of a feature set in a variant."""
-    held, _ = _feature_set(features)
-    pockets = has_pockets(variant)
+    """The layout (version :data:`LAYOUT_VERSION`) of a feature set in a variant: in
+    ``psq``, the variant's goal block too (``spec.Variant.goal_block``)."""
+    held, _ = _feature_set(features, variant)
     return FeatureLayout(features, LAYOUT_VERSION,
-                         tuple(BLOCKS[b] for b in held if pockets or not BLOCKS[b].pockets))
+                         tuple(BLOCKS[b] for b in held if not BLOCKS[b].misfit(variant)))
 
 
 def learnt_blocks(variant: str, features: str) -> tuple[str, ...]:
     """The blocks of a feature set that learning changes, in a variant."""
-    _, learnt = _feature_set(features)
+    _, learnt = _feature_set(features, variant)
     layout = feature_layout(variant, features)
     return tuple(b for b in learnt if layout.has(b))
 
@@ -263,10 +350,13 @@ class FeatureLayout:
     blocks: tuple[Block, ...] = (MATERIAL_BLOCK, HAND_BLOCK, PSQ_BLOCK)
     offsets: dict[str, int] = field(init=False, compare=False, repr=False)
     size: int = field(init=False, compare=False, repr=False)
+    #: Where the leaf blocks start: after the last incremental block (at least BASE_SIZE).
+    leaf_start: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         offsets: dict[str, int] = {}
-        end = BASE_SIZE
+        end = max([BASE_SIZE] + [b.offset + b.size for b in self.blocks if b.offset is not None])
+        object.__setattr__(self, "leaf_start", end)
         for b in self.blocks:
             if b.name in offsets:
                 raise WeightsError(f"block {b.name!r} twice in layout {self.name!r}")
@@ -333,7 +423,7 @@ LAYOUT = FeatureLayout()
 def layout_from_json(data: Any, variant: str, source: str = "weights") -> FeatureLayout:
     """The layout a ``weights.json`` names in its ``"layout"`` field (None: classic)."""
     if data is None:
-        return LAYOUT
+        return _needs_colours(LAYOUT, variant, source)
     if not isinstance(data, dict):
         raise WeightsError(f"{source}: 'layout' must be an object")
     for key in data:
@@ -353,7 +443,7 @@ def layout_from_json(data: Any, variant: str, source: str = "weights") -> Featur
         if blocks != list(CLASSIC_BLOCKS):
             raise WeightsError(f"{source}: layout version 1 has the blocks "
                                f"{', '.join(CLASSIC_BLOCKS)}, not {', '.join(blocks)}")
-        return LAYOUT
+        return _needs_colours(LAYOUT, variant, source)
     unknown = [b for b in blocks if b not in BLOCKS]
     if unknown:
         raise WeightsError(f"{source}: layout {name!r} has block(s) this tdleaf does not know: "
@@ -364,15 +454,64 @@ def layout_from_json(data: Any, variant: str, source: str = "weights") -> Featur
         if misplaced:
             raise WeightsError(f"{source}: block(s) {', '.join(misplaced)} need pieces in "
                                f"hand, which {canonical_variant(variant)} has not")
+    for b in blocks:
+        misfit = BLOCKS[b].misfit(variant)
+        if misfit:
+            raise WeightsError(f"{source}: {misfit}")
     try:
-        return FeatureLayout(name, version, tuple(BLOCKS[b] for b in blocks))
+        layout = FeatureLayout(name, version, tuple(BLOCKS[b] for b in blocks))
     except WeightsError as exc:
         raise WeightsError(f"{source}: {exc}") from None
+    return _needs_colours(layout, variant, source)
+
+
+def missing_colours(layout: FeatureLayout, variant: str) -> str | None:
+    """Why ``layout`` cannot hold a variant's weights for want of Black's own blocks
+    (None when it can): a variant with separate values per colour needs them, since the
+    compiled evaluation reads Black's values there."""
+    missing = [b for b in COLOUR_BLOCKS if not layout.has(b)]
+    if not missing or not separate_colours(variant):
+        return None
+    return (f"{canonical_variant(variant)} values Black's pieces apart from White's: its "
+            f"weights need the block(s) {', '.join(missing)}, which layout {layout.name!r} "
+            f"(version {layout.version}) lacks")
+
+
+def _needs_colours(layout: FeatureLayout, variant: str, source: str) -> FeatureLayout:
+    why = missing_colours(layout, variant)
+    if why:
+        raise WeightsError(f"{source}: {why}")
+    return layout
 
 
 # --- Built-in value sets (paper digest; in pawns) ------------------------------------
 
 _TRADITIONAL = {"P": 1.0, "N": 3.0, "B": 3.0, "R": 5.0, "Q": 9.0, "K": 0.0}
+
+#: The multi-variant Stockfish's tuned piece values (midgame, endgame), in its internal
+#: units, from src/types.h of github.com/ddugovic/Stockfish at 8a59ec98 (2024-07-03;
+#: its KOTH "Hill", THREECHECK, RACE and HORDE values). Racing kings has no pawns.
+_STOCKFISH_MG_EG: dict[str, dict[str, tuple[int, int]]] = {
+    "kingofthehill": {"P": (136, 225), "N": (657, 781), "B": (763, 849), "R": (1010, 1175),
+                      "Q": (2104, 2402)},
+    "3check": {"P": (111, 205), "N": (565, 736), "B": (633, 729), "R": (1032, 1426),
+               "Q": (1914, 2303)},
+    "racingkings": {"N": (777, 881), "B": (1025, 1070), "R": (1272, 1847), "Q": (1674, 2280)},
+    "horde": {"P": (321, 326), "N": (888, 991), "B": (743, 1114), "R": (948, 1230),
+              "Q": (2736, 2554)},
+}
+
+
+def _stockfish_values(variant: str) -> dict[str, float]:
+    """One value per piece from :data:`_STOCKFISH_MG_EG`: the mean of the midgame and
+    endgame values (our evaluation has no game phase), scaled by the spec's rule (White's
+    piece where the colours differ: both colours share the one scale, as in Stockfish).
+    The king is 0: it never leaves the board (horde's king value is a constant there)."""
+    mg_eg = _STOCKFISH_MG_EG[variant]
+    piece, target = spec.get(variant).normalisation()
+    scale = target / (sum(mg_eg[piece]) / 2)
+    return {p: round(sum(mg_eg[p]) / 2 * scale, 3) if p in mg_eg else 0.0 for p in PIECES}
+
 _LOSING = {"P": -1.0, "N": -3.0, "B": -3.0, "R": -5.0, "Q": -9.0, "K": -2.0}
 _SETS: dict[str, dict[str, dict[str, float]]] = {
     # name -> variant -> material (hand = material where the variant has pockets)
@@ -395,6 +534,7 @@ _SETS: dict[str, dict[str, dict[str, float]]] = {
         for v in spec.with_flag("losing")
     },
     "ones": {v: {p: 1.0 for p in PIECES} for v in spec.VARIANTS},
+    "stockfish": {v: _stockfish_values(v) for v in _STOCKFISH_MG_EG},
     # The report's own learnt material values (its Tables 5.1, 6.1, 7.1, 8.1), in its
     # normalisation: to play ours against them. The same numbers as plots.paper.LEARNT,
     # which the engine cannot import (plots pulls in matplotlib); a test keeps them equal.
@@ -433,6 +573,13 @@ class Weights:
         if np.shape(self.w) != (self.layout.size,):
             raise WeightsError(f"{self.layout.name} layout has {self.layout.size} weights, "
                                f"got a vector of shape {np.shape(self.w)}")
+        # The compiled evaluation reads Black's own blocks where the colours differ, and
+        # only there: a layout without them (or with them elsewhere) cannot be played.
+        why = missing_colours(self.layout, self.variant) or next(
+            (m for b in self.layout.blocks if b.colours for m in [b.misfit(self.variant)] if m),
+            None)
+        if why:
+            raise WeightsError(why)
 
     def copy(self) -> Weights:
         return Weights(self.variant, self.w.copy(), dict(self.meta), self.source, self.layout,
@@ -528,6 +675,10 @@ def value_set(name: str, variant: str) -> Weights:
     if has_pockets(variant):
         hand = _HAND_SETS.get(name, {}).get(variant)
         data["hand"] = hand or {p: material[p] for p in HAND_PIECES}
+    if separate_colours(variant):
+        # The same values for both colours, in the layout that holds Black's own.
+        data["layout"] = feature_layout(variant, "material").to_json()
+        data["material_black"] = dict(material)
     w = weights_from_json(data, variant, source=f"value set {name!r}")
     w.source = f"value set {name}"
     return w
@@ -638,17 +789,27 @@ def average_psq_weights(run_dir: str | os.PathLike[str], variant: str) -> Weight
 
 
 def _average_psq(learnt: Weights, summary_path: Path, variant: str) -> Weights:
+    colours = separate_colours(variant)
+    values = []
     try:
         summary = json.loads(summary_path.read_text())
-        averages = summary["psq_average"]
-        material = {p: _number(averages[p], f"psq_average.{p}") for p in PIECES}
+        # Black's own averages are in the summary's "black" part where the colours differ.
+        for key, part in [("psq_average", summary)] + (
+                [("black.psq_average", summary["black"])] if colours else []):
+            averages = part["psq_average"]
+            values.append({p: _number(averages[p], f"{key}.{p}") for p in PIECES})
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise WeightsError(f"{summary_path}: no usable psq_average ({exc})") from None
     if not spec.get(variant).losing:
-        material["K"] = 0.0        # kings are never traded: a constant, as in learning
-    data = {"variant": canonical_variant(variant), "material": material,
-            "hand": {p: float(learnt.w[HAND + i]) for i, p in enumerate(HAND_PIECES)},
-            "meta": {"value_set": "avg-psq", "source": str(summary_path.parent)}}
+        for material in values:
+            material["K"] = 0.0    # kings are never traded: a constant, as in learning
+    data: dict[str, Any] = {"variant": canonical_variant(variant), "material": values[0],
+                            "meta": {"value_set": "avg-psq", "source": str(summary_path.parent)}}
+    if colours:
+        data["layout"] = feature_layout(variant, "material").to_json()
+        data["material_black"] = values[1]
+    else:
+        data["hand"] = {p: float(learnt.w[HAND + i]) for i, p in enumerate(HAND_PIECES)}
     return weights_from_json(data, variant, source=f"avg-psq of {summary_path.parent}")
 
 
@@ -672,3 +833,7 @@ def weights_digest(w: np.ndarray) -> str:
     of its float64 values (little-endian), to tell two evaluations apart."""
     data = np.ascontiguousarray(w, dtype="<f8").tobytes()
     return hashlib.sha256(data).hexdigest()[:12]
+
+
+# The goal blocks register themselves (last: they import this module).
+from . import goal_blocks  # noqa: F401

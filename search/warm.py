@@ -50,9 +50,12 @@ def leaf_blocks(variant: str = "chess", depth: int = 2) -> None:
     import numpy as np
 
     from .engine import Engine
-    from .layout import BLOCKS, CLASSIC_BLOCKS, Weights, feature_layout, value_set
+    from .layout import BLOCKS, Weights, feature_layout, value_set
 
-    extra = [name for name in BLOCKS if name not in CLASSIC_BLOCKS]
+    # The variant's own leaf blocks: numba compiles every kernel's branch with any one.
+    extra = [name for name, b in BLOCKS.items()
+             if b.evaluation == "leaf" and not b.misfit(variant)
+             and not feature_layout(variant, "psq").has(name)]
     if not extra:
         return
     layout = feature_layout(variant, "+".join(["psq", *extra]))

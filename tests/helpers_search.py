@@ -21,7 +21,7 @@ import chess
 import chess.variant
 import numpy as np
 
-from variants import board_class
+from variants import board_class, spec
 
 VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "antichess", "atomic")
 ANTI = ("suicide", "giveaway", "antichess")
@@ -162,16 +162,31 @@ def mate_moves(plies: int) -> int:
 # --------------------------------------------------------------------------------------
 
 
+def _black_square(sq: int, mirror: str) -> int:
+    """The table entry a black piece on ``sq`` reads, by the spec's ``mirror``."""
+    if mirror == "file":            # racing kings: a black piece on d1 reads White's e1
+        return chess.square(7 - chess.square_file(sq), chess.square_rank(sq))
+    return chess.square_mirror(sq)  # by rank, or Black's own table in Black's view
+
+
 def oracle_features(board: chess.Board) -> np.ndarray:
     """The linear features from python-chess's view of a position, White's point of view:
     material counts (P..K), pocket counts (P..Q, crazyhouse), piece-square counts with
-    Black's squares mirrored vertically."""
-    x = np.zeros(N_FEATURES)
+    Black's squares mirrored as the variant's spec says (``mirror``: vertically; left-right
+    in racing kings); where the colours have separate values (horde), Black's counts in
+    its own blocks after them (material 396.., tables 402.., Black's view)."""
+    mirror = spec.by_uci(board.uci_variant or "chess").mirror
+    own = mirror == "colour"
+    x = np.zeros(N_FEATURES + 6 + 6 * 64 if own else N_FEATURES)
     for sq, piece in board.piece_map().items():
         t = piece.piece_type - 1
-        sign = 1.0 if piece.color == chess.WHITE else -1.0
-        x[t] += sign
-        x[12 + 64 * t + (sq if piece.color == chess.WHITE else chess.square_mirror(sq))] += sign
+        if piece.color == chess.WHITE:
+            x[t] += 1
+            x[12 + 64 * t + sq] += 1
+        else:
+            mat, tab = (N_FEATURES, N_FEATURES + 6) if own else (0, 12)
+            x[mat + t] -= 1
+            x[tab + 64 * t + _black_square(sq, mirror)] -= 1
     if isinstance(board, chess.variant.CrazyhouseBoard):
         for t in range(1, 6):
             x[6 + t - 1] = board.pockets[chess.WHITE].count(t) - board.pockets[chess.BLACK].count(t)
@@ -179,7 +194,10 @@ def oracle_features(board: chess.Board) -> np.ndarray:
 
 
 def oracle_eval(board: chess.Board, w: np.ndarray) -> float:
-    return float(oracle_features(board) @ w)
+    """The reference evaluation: :func:`oracle_features` times the first entries of ``w``
+    (a layout's leaf blocks, after them, are left out)."""
+    x = oracle_features(board)
+    return float(x @ w[:x.size])
 
 
 def random_weight_vector(rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:

@@ -227,6 +227,20 @@ def test_traditional_values():
         assert _material(value_set("traditional", v)) == (-1, -3, -3, -5, -9, -2)
 
 
+def test_stockfish_set_is_the_multivariant_stockfish_values():
+    """Multi-variant Stockfish (ddugovic, src/types.h at 8a59ec98): the mean of midgame
+    and endgame, scaled by the spec's rule; horde's Black shares White's scale."""
+    koth = _material(value_set("stockfish", "kingofthehill"))
+    assert koth == (0.672, 2.676, 3.0, 4.066, 8.386, 0)       # (180.5, 719, 806, ...) / 806 * 3
+    assert _material(value_set("stockfish", "3check"))[2] == 3.0
+    assert _material(value_set("stockfish", "racingkings"))[0] == 0.0     # no pawns there
+    horde = value_set("stockfish", "horde")
+    assert _material(horde)[0] == 1.0
+    assert horde.w[horde.layout.span("material_black")].tolist() == list(_material(horde))
+    with pytest.raises(WeightsError, match="no values for chess"):
+        value_set("stockfish", "chess")
+
+
 def test_report_set_is_the_reports_tables():
     """The report's learnt values, in its normalisations (bishop 3, rook -5, knight 2.5)."""
     assert _material(value_set("report", "chess"))[2] == 3

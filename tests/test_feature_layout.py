@@ -28,6 +28,7 @@ from search.layout import (
     WeightsError,
     feature_layout,
     has_pockets,
+    incremental_size,
     learnt_blocks,
     load_weights,
     register_block,
@@ -90,13 +91,18 @@ def test_a_classic_file_plays_as_before():
 def test_round_trip_of_each_layout(tmp_path, variant, features):
     layout = feature_layout(variant, features)
     assert layout.version == LAYOUT_VERSION and layout.name == features
-    assert layout.size == BASE_SIZE == len(layout.names)
+    assert layout.size == len(layout.names)
+    # The classic blocks (and Black's own where the colours differ), then any leaf block.
+    assert layout.leaf_start == incremental_size(variant)
+    assert layout.size == layout.leaf_start + sum(b.size for b in layout.blocks
+                                                  if b.evaluation == "leaf")
     assert layout.has("hand") == has_pockets(variant)
     assert layout.offsets["material"] == 0 and layout.offsets["psq"] == PSQ
     if not layout.has("hand"):
         assert layout.names[HAND:HAND + 6] == [f"-.{i}" for i in range(HAND, HAND + 6)]
     rng = np.random.default_rng(VARIANTS.index(variant))
-    w = np.where(layout.mask(layout.block_names), random_weight_vector(rng), 0.0)
+    x = np.concatenate([random_weight_vector(rng), rng.normal(0.0, 0.3, layout.size - BASE_SIZE)])
+    w = np.where(layout.mask(layout.block_names), x, 0.0)
     weights = Weights(variant, w, {"test": features}, layout=layout)
     path = tmp_path / "weights.json"
     weights.save(path)

@@ -348,3 +348,59 @@ def test_new_variants_play_random_games():
                 assert sorted(pos.legal_moves()) == H.pc_moves(board)
                 board.push(move)
                 pos.push_uci(move.uci())
+
+
+def _quiescence_oracle(board: chess.Board) -> set[str]:
+    """What a quiescence node may try, by python-chess: every legal move in check; else
+    the captures and promotions, plus the quiet moves that reach the variant's goal (a
+    king onto the hill or the 8th rank, the third check)."""
+    legal = list(board.legal_moves)
+    if board.is_check():
+        return {m.uci() for m in legal}
+    out = set()
+    for m in legal:
+        if board.is_capture(m) or m.promotion:
+            out.add(m.uci())
+            continue
+        king = board.piece_type_at(m.from_square) == chess.KING
+        if isinstance(board, chess.variant.KingOfTheHillBoard):
+            goal = king and m.to_square in (chess.D4, chess.E4, chess.D5, chess.E5)
+        elif isinstance(board, chess.variant.RacingKingsBoard):
+            goal = king and chess.square_rank(m.to_square) == 7
+        elif isinstance(board, chess.variant.ThreeCheckBoard):
+            goal = board.remaining_checks[board.turn] == 1 and board.gives_check(m)
+        else:
+            goal = False
+        if goal:
+            out.add(m.uci())
+    return out
+
+
+@pytest.mark.parametrize("variant", [n for n in NEW if n in VARIANTS])
+def test_quiescence_moves_include_quiet_game_ends(variant):
+    """core.gen_legal_tactical (the moves a quiescence node tries) on seeded random games,
+    against python-chess: quiet moves that end the game are in, other quiet moves out."""
+    import numpy as np
+
+    from variants import core
+    from variants.position import move_to_uci
+
+    rng = random.Random(f"quiescence-moves-{variant}")
+    moves = np.zeros(256, dtype=np.int64)
+    seen_goal = 0
+    for _ in range(12):
+        board, pos = H.new_board(variant), Position.start(variant)
+        while board.outcome() is None:
+            sbb, sst = pos.bb.copy(), pos.st.copy()
+            n = core.gen_legal_tactical(pos.bb, pos.st, moves, sbb, sst)
+            got = {move_to_uci(int(m)) for m in moves[:n]}
+            want = _quiescence_oracle(board)
+            assert got == want, board.fen()
+            seen_goal += any(not board.is_capture(chess.Move.from_uci(u))
+                             and not chess.Move.from_uci(u).promotion for u in want) \
+                and not board.is_check()
+            move = H.pick(board, rng, H.TACTICAL)
+            board.push(move)
+            pos.push_uci(move.uci())
+    if variant != "horde":
+        assert seen_goal > 0        # the suite met quiet game ends

@@ -592,6 +592,30 @@ def test_a_move_that_wins_the_variant_is_found(variant, fen, wins, mode):
     assert r.move in wins and r.mate == 1
 
 
+# The reply that ends the game is quiet (a king step, a check): quiescence must try it,
+# or a one-ply search stands pat behind it. (variant, FEN, White's saving moves; none:
+# every move loses.)
+QUIET_ENDS = [
+    ("kingofthehill", "8/8/2k5/8/8/8/8/7K w - - 0 1", set()),
+    ("kingofthehill", "8/8/2k5/8/7R/8/8/7K w - - 0 1", {"h4h5", "h4d4"}),
+    ("3check", "4k3/8/8/8/8/8/q7/7K w - - 3+1 0 1", set()),
+    ("racingkings", "8/6k1/8/8/8/8/8/K7 w - - 0 1", set()),
+]
+
+
+@pytest.mark.parametrize("variant,fen,saving", QUIET_ENDS,
+                         ids=[f"{v}-{i}" for i, (v, _, _) in enumerate(QUIET_ENDS)])
+@pytest.mark.parametrize("mode", ["selective", "plain"])
+def test_quiescence_sees_quiet_moves_that_end_the_game(variant, fen, saving, mode):
+    board = new_board(variant, fen)
+    assert not board.is_game_over()
+    r = Engine(variant, "traditional", hash_mb=1, search=mode).search(fen, depth=1)
+    if saving:
+        assert r.move in saving and abs(r.score) < MATE_BOUND
+    else:
+        assert r.score < -MATE_BOUND, (r.move, r.score)
+
+
 @pytest.mark.parametrize("mode", ["selective", "plain"])
 def test_a_game_the_hill_has_ended_is_lost_for_the_side_to_move(mode):
     r = Engine("kingofthehill", "traditional", hash_mb=1, search=mode).search(

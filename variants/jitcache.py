@@ -31,7 +31,7 @@ NOT_COMPILED = ("search/engine.py", "search/uci.py", "search/xboard.py", "search
                 "search/strength.py", "search/__init__.py", "variants/__init__.py",
                 "variants/position.py", "variants/errors.py", "variants/jitcache.py",
                 "variants/normalise.py", "search/shipped.py",
-                "search/modes.py", "search/warm.py")
+                "search/modes.py", "search/warm.py", "search/goal_blocks.py")
 _ROOT = Path(__file__).resolve().parent.parent
 
 

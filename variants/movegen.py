@@ -28,8 +28,10 @@ from .bits import (
 )
 from .board import (
     ATOMIC,
+    BB_CENTER,
     BISHOP,
     CASTLING,
+    CHECKS,
     CHESS,
     CRAZYHOUSE,
     EP,
@@ -512,24 +514,64 @@ def is_tactical(st, m):
 
 
 @njit(cache=True)
+def near_goal(bb, st):
+    """Whether the side to move may end the game with a quiet move: its king next to
+    the hill (king of the hill) or to the 8th rank (racing kings), or one check short
+    of the third (three-check)."""
+    v = st[VARIANT]
+    us = st[TURN]
+    if v == THREECHECK:
+        return st[CHECKS + us] == 1
+    if v == KOTH or v == RACING:
+        kings = bb[KING - 1] & bb[OCC + us]
+        if not kings:
+            return False
+        goal = BB_CENTER if v == KOTH else BB_RANK_8
+        return (KING_ATTACKS[msb(kings)] & goal & ~bb[OCC + us]) != 0
+    return False
+
+
+@njit(cache=True)
+def quiet_goal(bb, st, m, sbb, sst):
+    """Whether legal move ``m`` reaches the variant's goal: a king stepping onto the
+    hill or the 8th rank (in racing kings Black may still draw by following: the move
+    matters all the same), or the third check. ``sbb``/``sst``: scratch rows."""
+    v = st[VARIANT]
+    if v == THREECHECK:
+        copy_make(bb, st, sbb, sst, m)
+        return sst[CHECKS + st[TURN]] <= 0
+    if v == KOTH or v == RACING:
+        goal = BB_CENTER if v == KOTH else BB_RANK_8
+        return (m_flags(m) & F_DROP) == 0 and st[m_from(m)] == KING \
+            and (SQ[m_to(m)] & goal) != 0
+    return False
+
+
+@njit(cache=True)
 def gen_legal_tactical(bb, st, moves, sbb, sst):
-    """The captures and promotions (for quiescence search), cheaper than
-    :func:`gen_legal` because quiet moves and drops are not generated. In chess and
-    crazyhouse, a side in check gets all its legal moves (evasions). Suicide and
-    giveaway get :func:`gen_legal` (captures are compulsory there anyway). Atomic moves
-    come with F_UNCHECKED: the caller must test them with :func:`child_is_legal`."""
+    """The moves a quiescence search tries, cheaper than :func:`gen_legal` because
+    quiet moves and drops are not generated: captures and promotions, plus, where a
+    quiet move can end the game (:func:`near_goal`), the quiet moves that do
+    (:func:`quiet_goal`: onto the hill or the 8th rank, the third check), which a
+    capture-only search would miss. A side in check gets all its legal moves
+    (evasions). Suicide and giveaway get :func:`gen_legal` (captures are compulsory
+    there anyway). Atomic moves come with F_UNCHECKED: the caller must test them with
+    :func:`child_is_legal`."""
     v = st[VARIANT]
     if v == SUICIDE or v == GIVEAWAY:
         return gen_legal(bb, st, moves, sbb, sst)
+    goal = False
     if v == ATOMIC:
         if is_variant_end(bb, st):
             return 0
         raw = gen_pseudo(bb, st, moves, 0, ~EMPTY, bb[OCC + 1 - st[TURN]] | BB_BACKRANKS,
                          False, True, False)
     else:
-        if v != CHESS and v != CRAZYHOUSE and is_variant_end(bb, st):
-            return 0
-        raw = _gen_legal_standard(bb, st, moves, sbb, sst, True)
+        if v != CHESS and v != CRAZYHOUSE:
+            if is_variant_end(bb, st):
+                return 0
+            goal = near_goal(bb, st)
+        raw = _gen_legal_standard(bb, st, moves, sbb, sst, not goal)
         if v == RACING:
             raw = _drop_checks(bb, st, moves, raw, sbb, sst)
         if raw and checkers_mask(bb, st):
@@ -537,7 +579,7 @@ def gen_legal_tactical(bb, st, moves, sbb, sst):
     n = 0
     for i in range(raw):
         m = moves[i]
-        if is_tactical(st, m):
+        if is_tactical(st, m) or (goal and quiet_goal(bb, st, m, sbb, sst)):
             if v == ATOMIC:
                 m |= F_UNCHECKED << 16   # judged by the caller after playing it
             moves[n] = m

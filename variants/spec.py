@@ -77,6 +77,9 @@ class Variant:
     #: take chess's, not yet measured.
     futility_margin: float = 1.0
     razor_margin: float = 3.0
+    #: The leaf feature block (``search.layout.BLOCKS``) of its own way to win, which its
+    #: ``psq`` feature set holds and learns (None: the variant has none).
+    goal_block: str | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -138,20 +141,20 @@ _ALL = (
             "kingofthehill", "kingOfTheHill", ("king of the hill", "koth"),
             pockets=False, losing=False, king_capture=False, explosions=False,
             win_conditions=("checkmate", "king-on-hill"), mirror="rank",
-            normalise=("B", 3.0), engines=("uci:fairy-stockfish",)),
+            normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="hill"),
     Variant("3check", 6, "chess.variant.ThreeCheckBoard", "3check", "3check", "threeCheck",
             ("three-check", "three check", "threecheck", "three check chess", "3-check",
              "3 check"),
             pockets=False, losing=False, king_capture=False, explosions=False,
             win_conditions=("checkmate", "third-check"), mirror="rank",
-            normalise=("B", 3.0), engines=("uci:fairy-stockfish",)),
+            normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="checks"),
     # The start is mirrored left-right between the colours (white's pieces on the
     # right half of ranks 1-2, black's on the left half).
     Variant("racingkings", 7, "chess.variant.RacingKingsBoard", "racingkings", "racingkings",
             "racingKings", ("racing kings", "racing", "race"),
             pockets=False, losing=False, king_capture=False, explosions=False,
             win_conditions=("king-on-8th-rank",), mirror="file",
-            normalise=("B", 3.0), engines=("uci:fairy-stockfish",)),
+            normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="race"),
     # White's horde is pawns: a white bishop exists only after a promotion, so its
     # learnt value is too rarely trained to scale by; white is scaled by its pawn.
     Variant("horde", 8, "chess.variant.HordeBoard", "horde", "horde", "horde",
@@ -246,3 +249,29 @@ def rules_family(name: str) -> str:
     """The canonical name that stands for a variant's rules (giveaway for antichess):
     the key of data measured once per rule set."""
     return by_code(get(name).code).name
+
+
+def variant_list(names: tuple[str, ...] = VARIANTS) -> str:
+    """``"chess, crazyhouse, ... or horde"``: the variants for a help text."""
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def normalisation_text() -> str:
+    """How learnt values are normalised, per variant, for help texts: ``the bishop = 3
+    (chess, crazyhouse, ...), ...``, grouped by rule."""
+    groups: dict[str, list[str]] = {}
+    for v in _ALL:
+        rule = _rule_text(v.normalise)
+        if v.normalise_black:
+            rule = (f"White's {_rule_text(v.normalise, '')}, "
+                    f"Black's {_rule_text(v.normalise_black, '')}")
+        groups.setdefault(rule, []).append(v.name)
+    return "; ".join(f"{rule} ({', '.join(names)})" for rule, names in groups.items())
+
+
+_PIECE_NAMES = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen",
+                "K": "king"}
+
+
+def _rule_text(rule: tuple[str, float], article: str = "the ") -> str:
+    return f"{article}{_PIECE_NAMES[rule[0]]} = {rule[1]:g}"

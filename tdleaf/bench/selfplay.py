@@ -25,12 +25,14 @@ TARGET_SECONDS = {("atomic", "material", "plain"): 3.6, ("crazyhouse", "material
 
 
 def _weights(variant: str, features: str, seed: int):
-    from search.layout import PSQ, Weights
-    from tdleaf.learn.runs import LearnConfig, initial_weights
-    w = initial_weights(LearnConfig(variant=variant))
+    from search.layout import Weights
+    from tdleaf.learn.runs import LearnConfig, initial_weights, run_layout
+    cfg = LearnConfig(variant=variant)
+    w, layout = initial_weights(cfg), run_layout(cfg)
     if features == "psq":
-        w[PSQ:] = np.random.default_rng(seed).normal(0.0, 0.1, size=len(w) - PSQ)
-    return Weights(variant, w, {})
+        tables = layout.mask([b for b in ("psq", "psq_black") if layout.has(b)])
+        w[tables] = np.random.default_rng(seed).normal(0.0, 0.1, size=int(tables.sum()))
+    return Weights(variant, w, {}, layout=layout)
 
 
 def bench_selfplay(variants: list[str], features: list[str], games: int, depth: int,

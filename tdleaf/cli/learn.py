@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,11 +29,10 @@ hours of CPU time. For a first look: --runs 2 --games 50 --depth 2 (a few minute
 The result folder (--out) gets config.json, one folder per run (checkpoint,
 history.csv, games.pgn), the averaged weights.json with weights_std.json and
 summary.json, and the figures in figures/ (report.md links them). The values printed
-at the end are normalised as the report does: the mean over runs, scaled so that the
-bishop = 3 (chess, crazyhouse), the knight = 2.5 (atomic) or the rook = -5 (suicide,
-giveaway, antichess), +- the standard deviation over runs; raw weights, with a
-warning, while that piece's mean is near 0 or of the other sign. Interrupt at any
-time (Ctrl-C) and carry on with --resume --out DIR.
+at the end are normalised as the report does: the mean over runs, scaled so that one
+piece has a fixed value (below), +- the standard deviation over runs; raw weights,
+with a warning, while that piece's mean is near 0 or of the other sign. Interrupt at
+any time (Ctrl-C) and carry on with --resume --out DIR.
 
 The first run after an install or upgrade compiles the engine first (1-2 minutes;
 'tdleaf warmup' does it ahead)."""
@@ -44,16 +44,17 @@ _OPTIONS = {
     "alpha": ("alpha", 1.0), "noise": ("noise", None), "init": ("init", "ones"),
     "seed": ("seed", 0), "max_plies": ("max_plies", 400), "hash": ("hash_mb", 16),
     "qlimit": ("qlimit", 16), "search": ("search", "selective"), "pgn_every": ("pgn_every", 1),
-    "random_plies": ("random_plies", 0),
+    "random_plies": ("random_plies", 0), "method": ("method", "tdleaf"),
 }
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from variants import spec
+    scaling = textwrap.fill(f"Normalised so that {spec.normalisation_text()}.", 84)
     p = subparsers.add_parser("learn", help="learn weights by self-play TDLeaf(lambda)",
-                              description=DESCRIPTION,
+                              description=f"{DESCRIPTION}\n\n{scaling}",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--variant", help="chess, crazyhouse, suicide, giveaway, antichess, atomic "
-                                     "(required unless --resume)")
+    p.add_argument("--variant", help=f"{spec.variant_list()} (required unless --resume)")
     from search.layout import FEATURE_SETS, block_help
     p.add_argument("--features", metavar="SET[+BLOCK...]",
                    help=f"{' or '.join(FEATURE_SETS)}: material values only (default), or "
@@ -64,6 +65,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="independent runs (each its own seed), averaged at the end (default 10)")
     p.add_argument("--depth", type=int, metavar="D",
                    help="search depth in plies, plus quiescence (default 5)")
+    p.add_argument("--method", choices=["tdleaf", "rootstrap", "treestrap", "treestrap-ab"],
+                   help="the learner: tdleaf (default: TDLeaf(lambda), the report's: each "
+                        "move's PV leaf toward the next move's search, one update a game); "
+                        "or, updating after every move toward that move's own search "
+                        "(Veness et al. 2009): rootstrap (the root), treestrap (every node "
+                        "with an exact value) or treestrap-ab (every node, exact values and "
+                        "one-sided alpha-beta bounds); see tdleaf/learn/bootstrap.py")
     p.add_argument("--lambda", dest="lam", type=float, metavar="L",
                    help="TD(lambda) decay in [0, 1]: how far back a later position's error "
                         "reaches (default 0.7)")
@@ -77,7 +85,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="evaluation noise: each evaluation times 1 + a uniform number in "
                         "[-X, X], so games differ (default 0 for material, 0.01 for psq)")
     p.add_argument("--init", metavar="WEIGHTS",
-                   help="start weights: 'ones' (default: pieces 1, tables 0), a value set "
+                   help="start weights: 'ones' (default: pieces 1, tables 0), 'random' "
+                        "(learned weights uniform in +-0.1, seeded per run), a value set "
                         "(e.g. traditional) or a weights.json")
     p.add_argument("--seed", type=int,
                    help="master seed: every run and game takes its seed from it, so a job "

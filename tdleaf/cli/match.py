@@ -70,8 +70,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def add_game_options(p: argparse.ArgumentParser) -> None:
     """Options shared by ``match`` and ``tournament``: variant, limits, openings,
     adjudication, workers."""
+    from variants.spec import variant_list
     p.add_argument("--variant", default="chess", metavar="V",
-                   help="chess, crazyhouse, suicide, giveaway, antichess or atomic (default chess)")
+                   help=f"{variant_list()} (default chess)")
     g = p.add_argument_group("limits (per move unless --tc)")
     g.add_argument("--depth", type=positive_int, metavar="D", help="plies per move")
     g.add_argument("--nodes", type=positive_int, metavar="N", help="nodes per move")

@@ -53,9 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "perft", help="count leaf nodes of the move tree (one FEN or an EPD suite)",
         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from variants.spec import variant_list
     p.add_argument("--variant", default="chess", metavar="V",
-                   help="chess, crazyhouse, suicide, giveaway, antichess or atomic "
-                        "(default: chess)")
+                   help=f"{variant_list()} (default: chess)")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--fen", metavar="FEN",
                      help="the position (default: the variant's start position); in crazyhouse, "

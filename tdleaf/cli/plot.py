@@ -13,9 +13,9 @@ Draw the figures of a result folder of 'tdleaf learn', in the style of the repor
 
   curves        every piece value against games played: after every game the mean
                 over runs of the raw weights, then normalised as the report does
-                (chess/crazyhouse bishop = 3, atomic knight = 2.5,
-                suicide/giveaway/antichess rook = -5), +- one standard deviation over
-                runs of the raw weights, same scale; pieces in hand as a second panel
+                (one piece fixed per variant: see 'tdleaf learn --help'), +- one
+                standard deviation over runs of the raw weights, same scale; pieces
+                in hand as a second panel
   final-values  the final values, normalised the same way (mean, then normalise), with
                 their standard deviation over runs; for piece-square runs the learnt
                 material weights beside the tables' frequency-weighted averages (mean
@@ -61,9 +61,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 RESULTS_DESCRIPTION = """\
 Markdown tables of the learning experiments under DIR (as RESULTS.md shows them): per
-variant, our values in the report's normalisation (chess/crazyhouse bishop = 3, atomic
-knight = 2.5, suicide/giveaway rook = -5; mean over runs of the raw weights, then
-scaled, +- the standard deviation over runs) beside the report's, the same with a pawn
+variant, our values in the report's normalisation (one piece fixed per variant, as
+'tdleaf learn --help' lists; mean over runs of the raw weights, then scaled, +- the standard deviation over runs) beside the report's, the same with a pawn
 of (-)1 beside its Table 9.1, the games, wall hours and nodes each experiment used,
 and links to its figures. Unfinished experiments are tabled from what they hold, and
 marked.

@@ -35,8 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "prior", help="heuristic policy and value of positions (for neural MCTS)",
         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from variants.spec import variant_list
     p.add_argument("--variant", default="chess", metavar="V",
-                   help="chess, crazyhouse, suicide, giveaway, antichess or atomic (default chess)")
+                   help=f"{variant_list()} (default chess)")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--fen", metavar="FEN", help="the position (default: the start position)")
     src.add_argument("--epd", metavar="FILE", help="every position of an EPD file, as JSON lines")

@@ -40,8 +40,10 @@ from search.layout import (
     LAYOUT,
     LAYOUT_VERSION,
     MATERIAL,
+    MATERIAL_BLACK,
     PIECES,
     PSQ,
+    PSQ_BLACK,
     FeatureLayout,
     Weights,
     WeightsError,
@@ -49,12 +51,12 @@ from search.layout import (
     has_pockets,
     learnt_blocks,
     load_weights,
+    separate_colours,
 )
-from variants import canonical_variant, random_line
+from variants import canonical_variant, random_line, spec
 from variants.normalise import (
     CONVENTION,
     LOSING_VARIANTS,
-    REPORT_NORMALISATION,
     convention_text,
     learnt_pieces,
     mean_then_normalise,
@@ -64,6 +66,7 @@ from variants.normalise import (
     typical_size,
 )
 
+from .bootstrap import BOOTSTRAP_METHODS, MATE_CLIP, METHODS, NODES, Bootstrap
 from .selfplay import game_pgn, play_game
 from .td import TemporalCoherence, apply_update, recommended_change
 
@@ -109,6 +112,16 @@ class LearnConfig:
     # The version of the feature layout the job's weights are in (search.layout): 1, the
     # classic layout, for folders written before layouts were versioned.
     layout: int = LAYOUT_VERSION
+    # The learner (tdleaf.learn.bootstrap.METHODS): TDLeaf(lambda), the report's, or one
+    # that learns from the nodes of every search (RootStrap, TreeStrap: bootstrap.py).
+    # Folders written before it was a setting are TDLeaf.
+    method: str = "tdleaf"
+    # Per-weight temporal-coherence rates (td.TemporalCoherence); False: alpha alone.
+    coherence: bool = True
+    # Bootstrapping learners: interior nodes kept per search (a seeded reservoir sample
+    # beyond) and the clip of search values, in pawns (mates).
+    nodes: int = NODES
+    clip: float = MATE_CLIP
 
     def validate(self) -> LearnConfig:
         self.variant = canonical_variant(self.variant)
@@ -135,6 +148,10 @@ class LearnConfig:
             self.flags = search_flags(self.search, self.variant)
         if not 0.0 <= self.noise < 1.0:
             raise LearnError(f"noise must be in [0, 1), got {self.noise}")
+        if self.method not in METHODS:
+            raise LearnError(f"--method must be one of {', '.join(METHODS)}, got {self.method!r}")
+        if self.nodes < 1 or not self.clip > 0:
+            raise LearnError(f"nodes must be >= 1 and clip > 0, got {self.nodes} and {self.clip}")
         initial_weights(self)   # the --init spec must load
         return self
 
@@ -161,22 +178,39 @@ def run_layout(cfg: LearnConfig) -> FeatureLayout:
 def learn_mask(cfg: LearnConfig) -> np.ndarray:
     """Which weights learning may change: the feature set's learnt blocks, but the king's
     material only where it can be lost (elsewhere a constant)."""
-    mask = run_layout(cfg).mask(learnt_blocks(cfg.variant, cfg.features))
+    layout = run_layout(cfg)
+    mask = layout.mask(learnt_blocks(cfg.variant, cfg.features))
     if cfg.variant not in LOSING_VARIANTS:
         mask[MATERIAL + 5] = False
+        if layout.has("material_black"):
+            mask[MATERIAL_BLACK + 5] = False
     return mask
 
 
-def initial_weights(cfg: LearnConfig) -> np.ndarray:
+#: ``--init random``: every learned weight uniform in +-this (Veness et al.'s "small
+#: random values"), seeded by the job's seed and the run.
+RANDOM_INIT = 0.1
+
+
+def initial_weights(cfg: LearnConfig, run: int = 0) -> np.ndarray:
     """All learned material (and hand) weights 1, tables 0, unless ``init`` names a file
-    or value set. Tables start at 0 so that every piece starts worth 1 (material + entry)."""
+    or value set, or is ``random`` (the learned weights uniform in +-RANDOM_INIT, seeded
+    by the seed and ``run``). Tables start at 0 so that every piece starts worth 1
+    (material + entry)."""
     layout = run_layout(cfg)
+    if cfg.init == "random":
+        w = np.zeros(layout.size)
+        mask = learn_mask(cfg)
+        rng = np.random.default_rng([cfg.seed, run])
+        w[mask] = rng.uniform(-RANDOM_INIT, RANDOM_INIT, int(mask.sum()))
+        return w
     if cfg.init == "ones":
         w = np.zeros(layout.size)
-        w[MATERIAL:MATERIAL + 6] = 1.0
+        for at in (MATERIAL, MATERIAL_BLACK) if layout.has("material_black") else (MATERIAL,):
+            w[at:at + 6] = 1.0
+            if cfg.variant not in LOSING_VARIANTS:
+                w[at + 5] = 0.0
         w[HAND:HAND + 5] = 1.0 if has_pockets(cfg.variant) else 0.0
-        if cfg.variant not in LOSING_VARIANTS:
-            w[MATERIAL + 5] = 0.0
         return w
     try:
         init = load_weights(cfg.init, cfg.variant)
@@ -239,13 +273,22 @@ HISTORY_FIELDS = (["game", "result", "plies", "termination", "nodes", "seconds"]
                   + [f"material.{p}" for p in PIECES] + [f"hand.{p}" for p in HAND_PIECES])
 
 
-def _history_row(game: int, rec, seconds: float, w: np.ndarray) -> str:
+def history_fields(variant: str) -> list[str]:
+    """The columns of a run's history.csv: :data:`HISTORY_FIELDS`, then Black's own
+    material (``material_black.P`` ...) where the colours have separate values."""
+    black = [f"material_black.{p}" for p in PIECES] if separate_colours(variant) else []
+    return list(HISTORY_FIELDS) + black
+
+
+def _history_row(game: int, rec, seconds: float, w: np.ndarray, black: bool = False) -> str:
     buf = io.StringIO()
     row = [game, rec.result, len(rec.moves), rec.termination, rec.nodes, f"{seconds:.3f}"]
     # Seven significant digits draw every curve; the exact weights are in checkpoint.json.
     # Long jobs commit this file, so it is kept short.
     row += [f"{float(x):.7g}" for x in w[MATERIAL:MATERIAL + 6]]
     row += [f"{float(x):.7g}" for x in w[HAND:HAND + 5]]
+    if black:
+        row += [f"{float(x):.7g}" for x in w[MATERIAL_BLACK:MATERIAL_BLACK + 6]]
     csv.writer(buf, lineterminator="\n").writerow(row)
     return buf.getvalue()
 
@@ -285,11 +328,13 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     hist_path, pgn_path = rdir / "history.csv", rdir / "games.pgn"
     ck = load_checkpoint(rdir)
     layout = run_layout(cfg)
+    colours = separate_colours(cfg.variant)
     if ck is None:
-        w = initial_weights(cfg)
+        w = initial_weights(cfg, run)
         tc = TemporalCoherence(layout.size)
         visits = np.zeros((6, 64), dtype=np.int64)
-        header = ",".join(HISTORY_FIELDS) + "\n"
+        visits_black = np.zeros((6, 64), dtype=np.int64)
+        header = ",".join(history_fields(cfg.variant)) + "\n"
         hist_path.write_text(header)
         pgn_path.write_text("")
         ck = {"games": 0, "history_bytes": len(header), "pgn_bytes": 0}
@@ -300,13 +345,18 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
                              f"{layout.name!r} layout has {layout.size}")
         tc = TemporalCoherence(layout.size, np.array(ck["tc_net"]), np.array(ck["tc_total"]))
         visits = np.array(ck["visits"], dtype=np.int64)
+        visits_black = np.array(ck.get("visits_black", np.zeros((6, 64))), dtype=np.int64)
     # Drop whatever a killed process appended after its last checkpoint.
     _truncate(hist_path, ck["history_bytes"])
     _truncate(pgn_path, ck["pgn_bytes"])
     mask = learn_mask(cfg)
+    bootstrap = cfg.method in BOOTSTRAP_METHODS
     engine = Engine(cfg.variant, Weights(cfg.variant, w.copy(), {}, layout=layout), hash_mb=cfg.hash_mb,
                     qlimit=cfg.qlimit, random_ties=True, noise=cfg.noise, search=cfg.search,
-                    flags=cfg.flags)
+                    flags=cfg.flags, collect=cfg.nodes if bootstrap else 0)
+    # RootStrap and TreeStrap update w and tc in place after every search of a game.
+    learner = Bootstrap(cfg.method, w, tc, mask, alpha=cfg.alpha, omega=cfg.omega,
+                        coherence=cfg.coherence, clip=cfg.clip) if bootstrap else None
     recent: collections.deque[bool] = collections.deque(maxlen=REPEAT_WINDOW)
     warned = False
     for g in range(int(ck["games"]), cfg.games):
@@ -317,10 +367,15 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
         if opening is None:
             raise LearnError(f"no line of {cfg.random_plies} random plies leaves a {cfg.variant} "
                              f"game going (game {g + 1} of run {run})")
-        rec = play_game(engine, cfg.variant, cfg.depth, seed, cfg.max_plies, opening=opening)
-        change = recommended_change(rec.trajectory, cfg.lam, cfg.omega)
-        apply_update(w, change, tc, cfg.alpha, mask)
+        if learner is not None:
+            rec = learner.play(engine, cfg.variant, cfg.depth, seed, cfg.max_plies, opening)
+        else:
+            rec = play_game(engine, cfg.variant, cfg.depth, seed, cfg.max_plies, opening=opening)
+            change = recommended_change(rec.trajectory, cfg.lam, cfg.omega)
+            apply_update(w, change, tc, cfg.alpha, mask, coherence=cfg.coherence)
         visits += rec.visits
+        if rec.visits_black is not None:
+            visits_black += rec.visits_black
         seconds = time.perf_counter() - t0
         recent.append(rec.termination == "threefold_repetition"
                       and len(rec.moves) < REPEAT_PLIES)
@@ -331,19 +386,23 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
                   f"games were threefold repetitions within {REPEAT_PLIES} plies: self-play is "
                   "repeating one game and learns little from it; --random-plies (e.g. 4) "
                   "opens each game differently", file=sys.stderr, flush=True)
-        ck["history_bytes"] = _append(hist_path, _history_row(g + 1, rec, seconds, w))
+        ck["history_bytes"] = _append(hist_path, _history_row(g + 1, rec, seconds, w, colours))
         if cfg.pgn_every and (g + 1) % cfg.pgn_every == 0:
             ck["pgn_bytes"] = _append(pgn_path, game_pgn(rec, cfg.variant, {
                 "Event": f"tdleaf self-play, run {run}", "Round": str(g + 1),
                 "White": "tdleaf", "Black": "tdleaf"}))
         ck.update(games=g + 1, w=w.tolist(), tc_net=tc.net.tolist(), tc_total=tc.total.tolist(),
                   visits=visits.tolist())
+        if colours:         # Black's own pieces, in Black's view (its own tables')
+            ck["visits_black"] = visits_black.tolist()
         write_json_atomic(rdir / "checkpoint.json", ck)
         if progress is not None:
             progress(run, g + 1, w)
     if "w" not in ck:   # nothing left to play and nothing played (games == 0 cannot happen)
         ck.update(w=w.tolist(), tc_net=tc.net.tolist(), tc_total=tc.total.tolist(),
                   visits=visits.tolist())
+        if colours:
+            ck["visits_black"] = visits_black.tolist()
     Weights(cfg.variant, w, {"run": run, "games": cfg.games}, layout=layout).save(
         rdir / "weights.json")
     return ck
@@ -351,33 +410,41 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
 
 # -- summaries --------------------------------------------------------------------------
 
-def psq_averages(w: np.ndarray, visits: np.ndarray) -> dict[str, float]:
+def _offsets(black: bool) -> tuple[int, int]:
+    """(material offset, table offset) of one colour's values: Black's own blocks with
+    ``black`` (variants with separate values per colour), else the shared ones."""
+    return (MATERIAL_BLACK, PSQ_BLACK) if black else (MATERIAL, PSQ)
+
+
+def psq_averages(w: np.ndarray, visits: np.ndarray, black: bool = False) -> dict[str, float]:
     """Frequency-weighted average value of each piece: material + its table entries
-    weighted by how often the piece stood on each square (report, section 5.3)."""
+    weighted by how often the piece stood on each square (report, section 5.3); with
+    ``black``, of Black's own values (``material_black``, ``psq_black``) and visits."""
+    mat, tab = _offsets(black)
     out = {}
     for i, p in enumerate(PIECES):
         n = visits[i].sum()
-        table = w[PSQ + 64 * i:PSQ + 64 * (i + 1)]
-        out[p] = float(w[MATERIAL + i] + (table @ visits[i] / n if n else 0.0))
+        table = w[tab + 64 * i:tab + 64 * (i + 1)]
+        out[p] = float(w[mat + i] + (table @ visits[i] / n if n else 0.0))
     return out
 
 
-def _value_index(variant: str) -> dict[str, int]:
+def _value_index(variant: str, black: bool = False) -> dict[str, int]:
     """Where each value of a summary's views lies in the weight vector: the material of
-    every piece (the king's too, a constant 0 where it is not learnt) and, in
-    crazyhouse, the pieces in hand (``P@hand``)."""
-    idx = {p: MATERIAL + i for i, p in enumerate(PIECES)}
-    if has_pockets(variant):
+    every piece (the king's too, a constant 0 where it is not learnt; Black's own with
+    ``black``) and, in crazyhouse, the pieces in hand (``P@hand``)."""
+    idx = {p: _offsets(black)[0] + i for i, p in enumerate(PIECES)}
+    if has_pockets(variant) and not black:
         idx.update({f"{p}@hand": HAND + i for i, p in enumerate(HAND_PIECES)})
     return idx
 
 
-def _view(W: np.ndarray, variant: str, piece: str, target: float,
+def _view(W: np.ndarray, variant: str, piece: str, target: float, black: bool = False,
           ) -> tuple[dict[str, float], dict[str, float], float, str | None]:
     """The values of :func:`~.normalise.mean_then_normalise` so that ``piece`` =
-    ``target``, their standard deviations, the factor and, when there is none (empty
-    dicts, NaN), why not."""
-    idx = _value_index(variant)
+    ``target`` (Black's own with ``black``), their standard deviations, the factor and,
+    when there is none (empty dicts, NaN), why not."""
+    idx = _value_index(variant, black)
     keys = list(idx)
     learnt = [keys.index(p) for p in learnt_pieces(variant)] + \
         [i for i, k in enumerate(keys) if k.endswith("@hand")]
@@ -392,73 +459,73 @@ def _view(W: np.ndarray, variant: str, piece: str, target: float,
             {k: float(sd[i]) for i, k in enumerate(keys)}, s, None)
 
 
+def _colour_parts(summary: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(who, part) of a summary: the summary itself, and where the colours have separate
+    values its ``black`` part (who: ``White's ``, ``Black's ``; empty otherwise)."""
+    if "black" not in summary:
+        return [("", summary)]
+    return [("White's ", summary), ("Black's ", summary["black"])]
+
+
 def summary_lines(summary: dict[str, Any]) -> list[str]:
     """What the terminal shows of a summary: the values and their convention (raw
     weights, with the reason in :func:`summary_problems`, where they cannot be
-    normalised)."""
-    norm = summary["normalisation"]
-    piece, target, runs = norm["piece"], norm["value"], summary["runs"]
+    normalised); White's and Black's apart where the colours have separate values."""
+    runs = summary["runs"]
     learnt_king = summary["variant"] in LOSING_VARIANTS     # else K is a constant 0
 
     def line(what: str, values: dict[str, float], std: dict[str, float]) -> str:
         return f"{what}: " + ", ".join(f"{k} {v:.2f} \u00b1 {std[k]:.2f}"
                                        for k, v in values.items() if k != "K" or learnt_king)
 
-    view = summary["normalised"][norm["view"]]
-    if view:
-        out = [line(f"learnt values ({convention_text(piece, target, runs)}; \u00b1 sd over runs)",
-                    view, summary["normalised_std"][norm["view"]])]
-    else:
-        raw = {**summary["material"], **{f"{p}@hand": v for p, v in summary["hand"].items()}}
-        std = {**summary["material_std"],
-               **{f"{p}@hand": v for p, v in summary["hand_std"].items()}}
-        out = [line(f"learnt values (mean of {runs} runs, raw weights: not normalised so that "
-                    f"{piece} = {target:g}, see the warning; \u00b1 sd over runs)", raw, std)]
-    if summary.get("psq_average_normalised"):
-        out.append(line(f"table averages (mean weights and summed visits of {runs} runs, then "
-                        f"normalised so that {piece}'s average = {target:g})",
-                        summary["psq_average_normalised"],
-                        summary["psq_average_normalised_std"]))
-    elif summary.get("psq_average"):
-        out.append(line(f"table averages (mean weights and summed visits of {runs} runs, raw: "
-                        f"not normalised so that {piece}'s average = {target:g}, see the warning)",
-                        summary["psq_average"], summary["psq_average_std"]))
+    out = []
+    for who, part in _colour_parts(summary):
+        norm = part["normalisation"]
+        piece, target = norm["piece"], norm["value"]
+        view = part["normalised"][norm["view"]]
+        if view:
+            out.append(line(f"{who}learnt values ({convention_text(piece, target, runs)}; "
+                            f"\u00b1 sd over runs)", view, part["normalised_std"][norm["view"]]))
+        else:
+            raw = {**part["material"], **{f"{p}@hand": v for p, v in part["hand"].items()}}
+            std = {**part["material_std"],
+                   **{f"{p}@hand": v for p, v in part["hand_std"].items()}}
+            out.append(line(f"{who}learnt values (mean of {runs} runs, raw weights: not "
+                            f"normalised so that {piece} = {target:g}, see the warning; "
+                            f"\u00b1 sd over runs)", raw, std))
+        if part.get("psq_average_normalised"):
+            out.append(line(f"{who}table averages (mean weights and summed visits of {runs} "
+                            f"runs, then normalised so that {piece}'s average = {target:g})",
+                            part["psq_average_normalised"], part["psq_average_normalised_std"]))
+        elif part.get("psq_average"):
+            out.append(line(f"{who}table averages (mean weights and summed visits of {runs} "
+                            f"runs, raw: not normalised so that {piece}'s average = "
+                            f"{target:g}, see the warning)",
+                            part["psq_average"], part["psq_average_std"]))
     return out
 
 
 def summary_problems(summary: dict[str, Any]) -> list[str]:
     """Why values that :func:`summary_lines` shows could not be normalised (the main
     view's, the table averages'; summary.json's ``normalisation.problems`` also has the
-    pawn view's), one sentence each; empty when all were."""
-    problems = summary["normalisation"].get("problems", {})
-    return [problems[k] for k in (summary["normalisation"]["view"], "psq_average")
-            if k in problems]
+    pawn view's), one sentence each, Black's prefixed where the colours have separate
+    values; empty when all were."""
+    out = []
+    for who, part in _colour_parts(summary):
+        problems = part["normalisation"].get("problems", {})
+        out += [f"{who}{problems[k]}" for k in (part["normalisation"]["view"], "psq_average")
+                if k in problems]
+    return out
 
 
-def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
-    """Average the runs' final weights and write weights.json, weights_std.json and
-    summary.json (raw, std, normalised views, piece-square averages): every normalised
-    value is the mean over runs of the raw weights, then scaled (:data:`CONVENTION`) by
-    a positive factor. A view whose reference mean is near 0 or of the wrong sign is
-    left empty, and ``normalisation.problems`` says why."""
-    tables = "psq" in learnt_blocks(cfg.variant, cfg.features)   # psq, psq+mobility, ...
-    ws, visits = [], []
-    for r in range(cfg.runs):
-        ck = load_checkpoint(run_dir(out, r))
-        if ck is None or ck.get("games") != cfg.games:
-            raise LearnError(f"run {r} in {out} is not finished")
-        ws.append(np.array(ck["w"]))
-        visits.append(np.array(ck["visits"], dtype=np.int64))
-    W = np.array(ws)
-    vis = np.sum(visits, axis=0)
+def _side(cfg: LearnConfig, W: np.ndarray, ws: list[np.ndarray], visits: list[np.ndarray],
+          tables: bool, black: bool) -> tuple[dict[str, Any], float]:
+    """One colour's part of summary.json (both colours' where they share their values):
+    raw, std, normalised views (by the spec's rule for that colour), table averages; and
+    the factor of its main view (NaN: none)."""
     mean, std = W.mean(axis=0), W.std(axis=0)
-    meta = {"runs": cfg.runs, "games": cfg.games, "features": cfg.features, "depth": cfg.depth,
-            "source": "tdleaf learn", "config": cfg.to_json()}
-    layout = run_layout(cfg)
-    Weights(cfg.variant, mean, meta, layout=layout).save(out / "weights.json")
-    Weights(cfg.variant, std, {"what": "standard deviation over runs", **meta},
-            layout=layout).save(out / "weights_std.json")
-    piece, target = REPORT_NORMALISATION[cfg.variant]
+    mat = _offsets(black)[0]
+    piece, target = spec.get(cfg.variant).normalisation(black)
     pawn = pawn_target(cfg.variant)
     views: dict[str, dict[str, float]] = {}
     views_std: dict[str, dict[str, float]] = {}
@@ -466,34 +533,24 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     main_scale = float("nan")
     for p, t in ((piece, target), ("P", pawn)):
         name = f"{p}={t:g}"
-        views[name], views_std[name], scale, why = _view(W, cfg.variant, p, t)
+        views[name], views_std[name], scale, why = _view(W, cfg.variant, p, t, black)
         if why:
             problems[name] = why
         if p == piece:
             main_scale = scale
-    scaled_path = out / "weights_normalised.json"
-    if np.isnan(main_scale):
-        scaled_path.unlink(missing_ok=True)     # never a stale one beside this summary
-    else:
-        scaled = mean * main_scale
-        scaled[MATERIAL + PIECES.index(piece)] = target          # exactly, not nearly
-        Weights(cfg.variant, scaled,
-                {"what": f"weights.json scaled so that {piece} = {target:g} (the report's "
-                         f"normalisation for {cfg.variant}: {CONVENTION})", **meta},
-                layout=layout).save(scaled_path)
-    material = {p: float(mean[MATERIAL + i]) for i, p in enumerate(PIECES)}
-    hand = {p: float(mean[HAND + i]) for i, p in enumerate(HAND_PIECES)} \
-        if has_pockets(cfg.variant) else {}
-    summary: dict[str, Any] = {
-        "variant": cfg.variant, "features": cfg.features, "runs": cfg.runs, "games": cfg.games,
+    whose = ("Black's own values (material_black, psq_black), " if black else
+             "White's values, " if separate_colours(cfg.variant) else "")
+    vis = np.sum(visits, axis=0)
+    hand = has_pockets(cfg.variant) and not black
+    part: dict[str, Any] = {
         "normalisation": {
             "convention": CONVENTION, "piece": piece, "value": target,
             "view": f"{piece}={target:g}",
             "scale": None if np.isnan(main_scale) else main_scale,
             "description": (
-                f"normalised views: the mean over the {cfg.runs} runs of the raw weights, "
-                f"scaled so that {piece} = {target:g} (the report's normalisation for "
-                f"{cfg.variant}), or so that P = {pawn:g} (Table 9.1); normalised_std: "
+                f"normalised views: {whose}the mean over the {cfg.runs} runs of the raw "
+                f"weights, scaled so that {piece} = {target:g} (the report's normalisation "
+                f"for {cfg.variant}), or so that P = {pawn:g} (Table 9.1); normalised_std: "
                 f"the standard deviation over runs of the raw weights times the same factor; "
                 f"only a positive factor is used: a view whose reference mean is near 0 or "
                 f"of the wrong sign is empty and 'problems' says why"
@@ -504,24 +561,83 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
                    if tables else "")),
             "problems": problems,
         },
-        "material": material, "hand": hand,
-        "material_std": {p: float(std[MATERIAL + i]) for i, p in enumerate(PIECES)},
-        "hand_std": {p: float(std[HAND + i]) for i, p in enumerate(HAND_PIECES)}
-        if has_pockets(cfg.variant) else {},
+        "material": {p: float(mean[mat + i]) for i, p in enumerate(PIECES)},
+        "hand": {p: float(mean[HAND + i]) for i, p in enumerate(HAND_PIECES)} if hand else {},
+        "material_std": {p: float(std[mat + i]) for i, p in enumerate(PIECES)},
+        "hand_std": {p: float(std[HAND + i]) for i, p in enumerate(HAND_PIECES)} if hand else {},
         "normalised": views,
         "normalised_std": views_std,
-        "psq_average": psq_averages(mean, vis) if tables else {},
+        "psq_average": psq_averages(mean, vis, black) if tables else {},
         "visits": vis.tolist(),
     }
     if tables:
-        per_run = [psq_averages(w, v) for w, v in zip(ws, visits)]
-        summary["psq_average_std"] = {p: float(np.std([r[p] for r in per_run])) for p in PIECES}
-        pm, psd, s2, why = normalise_averages(summary["psq_average"], per_run, piece, target,
+        per_run = [psq_averages(w, v, black) for w, v in zip(ws, visits)]
+        part["psq_average_std"] = {p: float(np.std([r[p] for r in per_run])) for p in PIECES}
+        pm, psd, s2, why = normalise_averages(part["psq_average"], per_run, piece, target,
                                               learnt_pieces(cfg.variant))
-        summary["normalisation"]["psq_scale"] = None if np.isnan(s2) else s2
-        summary["psq_average_normalised"] = pm
-        summary["psq_average_normalised_std"] = psd
+        part["normalisation"]["psq_scale"] = None if np.isnan(s2) else s2
+        part["psq_average_normalised"] = pm
+        part["psq_average_normalised_std"] = psd
         if why:
             problems["psq_average"] = why
+    return part, main_scale
+
+
+def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
+    """Average the runs' final weights and write weights.json, weights_std.json and
+    summary.json (raw, std, normalised views, piece-square averages): every normalised
+    value is the mean over runs of the raw weights, then scaled (:data:`CONVENTION`) by
+    a positive factor. A view whose reference mean is near 0 or of the wrong sign is
+    left empty, and ``normalisation.problems`` says why. Where the colours have separate
+    values (horde), summary.json's ``black`` holds Black's own, normalised by the spec's
+    rule for Black (``Variant.normalisation(black=True)``)."""
+    tables = "psq" in learnt_blocks(cfg.variant, cfg.features)   # psq, psq+mobility, ...
+    colours = separate_colours(cfg.variant)
+    ws, visits, visits_black = [], [], []
+    for r in range(cfg.runs):
+        ck = load_checkpoint(run_dir(out, r))
+        if ck is None or ck.get("games") != cfg.games:
+            raise LearnError(f"run {r} in {out} is not finished")
+        ws.append(np.array(ck["w"]))
+        visits.append(np.array(ck["visits"], dtype=np.int64))
+        visits_black.append(np.array(ck.get("visits_black", np.zeros((6, 64))), dtype=np.int64))
+    W = np.array(ws)
+    mean, std = W.mean(axis=0), W.std(axis=0)
+    meta = {"runs": cfg.runs, "games": cfg.games, "features": cfg.features, "depth": cfg.depth,
+            "source": "tdleaf learn", "config": cfg.to_json()}
+    layout = run_layout(cfg)
+    Weights(cfg.variant, mean, meta, layout=layout).save(out / "weights.json")
+    Weights(cfg.variant, std, {"what": "standard deviation over runs", **meta},
+            layout=layout).save(out / "weights_std.json")
+    white, main_scale = _side(cfg, W, ws, visits, tables, black=False)
+    black, black_scale = _side(cfg, W, ws, visits_black, tables, black=True) if colours \
+        else ({}, 1.0)
+    piece, target = white["normalisation"]["piece"], white["normalisation"]["value"]
+    scaled_path = out / "weights_normalised.json"
+    if np.isnan(main_scale) or np.isnan(black_scale):
+        scaled_path.unlink(missing_ok=True)     # never a stale one beside this summary
+    else:
+        scaled = mean * main_scale
+        scaled[MATERIAL + PIECES.index(piece)] = target          # exactly, not nearly
+        what = f"{piece} = {target:g}"
+        if colours:
+            # Black's own values by Black's rule: a view, not an evaluation to play (the
+            # two colours' scales differ).
+            bpiece, btarget = black["normalisation"]["piece"], black["normalisation"]["value"]
+            for name in ("material_black", "psq_black"):
+                scaled[layout.span(name)] = mean[layout.span(name)] * black_scale
+            scaled[MATERIAL_BLACK + PIECES.index(bpiece)] = btarget
+            what = (f"White's {what} and Black's {bpiece} = {btarget:g}, each colour by its "
+                    f"own factor (a view of the values: it does not play as weights.json)")
+        Weights(cfg.variant, scaled,
+                {"what": f"weights.json scaled so that {what} (the report's "
+                         f"normalisation for {cfg.variant}: {CONVENTION})", **meta},
+                layout=layout).save(scaled_path)
+    summary: dict[str, Any] = {
+        "variant": cfg.variant, "features": cfg.features, "runs": cfg.runs, "games": cfg.games,
+        **white,
+    }
+    if colours:
+        summary["black"] = black
     write_json_atomic(out / "summary.json", summary)
     return summary

@@ -12,7 +12,8 @@ import numpy as np
 
 from search import Engine
 from search.alphabeta import MATE_BOUND
-from variants import Position, board_class, core
+from search.layout import SQUARE_XOR, separate_colours
+from variants import Position, board_class, core, spec
 
 from .td import Trajectory
 
@@ -25,16 +26,29 @@ class GameRecord:
     trajectory: Trajectory
     visits: np.ndarray            # (6, 64) piece-type x square, White's view
     nodes: int
+    #: Black's pieces apart, in Black's view (sq ^ 56), where the colours have separate
+    #: values (horde); None elsewhere (Black's are in ``visits``).
+    visits_black: np.ndarray | None = None
 
 
-def count_visits(pos: Position, visits: np.ndarray) -> None:
-    """Add the pieces of ``pos`` to ``visits`` (Black's mirrored to White's view)."""
+def count_visits(pos: Position, visits: np.ndarray, visits_black: np.ndarray | None = None,
+                 ) -> None:
+    """Add the pieces of ``pos`` to ``visits`` (piece type x square), each on the table
+    entry it reads (:func:`search.layout.black_view`): White's on their square, Black's
+    mirrored as the variant mirrors its tables (by rank; by file in racing kings) or,
+    with ``visits_black`` (variants with separate values per colour), added there in
+    Black's own view."""
     st, bb = pos.st, pos.bb
     white = int(bb[core.OCC])
+    xor = SQUARE_XOR[spec.by_code(pos.code).mirror]
+    black = visits if visits_black is None else visits_black
     for sq in range(64):
         t = int(st[sq])
         if t:
-            visits[t - 1, sq if white >> sq & 1 else sq ^ 56] += 1
+            if white >> sq & 1:
+                visits[t - 1, sq] += 1
+            else:
+                black[t - 1, sq ^ xor] += 1
 
 
 def _game_over(pos: Position, keys: dict[int, int], max_plies: int) -> tuple[float, str] | None:
@@ -69,9 +83,10 @@ def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: in
     n = len(engine.w)
     feats, scores, terminal, values = [], [], [], []
     visits = np.zeros((6, 64), dtype=np.int64)
+    visits_black = np.zeros((6, 64), dtype=np.int64) if separate_colours(variant) else None
     nodes = 0
     while True:
-        count_visits(pos, visits)
+        count_visits(pos, visits, visits_black)
         keys[pos.key] = keys.get(pos.key, 0) + 1
         over = _game_over(pos, keys, max_plies)
         if over is not None:
@@ -98,7 +113,7 @@ def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: in
         features=np.array(feats).reshape(-1, n), scores=np.array(scores, dtype=np.float64),
         terminal=np.array(terminal, dtype=bool), terminal_values=np.array(values),
         result=result)
-    return GameRecord(pos.move_stack, result, termination, traj, visits, nodes)
+    return GameRecord(pos.move_stack, result, termination, traj, visits, nodes, visits_black)
 
 
 def game_pgn(record: GameRecord, variant: str, headers: dict[str, str]) -> str:

@@ -101,12 +101,13 @@ class TemporalCoherence:
 
 
 def apply_update(w: np.ndarray, change: np.ndarray, tc: TemporalCoherence, alpha: float,
-                 mask: np.ndarray) -> np.ndarray:
-    """One TDLeaf step: ``w_f += alpha * alpha_f * change_f`` on the learned weights
-    (rates from the history before this game), then record the change. Returns the
-    applied step."""
+                 mask: np.ndarray, coherence: bool = True) -> np.ndarray:
+    """One step: ``w_f += alpha * alpha_f * change_f`` on the learned weights (rates
+    from the history before this update; ``coherence=False``: every ``alpha_f`` is 1),
+    then record the change (also without coherence, so that the history is there).
+    Returns the applied step."""
     change = np.where(mask, change, 0.0)
-    step = alpha * tc.rates() * change
+    step = alpha * (tc.rates() if coherence else 1.0) * change
     w += step
     tc.record(change)
     return step
