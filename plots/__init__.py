@@ -11,6 +11,7 @@ curves, final values, piece-square heatmaps (psq runs), a one-page summary and a
 """
 
 from .api import FORMATS, plot_run
+from .curves import plot_curves
 from .figures import PIECE_COLOURS, BoardGeometry, board_geometry, read_board_geometry
 from .runfolder import CONVENTION, REPORT_NORMALISATION, PlotError, RunData, load_run
 
@@ -24,6 +25,7 @@ __all__ = [
            "RunData",
            "board_geometry",
            "load_run",
+           "plot_curves",
            "plot_run",
            "read_board_geometry",
 ]

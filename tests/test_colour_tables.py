@@ -279,7 +279,7 @@ def test_horde_learning_writes_both_colours(tmp_path):
     ck = run_learning(out, cfg.to_json(), 0)
     assert np.array(ck["visits_black"]).sum() > 0 and np.array(ck["visits"])[5].sum() == 0
     header = (out / "run-00" / "history.csv").read_text().splitlines()[0]
-    assert header.endswith(",material_black.Q,material_black.K")
+    assert header.endswith(",material_black.Q,material_black.K,cpu_seconds")
     summary = summarise(out, cfg)
     assert summary["normalisation"]["piece"] == "P" and summary["normalisation"]["value"] == 1
     black = summary["black"]

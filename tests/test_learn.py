@@ -8,7 +8,8 @@ counts with its true value and no gradient. Temporal coherence gives weight f th
 ``|sum of its changes| / sum of |its changes|``.
 
 "Bit for bit" for a job: checkpoint.json (weights, TC history, visits), games.pgn and
-the weights files exactly; history.csv exactly but for its wall-clock ``seconds`` column.
+the weights files exactly; history.csv exactly but for its timing columns (``seconds``,
+``cpu_seconds``).
 """
 
 from __future__ import annotations
@@ -246,12 +247,14 @@ def _env() -> dict[str, str]:
 
 
 def _history_without_timing(path: Path) -> str:
-    """history.csv with the wall-clock ``seconds`` column removed (the only column that
-    is not a function of the configuration)."""
+    """history.csv with the timing columns (wall-clock ``seconds``, process time
+    ``cpu_seconds`` where the file has it) removed: the only columns that are not a
+    function of the configuration."""
     rows = list(csv.reader(io.StringIO(path.read_text())))
-    col = rows[0].index("seconds")
+    cols = {i for i, name in enumerate(rows[0]) if name in ("seconds", "cpu_seconds")}
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerows([r[:col] + r[col + 1:] for r in rows])
+    csv.writer(buf, lineterminator="\n").writerows(
+        [[x for i, x in enumerate(r) if i not in cols] for r in rows])
     return buf.getvalue()
 
 
@@ -317,7 +320,7 @@ def test_result_folder(reference_job):
     assert {"config.json", "run-00", "summary.json", "weights.json", "weights_std.json"} <= \
         {p.name for p in out.iterdir()}
     assert sorted(p.name for p in (out / "run-00").iterdir()) == [
-        "checkpoint.json", "games.pgn", "history.csv", "weights.json"]
+        "checkpoint.json", "games.pgn", "history.csv", "snapshots", "weights.json"]
     _check_files(out, JOB_GAMES)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["runs"] == 1 and summary["games"] == JOB_GAMES

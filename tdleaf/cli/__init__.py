@@ -33,6 +33,7 @@ EPILOG = "Run 'tdleaf COMMAND --help' for the options of a command."
 #: ``tdleaf.cli`` (which registers it) and its one-line help.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("learn", "learn", "learn weights by self-play TDLeaf(lambda)"),
+    ("curve", "curve", "learning curves: Elo of weight snapshots against a fixed opponent"),
     ("match", "match", "play a match between two players, with statistics"),
     ("tournament", "tournament", "play a tournament (the report's pairings, round robin, gauntlet)"),
     ("ladder", "ladder", ("measure tdleaf's strength at fixed depths and move times against a "

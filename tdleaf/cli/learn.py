@@ -27,8 +27,9 @@ The defaults are the report's small experiment, 10 runs x 2,000 games at depth 5
 hours of CPU time. For a first look: --runs 2 --games 50 --depth 2 (a few minutes).
 
 The result folder (--out) gets config.json, one folder per run (checkpoint,
-history.csv, games.pgn), the averaged weights.json with weights_std.json and
-summary.json, and the figures in figures/ (report.md links them). The values printed
+history.csv, games.pgn, snapshots/ of the weights at 60, 125, 250, ... games for
+'tdleaf curve'), the averaged weights.json with weights_std.json and summary.json, and
+the figures in figures/ (report.md links them). The values printed
 at the end are normalised as the report does: the mean over runs, scaled so that one
 piece has a fixed value (below), +- the standard deviation over runs; raw weights,
 with a warning, while that piece's mean is near 0 or of the other sign. Interrupt at

@@ -26,7 +26,13 @@ Draw the figures of a result folder of 'tdleaf learn', in the style of the repor
   report.md     links every figure and tables the final values
 
 A job still running (or interrupted) is plotted from what it has written so far.
-Figures go to RUN_DIR/figures unless --out is given. Exit status 2 with a one-line
+Figures go to RUN_DIR/figures unless --out is given.
+
+--curves RUN [RUN ...] draws instead the learning curves that 'tdleaf curve' measured
+(each RUN's curve.json) in one figure, learning-curves.png: Elo against the fixed
+opponent, with 95% interval bars, against self-play games a run and against CPU hours
+of learning (log axes), one series per folder labelled by its learner and features.
+It goes to RUN/figures for one folder; --out is needed for several. Exit status 2 with a one-line
 'tdleaf: error: ...' when the folder or one of its files is missing or malformed.
 """
 
@@ -36,7 +42,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "plot", help="draw the figures of a learning result folder",
         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("run_dir", metavar="RUN_DIR", help="a result folder of 'tdleaf learn'")
+    p.add_argument("run_dir", metavar="RUN_DIR", nargs="?",
+                   help="a result folder of 'tdleaf learn'")
+    p.add_argument("--curves", nargs="+", metavar="RUN",
+                   help="draw the learning curves of these folders (their curve.json, from "
+                        "'tdleaf curve') in one figure instead")
     p.add_argument("--out", metavar="DIR", help="where to write the figures (default RUN_DIR/figures)")
     p.add_argument("--format", dest="fmt", choices=["png", "svg", "pdf"], default="png",
                    help="file format of the figures (default png)")
@@ -91,6 +101,10 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``tdleaf plot`` and return the exit status."""
     import plots
 
+    if args.curves:
+        return _curves(args)
+    if args.run_dir is None:
+        raise CliError("give a RUN_DIR, or --curves RUN... (see 'tdleaf plot --help')")
     try:
         files = plots.plot_run(args.run_dir, out=args.out, fmt=args.fmt,
                                compare_paper=args.compare_paper, numbers=args.numbers)
@@ -101,6 +115,24 @@ def run(args: argparse.Namespace) -> int:
     for f in files:
         print(f"  {f.name}")
     print(f"open {Path(out) / 'report.md'} for the overview")
+    return 0
+
+
+def _curves(args: argparse.Namespace) -> int:
+    """``tdleaf plot --curves RUN...``: the learning curves of several folders."""
+    from plots import PlotError
+    from plots.curves import plot_curves
+
+    if args.run_dir is not None:
+        raise CliError(f"--curves takes the folders; give {args.run_dir} after it, not before")
+    if args.compare_paper or args.numbers:
+        raise CliError("--compare-paper and --numbers are for one folder's figures, not --curves")
+    try:
+        files = plot_curves(args.curves, out=args.out, fmt=args.fmt)
+    except PlotError as exc:
+        raise CliError(str(exc)) from None
+    for f in files:
+        print(f"wrote {f}")
     return 0
 
 

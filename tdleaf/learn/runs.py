@@ -122,6 +122,10 @@ class LearnConfig:
     # beyond) and the clip of search values, in pawns (mates).
     nodes: int = NODES
     clip: float = MATE_CLIP
+    # Game counts after which each run saves its weights to snapshots/ (the learning
+    # curves of `tdleaf curve`), besides its last game. None: the geometric schedule
+    # SNAPSHOT_GAMES. Folders written before it was a setting take the default too.
+    snapshots: list[int] | None = None
 
     def validate(self) -> LearnConfig:
         self.variant = canonical_variant(self.variant)
@@ -152,6 +156,10 @@ class LearnConfig:
             raise LearnError(f"--method must be one of {', '.join(METHODS)}, got {self.method!r}")
         if self.nodes < 1 or not self.clip > 0:
             raise LearnError(f"nodes must be >= 1 and clip > 0, got {self.nodes} and {self.clip}")
+        if self.snapshots is not None:
+            if any(not isinstance(n, int) or n < 1 for n in self.snapshots):
+                raise LearnError(f"snapshots must be game counts >= 1, got {self.snapshots}")
+            self.snapshots = sorted(set(self.snapshots))
         initial_weights(self)   # the --init spec must load
         return self
 
@@ -271,16 +279,65 @@ def _truncate(path: Path, size: int) -> None:
 
 HISTORY_FIELDS = (["game", "result", "plies", "termination", "nodes", "seconds"]
                   + [f"material.{p}" for p in PIECES] + [f"hand.{p}" for p in HAND_PIECES])
+#: The last column of history.csv: the process (CPU) time of the game and its update, in
+#: seconds (``seconds`` is wall time). Files written before it have no such column, and
+#: a run resumed from one keeps its columns (readers fall back on ``seconds``).
+CPU_FIELD = "cpu_seconds"
 
 
 def history_fields(variant: str) -> list[str]:
     """The columns of a run's history.csv: :data:`HISTORY_FIELDS`, then Black's own
-    material (``material_black.P`` ...) where the colours have separate values."""
+    material (``material_black.P`` ...) where the colours have separate values, then
+    :data:`CPU_FIELD`."""
     black = [f"material_black.{p}" for p in PIECES] if separate_colours(variant) else []
-    return list(HISTORY_FIELDS) + black
+    return list(HISTORY_FIELDS) + black + [CPU_FIELD]
 
 
-def _history_row(game: int, rec, seconds: float, w: np.ndarray, black: bool = False) -> str:
+def _history_has_cpu(path: Path) -> bool:
+    """Whether a run's history.csv has the :data:`CPU_FIELD` column (a missing file will
+    be written with it)."""
+    if not path.exists():
+        return True
+    with open(path) as fh:
+        return CPU_FIELD in next(csv.reader([fh.readline()]), [])
+
+
+#: Game counts at which a run saves its weights (:func:`snapshot_schedule`): roughly
+#: doubling, so that a learning curve has even steps on a log axis; beyond the last
+#: entry the schedule keeps doubling (2000, 4000, ...).
+SNAPSHOT_GAMES = (60, 125, 250, 500, 1000)
+
+
+def snapshot_schedule(games: int, snapshots: list[int] | None = None) -> list[int]:
+    """The game counts at which a run of ``games`` games saves its weights: those of
+    ``snapshots`` (default :data:`SNAPSHOT_GAMES`, then doubling) up to ``games``, and
+    ``games`` itself."""
+    if snapshots is None:
+        counts = list(SNAPSHOT_GAMES)
+        while counts[-1] * 2 < games:
+            counts.append(counts[-1] * 2)
+    else:
+        counts = list(snapshots)
+    return sorted({n for n in counts if n < games} | {games})
+
+
+def snapshot_path(rdir: Path, games: int) -> Path:
+    """Where a run saves its weights after ``games`` games."""
+    return rdir / "snapshots" / f"weights-{games}.json"
+
+
+def _save_snapshot(rdir: Path, cfg: LearnConfig, run: int, games: int, w: np.ndarray) -> None:
+    """Write the run's weights after ``games`` games (atomically; the same bytes whenever
+    they are written, so a resumed run writes what an uninterrupted one did)."""
+    path = snapshot_path(rdir, games)
+    path.parent.mkdir(exist_ok=True)
+    Weights(cfg.variant, w.copy(), {"run": run, "games": games, "method": cfg.method,
+                                    "features": cfg.features, "source": "tdleaf learn snapshot"},
+            layout=run_layout(cfg)).save(path)
+
+
+def _history_row(game: int, rec, seconds: float, w: np.ndarray, black: bool = False,
+                 cpu: float | None = None) -> str:
     buf = io.StringIO()
     row = [game, rec.result, len(rec.moves), rec.termination, rec.nodes, f"{seconds:.3f}"]
     # Seven significant digits draw every curve; the exact weights are in checkpoint.json.
@@ -289,6 +346,8 @@ def _history_row(game: int, rec, seconds: float, w: np.ndarray, black: bool = Fa
     row += [f"{float(x):.7g}" for x in w[HAND:HAND + 5]]
     if black:
         row += [f"{float(x):.7g}" for x in w[MATERIAL_BLACK:MATERIAL_BLACK + 6]]
+    if cpu is not None:
+        row.append(f"{cpu:.3f}")
     csv.writer(buf, lineterminator="\n").writerow(row)
     return buf.getvalue()
 
@@ -349,6 +408,11 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     # Drop whatever a killed process appended after its last checkpoint.
     _truncate(hist_path, ck["history_bytes"])
     _truncate(pgn_path, ck["pgn_bytes"])
+    cpu_column = _history_has_cpu(hist_path)
+    snapshots = snapshot_schedule(cfg.games, cfg.snapshots)
+    if ck["games"] in snapshots and not snapshot_path(rdir, ck["games"]).exists():
+        # A run resumed from a folder written before snapshots: its weights now are exact.
+        _save_snapshot(rdir, cfg, run, ck["games"], w)
     mask = learn_mask(cfg)
     bootstrap = cfg.method in BOOTSTRAP_METHODS
     engine = Engine(cfg.variant, Weights(cfg.variant, w.copy(), {}, layout=layout), hash_mb=cfg.hash_mb,
@@ -361,7 +425,7 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     warned = False
     for g in range(int(ck["games"]), cfg.games):
         engine.w[:] = w
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         seed = game_seed(cfg.seed, run, g)
         opening = random_line(cfg.variant, cfg.random_plies, seed) if cfg.random_plies else ()
         if opening is None:
@@ -376,7 +440,7 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
         visits += rec.visits
         if rec.visits_black is not None:
             visits_black += rec.visits_black
-        seconds = time.perf_counter() - t0
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - cpu0
         recent.append(rec.termination == "threefold_repetition"
                       and len(rec.moves) < REPEAT_PLIES)
         if (not warned and len(recent) == REPEAT_WINDOW
@@ -386,7 +450,8 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
                   f"games were threefold repetitions within {REPEAT_PLIES} plies: self-play is "
                   "repeating one game and learns little from it; --random-plies (e.g. 4) "
                   "opens each game differently", file=sys.stderr, flush=True)
-        ck["history_bytes"] = _append(hist_path, _history_row(g + 1, rec, seconds, w, colours))
+        ck["history_bytes"] = _append(hist_path, _history_row(
+            g + 1, rec, seconds, w, colours, cpu if cpu_column else None))
         if cfg.pgn_every and (g + 1) % cfg.pgn_every == 0:
             ck["pgn_bytes"] = _append(pgn_path, game_pgn(rec, cfg.variant, {
                 "Event": f"tdleaf self-play, run {run}", "Round": str(g + 1),
@@ -395,6 +460,8 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
                   visits=visits.tolist())
         if colours:         # Black's own pieces, in Black's view (its own tables')
             ck["visits_black"] = visits_black.tolist()
+        if g + 1 in snapshots:      # before the checkpoint: a kill between them replays it
+            _save_snapshot(rdir, cfg, run, g + 1, w)
         write_json_atomic(rdir / "checkpoint.json", ck)
         if progress is not None:
             progress(run, g + 1, w)
