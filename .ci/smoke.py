@@ -53,7 +53,8 @@ def shipped_data(package: Path) -> None:
     data = shipped.package_data_dir()
     check(data.resolve() == package / "data", f"package data is {data}")
     names = ["manifest.json", "ladder.json", "prior.json"] + \
-        [f"prior_{v}.epd" for v in ("chess", "crazyhouse", "suicide", "giveaway", "atomic")]
+        [f"prior_{v}.epd" for v in ("chess", "crazyhouse", "suicide", "giveaway", "atomic",
+                                    "kingofthehill", "3check", "racingkings", "horde")]
     for sets in shipped.manifest()["variants"].values():
         for entry in sets["sets"].values():
             names += [entry["weights"], entry["summary"]]

@@ -6,11 +6,19 @@ both sides at a depth drawn per side and per game (3-7 plies), after a seeded op
 2-7 uniformly random plies, so that the games differ. Each position reached after the
 opening is kept with a fixed probability; it is then labelled by the *strong* engine at
 a fixed depth, searched afresh (new game, empty hash): Fairy-Stockfish 11.1 (Debian) for
-chess, crazyhouse, suicide and giveaway, and the WebAssembly build of Fairy-Stockfish
-(npm ``fairy-stockfish-nnue.wasm``, run under Node.js) for atomic, which the Debian build
-lacks. Suicide games start from the start position *without castling rights*:
-Fairy-Stockfish's suicide forbids castling, python-chess's ``SuicideBoard`` allows it,
-and without the rights the two agree on every legal move.
+chess, crazyhouse, suicide, giveaway, king of the hill, three-check, racing kings and
+horde, and the WebAssembly build of Fairy-Stockfish (npm ``fairy-stockfish-nnue.wasm``,
+run under Node.js) for atomic, which the Debian build lacks. Suicide games start from the
+start position *without castling rights*: Fairy-Stockfish's suicide forbids castling,
+python-chess's ``SuicideBoard`` allows it, and without the rights the two agree on every
+legal move. The four lichess variants added last start from python-chess's start
+positions: on positions of Fairy-Stockfish's play and of random play, 11.1 and
+python-chess 1.11.2 agree on every legal move (three-check's checks, horde's first-rank
+double steps and en passant included), on the FENs they exchange (three-check's
+``3+3`` counters) and on the FEN after each move. They differ only once a game is over
+(Fairy-Stockfish 11.1 goes on searching a racing-kings race that python-chess calls
+won, and names ponder moves there: see :mod:`tdleaf.play.engines`), and a game here
+ends where python-chess says it does.
 
 One line per position (``#`` comments)::
 
@@ -37,13 +45,16 @@ import chess
 import chess.engine
 
 from search import shipped
-from tdleaf.play.engines import fairy_stockfish_wasm_command, find_fairy_stockfish
+from tdleaf.play.engines import EngineLog, fairy_stockfish_wasm_command, find_fairy_stockfish
 from variants import board_class, canonical_variant
 from variants.spec import RULE_FAMILIES
 from variants.spec import get as spec
 
-LABEL_DEPTH = {"chess": 10, "crazyhouse": 10, "suicide": 10, "giveaway": 10, "atomic": 9}
-#: The variants with labelled positions (the four lichess variants added last have none yet).
+#: The label engine's depth. Depth 10 costs about as much in the four lichess variants
+#: added last as in chess (20,000-31,000 nodes a position against chess's 26,000).
+LABEL_DEPTH = {"chess": 10, "crazyhouse": 10, "suicide": 10, "giveaway": 10, "atomic": 9,
+               "kingofthehill": 10, "3check": 10, "racingkings": 10, "horde": 10}
+#: The variants with labelled positions (one per rule set: antichess reads giveaway's).
 VARIANTS = tuple(v for v in RULE_FAMILIES if v in LABEL_DEPTH)
 PLAY_DEPTHS = (3, 7)
 OPENING_PLIES = (2, 7)
@@ -121,6 +132,7 @@ def make_positions(variant: str, n: int, seed: int = 1, label_depth: int | None 
     labeller = open_engine(variant)
     out: list[Labelled] = []
     game = 0
+    log = EngineLog().attach()       # racing kings: Fairy-Stockfish's ponder after the race
     try:
         while len(out) < n:
             game += 1
@@ -147,6 +159,7 @@ def make_positions(variant: str, n: int, seed: int = 1, label_depth: int | None 
                 if progress:
                     progress(len(out), n)
     finally:
+        log.detach()
         player.quit()
         labeller.quit()
     return out

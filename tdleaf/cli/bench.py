@@ -103,7 +103,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        description=bench_prior_module.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--variant", action="extend", nargs="+", metavar="V",
-                   help="variants (default: chess crazyhouse suicide giveaway atomic)")
+                   help=f"variants (default: {' '.join(bench_prior_module.VARIANTS)})")
     b.add_argument("--depth", type=depth_arg, action="append", metavar="D",
                    help="prior depth, repeatable (default: 0 and 1)")
     b.add_argument("--fit", action="store_true",

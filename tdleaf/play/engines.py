@@ -30,6 +30,10 @@ Quirks
       and Sjeng posts 1000000 - plies to mate (:func:`xboard_score`).
     * Sjeng prints its statistics outside the protocol and declares features
       python-chess rejects: :class:`EngineLog` keeps those warnings out of the log.
+    * Fairy-Stockfish 11.1 plays on after a racing-kings race is over: with a move that
+      wins the race, its ``bestmove`` names a ponder move in the finished game, which
+      python-chess refuses and logs with a traceback. The best move is legal and nobody
+      here ponders: :class:`EngineLog` drops that error too.
 """
 
 from __future__ import annotations
@@ -230,8 +234,9 @@ def adapt(engine: chess.engine.SimpleEngine) -> None:
 class EngineLog(logging.Filter):
     """A filter for python-chess's ``chess.engine`` logger: drops its warnings about
     lines an engine prints outside the protocol (Sjeng's statistics), keeping the lines
-    themselves in :attr:`lines` when ``keep`` is set, and about features it rejects
-    (Sjeng's ``sigterm=0``, harmless)."""
+    themselves in :attr:`lines` when ``keep`` is set, about features it rejects
+    (Sjeng's ``sigterm=0``, harmless), and its error about a ponder move it refuses
+    (Fairy-Stockfish's after a won race; the ponder move is never used)."""
 
     def __init__(self, keep: bool = False) -> None:
         super().__init__()
@@ -244,7 +249,7 @@ class EngineLog(logging.Filter):
             if self.keep and record.args:
                 self.lines.append(str(record.args[-1]))  # type: ignore[index]
             return False
-        return "Rejecting feature" not in msg
+        return "Rejecting feature" not in msg and "invalid ponder move" not in msg
 
     def attach(self) -> Self:
         """Start filtering python-chess's engine log."""
