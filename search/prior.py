@@ -145,14 +145,15 @@ def score_value(s, mode, omega):
 def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, value_mode, omega, uniform,
                        out_n, out_moves, out_scores, out_probs, out_values, out_terminal,
                        bbs, sts, evals, moves, mscores, pv, pvlen, killers, history, keys,
-                       tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w):
+                       tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, table):
     """The prior of positions ``in_bbs[:npos]``, ``in_sts[:npos]`` in one call.
 
     For position p: ``out_n[p]`` legal moves ``out_moves[p, :n]`` (gen_legal order),
     their search scores ``out_scores[p, :n]`` (pawns, mover's view), the policy
     ``out_probs[p, :n]``, the value ``out_values[p]`` and ``out_terminal[p]`` (the game
     is over: no moves, exact value). The other arrays are the search's work space (as
-    for :func:`search.alphabeta.search_root`); ``ctl[C_QLIMIT]`` must be set.
+    for :func:`search.alphabeta.search_root`); ``ctl[C_QLIMIT]`` must be set. ``table``:
+    the layout's leaf blocks (:attr:`search.layout.FeatureLayout.table`), or None.
     ``uniform`` gives every move the same probability (the value is still searched).
     """
     bbs, sts, evals, moves, mscores = (unmanaged(bbs), unmanaged(sts), unmanaged(evals),
@@ -161,6 +162,7 @@ def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, value_mode, ome
                                          unmanaged(history), unmanaged(keys))
     tt_key, tt_move, tt_score = unmanaged(tt_key), unmanaged(tt_move), unmanaged(tt_score)
     tt_depth, tt_flag, ctl, w = unmanaged(tt_depth), unmanaged(tt_flag), unmanaged(ctl), unmanaged(w)
+    table = ab._unmanaged_table(table)
     # Non-literal arguments for the recursive negamax (see search.alphabeta).
     one = depth - depth + 1
     for p in range(npos):
@@ -200,7 +202,7 @@ def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, value_mode, ome
                 evals[1] = evals[0] + evaluate_delta(bb, st, bbs[1], sts[1], w)
                 score = -ab.negamax(one, depth, -ab.INF, ab.INF, one, bbs, sts, evals, moves,
                                     mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                                    tt_score, tt_depth, tt_flag, ctl, w, None, 0.0)
+                                    tt_score, tt_depth, tt_flag, ctl, w, table, 0.0)
             out_scores[p, i] = score
             best = max(best, score)
         out_values[p] = score_value(best, value_mode, omega)
@@ -338,6 +340,10 @@ class HeuristicPrior:
             weights = load_weights(weights, self.variant)
         self.weights = weights
         self.w = np.ascontiguousarray(weights.w, dtype=np.float64)
+        # The layout's leaf blocks (the goal blocks, mobility) are scored at the search's
+        # leaves, as the engine scores them; None compiles the classic search.
+        table = np.ascontiguousarray(weights.layout.table, dtype=np.int64)
+        self._table = table if table.size else None
         if depth < 0:
             raise ValueError(f"prior depth must be >= 0, got {depth}")
         self.depth = int(depth)
@@ -398,7 +404,7 @@ class HeuristicPrior:
                            self._evals, self._moves, self._mscores, self._pv, self._pvlen,
                            self._killers, self._history, self._keys, self._tt_key,
                            self._tt_move, self._tt_score, self._tt_depth, self._tt_flag,
-                           self._ctl, self.w)
+                           self._ctl, self.w, self._table)
         return PriorArrays(out_n, out_moves, out_scores, out_probs, out_values, out_terminal)
 
     # -- positions -----------------------------------------------------------------

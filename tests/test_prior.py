@@ -68,6 +68,44 @@ def test_best_score_is_the_engines_score(variant, depth):
     assert checked >= 10
 
 
+@pytest.mark.parametrize("variant,features", [("kingofthehill", "psq"), ("3check", "psq"),
+                                               ("racingkings", "psq"), ("chess", "psq+mobility")])
+def test_the_prior_scores_leaf_blocks_as_the_engine_does(variant, features):
+    """With a layout's leaf blocks (each variant's goal block, mobility), the best move's
+    score at depth 0 is still the engine's one ply deeper: the prior's search scores the
+    leaf blocks too (and they matter: without them the scores differ)."""
+    from search.layout import Weights, feature_layout
+
+    layout = feature_layout(variant, features)
+    rng = np.random.default_rng(7)
+    w = np.zeros(layout.size)
+    w[:6] = (1.0, 3.0, 3.0, 5.0, 9.0, 0.0)
+    for b in layout.blocks:
+        if b.evaluation == "leaf":
+            w[layout.span(b.name)] = rng.normal(0.0, 0.5, b.size)
+    weights = Weights(variant, w, {}, layout=layout)
+    classic = weights.copy()
+    for b in layout.blocks:
+        if b.evaluation == "leaf":
+            classic.w[layout.span(b.name)] = 0.0
+    fens = random_positions(variant, "prior-leaf", 12, 2, 60)
+    arr, _pos = HeuristicPrior(variant, weights, 0).batch(fens)
+    arr0, _ = HeuristicPrior(variant, classic, 0).batch(fens)
+    engine = Engine(variant, weights, hash_mb=1, qlimit=DEFAULT_QLIMIT, search="plain")
+    checked = 0
+    for i, fen in enumerate(fens):
+        k = int(arr.n[i])
+        board = new_board(variant, fen)
+        if any(_insufficient_after(board, m) for m in board.legal_moves):
+            continue
+        engine.new_game()
+        r = engine.search(fen, depth=1)
+        assert float(arr.scores[i, :k].max()) == pytest.approx(r.score, abs=1e-9), fen
+        checked += 1
+    assert checked >= 8
+    assert not np.allclose(arr.scores[:, 0], arr0.scores[:, 0])
+
+
 def _insufficient_after(board: chess.Board, move: chess.Move) -> bool:
     board.push(move)
     try:
