@@ -36,8 +36,12 @@ def test_round_robin_and_gauntlet_pairings():
 
 def test_paper_pairings_are_the_reports():
     names = {n: f"spec-{n}" for n in ("traditional", "original", "sjeng", "losers",
-                                      "sjeng-engine", "learnt", "psq", "avg-psq", "report")}
+                                      "sjeng-engine", "learnt", "psq", "avg-psq", "report",
+                                      "stockfish")}
+    new_four = ("kingofthehill", "3check", "racingkings", "horde")
     for variant, rows in PAPER.items():
+        if variant in new_four:
+            continue
         pairings = plan_pairings("paper", variant, [], names)
         assert [p.label for p in pairings] == [r[0] for r in rows]
         for p in pairings:
@@ -50,8 +54,14 @@ def test_paper_pairings_are_the_reports():
         assert (pairings[-1].b == "spec-report") == (variant not in ("giveaway", "antichess"))
     crazyhouse = plan_pairings("paper", "crazyhouse", [], names)
     assert crazyhouse[0].paper == (1352, 646, 2)     # table 6.2: learnt vs. traditional
-    with pytest.raises(TournamentError):
-        plan_pairings("paper", "horde", [], names)
+    # Lichess's other four: learnt against traditional and the multi-variant Stockfish's
+    # values, then the tables (no report numbers).
+    for variant in new_four:
+        pairings = plan_pairings("paper", variant, [], names)
+        assert [(p.a, p.b) for p in pairings] == [
+            ("spec-learnt", "spec-traditional"), ("spec-learnt", "spec-stockfish"),
+            ("spec-learnt", "spec-avg-psq"), ("spec-psq", "spec-learnt")]
+        assert all(p.paper is None for p in pairings)
 
 
 def test_table_has_the_reports_columns_only_for_its_pairings(tmp_path):

@@ -75,6 +75,13 @@ PAPER: dict[str, list[tuple[str, str, str, tuple[int, int, int] | None]]] = {
 # learnt no values).
 for _v in [n for n, s in SPECS.items() if s.losing and n not in PAPER]:
     PAPER[_v] = [(label, a, b, None) for label, a, b, _ in PAPER["suicide"] if b != "report"]
+# Lichess's other four variants (issue 30): the report has none; the multi-variant
+# Stockfish's tuned values (value set "stockfish") stand in for a hand-tuned set.
+for _v in [n for n, s in SPECS.items() if not s.losing and n not in PAPER]:
+    PAPER[_v] = [("learnt vs. traditional", "learnt", "traditional", None),
+                 ("learnt vs. multi-variant Stockfish", "learnt", "stockfish", None),
+                 ("learnt vs. average p-sq", "learnt", "avg-psq", None),
+                 ("piece-square vs. learnt", "psq", "learnt", None)]
 
 PLANS = ("paper", "roundrobin", "gauntlet")
 
@@ -90,7 +97,8 @@ def paper_players(variant: str, out: Path, learnt: str | None = None,
     tables and written into the tournament folder."""
     names = {"traditional": "traditional", "original": "sunsetter", "sjeng": "sjeng",
              "losers": "losers", "sjeng-engine": "xboard:sjeng",
-             "report": "report", "learnt": learnt or "learnt-material",
+             "report": "report", "stockfish": "stockfish",
+             "learnt": learnt or "learnt-material",
              "psq": psq or "learnt-psq"}
     if psq is None:
         names["avg-psq"] = "avg-psq"
