@@ -1,8 +1,8 @@
 """Figures from run folders (reads files only, never the engine).
 
 ``plot_run(run_dir)`` draws everything for a ``tdleaf learn`` result folder: learning
-curves, final values, piece-square heatmaps (psq runs), a one-page summary and a
-``report.md``. Matplotlib only, on the Agg canvas, so it works without a display.
+curves, final values, piece-square heatmaps (psq runs), bars of the leaf blocks
+(``block-hill`` ...; :mod:`plots.blocks`), a one-page summary and a ``report.md``. Matplotlib only, on the Agg canvas, so it works without a display.
 
 >>> import plots
 >>> files = plots.plot_run("runs/chess-psq", compare_paper=True)   # doctest: +SKIP

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from . import figures as F
 from . import paper
+from .blocks import BlockBars, block_bars, block_figure, block_title
 from .runfolder import (
     CONVENTION,
     FEATURE_TITLES,
@@ -36,8 +37,10 @@ def plot_run(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None
     ``out`` defaults to ``RUN_DIR/figures``. Written there: ``curves``, ``final-values``,
     for piece-square runs ``heatmaps`` (six boards) and ``heatmap-P`` ... ``heatmap-K``
     (one each; with ``numbers`` also ``heatmaps-numbers`` and ``heatmap-numbers-P`` ...),
-    the one-page ``summary`` (all in ``fmt``) and ``report.md``, which links them and
-    tables the final values. A folder still being written is plotted from what is there
+    for each leaf block the run learnt ``block-<name>`` (``block-hill``: its weights as
+    bars, normalised as the material values; :mod:`plots.blocks`), the one-page
+    ``summary`` (all in ``fmt``) and ``report.md``, which links them and tables the
+    final values. A folder still being written is plotted from what is there
     (curves from ``history.csv``, values from the latest checkpoints).
 
     PNG heatmaps record where each board lies (see :func:`plots.read_board_geometry`).
@@ -78,7 +81,11 @@ def plot_run(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None
         save(F.finals_figure(data, f, compare_paper), "final-values")
         if b is not None:
             tables(data, b)
-        save(F.summary_figure(data, c, f, b, compare_paper, header=_settings(data)), "summary")
+        bars = block_bars(data, f)
+        for bar in bars:
+            save(block_figure(data, bar), f"block-{bar.name}")
+        save(F.summary_figure(data, c, f, b, compare_paper, header=_settings(data),
+                              blocks=bars), "summary")
         if data.separate_colours:
             # Black's own values (horde), drawn as White's are, by Black's normalisation.
             black = data.black_side()
@@ -88,7 +95,8 @@ def plot_run(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None
             if bb is not None:
                 tables(black, bb, "-black")
     report = out_dir / "report.md"
-    _write_text(report, report_markdown(data, f, b, written, report.parent, compare_paper))
+    _write_text(report, report_markdown(data, f, b, written, report.parent, compare_paper,
+                                        bars))
     written.append(report)
     return written
 
@@ -188,8 +196,39 @@ def _link(path: Path, base: Path, alt: str) -> str:
     return f"![{alt}]({rel})"
 
 
+def _blocks_markdown(data: RunData, bars: list[BlockBars], by_name: dict[str, Path],
+                     base: Path) -> list[str]:
+    """The section of the leaf blocks: how their values are made, then per block its
+    title, figure and a table of its weights by key."""
+    piece, target = data.normalisation
+    first = bars[0]
+    if first.normalised:
+        how = (f"the mean over runs of the raw weights times the factor of the material "
+               f"values ({_factor(first.scale)}: the {PIECE_NAMES[piece]} = {target:g}, as "
+               "above); ± the standard deviation over runs of the raw weights, times the same "
+               "factor")
+    else:
+        how = f"raw weights, {first.problem}; ± the standard deviation over runs"
+    lines = ["## Leaf blocks", "",
+             (f"Weights of the leaf blocks the run learnt, computed from the whole position at "
+              f"the leaves (White's feature minus Black's): {how}. Each entry is named by its "
+              "key in `weights.json`."), ""]
+    for bb in bars:
+        what = block_title(bb.name)[0].split(": ", 1)[-1]
+        lines += [f"### {bb.name}", "", f"{what[:1].upper()}{what[1:]}.", ""]
+        if f"block-{bb.name}" in by_name:
+            lines += [_link(by_name[f"block-{bb.name}"], base, f"leaf block {bb.name}"), ""]
+        value = f"value ({PIECE_NAMES[piece]} = {target:g})" if bb.normalised else "value (raw)"
+        lines += [f"| key | raw weight | {value} |", "|---|---|---|"]
+        for i, k in enumerate(bb.keys):
+            lines.append(f"| {k} | {_md_num(float(bb.raw_mean[i]), float(bb.raw_std[i]))} | "
+                         f"{_md_num(float(bb.mean[i]), float(bb.std[i]))} |")
+        lines.append("")
+    return lines
+
+
 def report_markdown(data: RunData, f, b, files: list[Path], base: Path,
-                    compare: bool) -> str:
+                    compare: bool, bars: list[BlockBars] | None = None) -> str:
     v = VARIANT_TITLES.get(data.variant, data.variant)
     by_name = {p.stem: p for p in files}
     lines = [f"# {v}, {FEATURE_TITLES[data.features]}: {data.runs} runs × {data.games} games",
@@ -263,6 +302,12 @@ def report_markdown(data: RunData, f, b, files: list[Path], base: Path,
         if "heatmaps-numbers" in by_name:
             lines += ["With the values written in:", "",
                       _link(by_name["heatmaps-numbers"], base, "piece-square tables, values"), ""]
+    if bars:
+        lines += _blocks_markdown(data, bars, by_name, base)
+    elif data.blocks and data.config.get("layout", 1) != 1:
+        lines += ["## Leaf blocks", "",
+                  (f"{', '.join(data.blocks)}: drawn once a run has saved its weights (a "
+                   "snapshot or its weights.json names their entries)."), ""]
     if "final-values-black" in by_name:
         bpiece, btarget = data.black_side().normalisation
         lines += ["## Black's own values", "",

@@ -11,6 +11,7 @@ import json
 import math
 import re
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -513,12 +514,16 @@ def finals_figure(data: RunData, f: Finals, compare: bool = False) -> Figure:
 # -- the one-page summary ---------------------------------------------------------------------
 
 def summary_figure(data: RunData, c: Curves, f: Finals, b: Boards | None,
-                   compare: bool = False, header: str = "") -> Figure:
+                   compare: bool = False, header: str = "", blocks: Sequence[Any] = (),
+                   ) -> Figure:
+    """The one-page summary: curves, final values, the tables (psq runs) and, in a
+    last row, the bars of the leaf blocks (``blocks``: :class:`plots.blocks.BlockBars`)."""
     cpanels, fpanels = curve_panels(data), final_panels(data)
     series = final_series(data, f, compare)
     side_by_side = len(cpanels) == 1
-    rows = (1 if side_by_side else 2) + (1 if b is not None else 0)
-    heights = ([4.6] if side_by_side else [4.4, 4.4]) + ([3.65] if b is not None else [])
+    rows = (1 if side_by_side else 2) + (1 if b is not None else 0) + (1 if blocks else 0)
+    heights = (([4.6] if side_by_side else [4.4, 4.4]) + ([3.65] if b is not None else [])
+               + ([3.4] if blocks else []))
     fig = new_figure(16, sum(heights) + 1.0, dpi=100)
     made: Any = fig.subfigures(rows, 1, height_ratios=heights)
     subs: list[Any] = list(np.atleast_1d(made))
@@ -549,6 +554,22 @@ def summary_figure(data: RunData, c: Curves, f: Finals, b: Boards | None,
             draw_board(ax, b.values[p], title=PIECE_NAMES[p].capitalize(),
                        caption=min_max_caption(b.values[p], p, data.variant, compare))
         sub.suptitle("Piece-square values: " + heatmap_subtitle(data, b, False), fontsize=9.5)
+        row += 1
+    if blocks:
+        from .blocks import block_title, draw_block  # it imports this module
+
+        ratios = [len(k.keys) + 3 for k in blocks]
+        # An empty last column keeps a block of 2 or 3 bars from spanning the page.
+        axes = subs[row].subplots(1, len(blocks) + 1, squeeze=False,
+                                  width_ratios=ratios + [max(1, 40 - sum(ratios))])[0]
+        axes[-1].axis("off")
+        for i, (ax, bb) in enumerate(zip(axes, blocks)):
+            draw_block(ax, data, bb, title=wrap(block_title(bb.name)[0], 60), annotate=False)
+            if i:
+                ax.set_ylabel("")           # one value scale label per row
+        subs[row].suptitle("Leaf blocks: final weights, normalised as the values above"
+                           if blocks[0].normalised else "Leaf blocks: final weights, raw",
+                           fontsize=9.5)
     values = (f"Values: {conv_text(data.normalisation, len(f.games))}; \u00b1 one standard "
               f"deviation over runs of the raw weights, same scale")
     if f.problem is not None:

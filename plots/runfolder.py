@@ -12,9 +12,10 @@ files and imports nothing of the engine): ``material`` P..K at 0..5, ``hand`` P.
 White's view. In a variant with separate values per colour (horde: spec mirror
 ``"colour"``) Black's own values follow: ``material_black`` P..K at 396..401 and
 ``psq_black`` at 402 + 64 * piece + (square ^ 56), Black's view; the figures show them
-apart (:meth:`RunData.black_side`), on the board's own squares. A run with added leaf
-blocks (``--features psq+mobility``) has them after those, in the order its
-``config.json`` names them; the figures read the classic entries only.
+apart (:meth:`RunData.black_side`), on the board's own squares. A run with leaf blocks
+(the variant's goal block in ``psq``, ``--features psq+mobility``) has them after those,
+in the order its weights files' ``layout`` lists them, each entry named by its key in
+those files (:attr:`RunData.leaf_keys`; drawn by :mod:`plots.blocks`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ HAND_PIECES = "PNBRQ"
 MATERIAL, HAND, PSQ, N_FEATURES = 0, 6, 12, 12 + 6 * 64
 MATERIAL_BLACK, PSQ_BLACK = N_FEATURES, N_FEATURES + 6       # horde: Black's own values
 COLOUR_SIZE = PSQ_BLACK + 6 * 64
+#: The blocks at fixed places (above); every other block a layout lists is a leaf block.
+INCREMENTAL_BLOCKS = ("material", "hand", "psq", "material_black", "psq_black")
 _FLIP = np.arange(64) ^ 56          # Black's view <-> the board's squares
 
 VARIANT_TITLES = {"chess": "Chess", "crazyhouse": "Crazyhouse", "suicide": "Suicide",
@@ -118,6 +121,8 @@ class Checkpoint:
     visits: np.ndarray         # (6, 64)
     black: np.ndarray | None = None         # (396,) Black's own values (black_values)
     visits_black: np.ndarray | None = None  # (6, 64) Black's, on the board's squares
+    #: The leaf blocks' entries (after the classic ones and Black's), in layout order.
+    leaf: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 @dataclass
@@ -139,6 +144,10 @@ class RunData:
     visits_black: np.ndarray | None = None
     #: This is Black's side of such a run (:meth:`black_side`).
     black: bool = False
+    #: The leaf blocks the run learnt, in layout order: name -> the keys of its entries,
+    #: as its weights files name them (``{"hill": ["1", "2", "3"]}``); empty for a
+    #: classic folder, or before any run has saved its weights.
+    leaf_keys: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def variant(self) -> str:
@@ -336,12 +345,41 @@ def _read_checkpoint(path: Path, run: int, blocks: bool = False,
         more = " or more (added blocks)" if blocks else ""
         raise PlotError(f"{path}: 'w' has {w.size} weights, expected {size}{more}")
     black = black_values(w) if colours else None
-    w = w[:N_FEATURES]              # Black's and the added blocks follow the classic entries
+    leaf = w[size:]
+    w = w[:N_FEATURES]              # Black's and the leaf blocks follow the classic entries
     for name, v in (("visits", visits), ("visits_black", visits_b)):
         if v is not None and v.shape != (6, 64):
             raise PlotError(f"{path}: '{name}' has shape {v.shape}, expected 6 x 64")
     return Checkpoint(run, games, w, visits, black,
-                      None if visits_b is None else black_visits(visits_b))
+                      None if visits_b is None else black_visits(visits_b), leaf)
+
+
+def _leaf_keys(path: Path, runs: int) -> tuple[dict[str, list[str]], Path | None]:
+    """The leaf blocks of a result folder and their keys, from the first weights file
+    there is (the folder's ``weights.json``, a run's, or a run's snapshot): the blocks its
+    ``layout`` lists besides :data:`INCREMENTAL_BLOCKS`, in that order. Empty (and None)
+    when no weights file is written yet, or the file has the classic layout."""
+    found = [path / "weights.json"] + [path / f"run-{r:02d}" / "weights.json"
+                                       for r in range(runs)]
+    found += [f for r in range(runs)
+              for f in sorted((path / f"run-{r:02d}" / "snapshots").glob("weights-*.json"))]
+    source = next((f for f in found if f.exists()), None)
+    if source is None:
+        return {}, None
+    data = _read_json(source, "weights file")
+    layout = data.get("layout") if isinstance(data, dict) else None
+    if not isinstance(layout, dict):
+        return {}, source                       # the classic layout: no leaf blocks
+    out = {}
+    for name in layout.get("blocks") or []:
+        if name in INCREMENTAL_BLOCKS:
+            continue
+        part = data.get(name)
+        if not isinstance(part, dict) or not part:
+            raise PlotError(f"{source}: its layout lists the block {name!r}, but it has no "
+                            f"entries for it")
+        out[str(name)] = [str(k) for k in part]
+    return out, source
 
 
 def _weights_vector(path: Path, colours: bool = False) -> np.ndarray:
@@ -455,8 +493,18 @@ def load_run(run_dir: str | os.PathLike[str]) -> RunData:
                            if c.visits_black is not None], axis=0)
     if visits is not None and visits.shape != (6, 64):
         raise PlotError(f"{summary_path}: 'visits' has shape {visits.shape}, expected 6 x 64")
+    leaf_keys: dict[str, list[str]] = {}
+    if feature_set(cfg["features"], variant)[1]:        # else no leaf blocks to look for
+        leaf_keys, named_by = _leaf_keys(path, runs)
+        size = sum(len(k) for k in leaf_keys.values())
+        for r, point in checkpoints.items():
+            if leaf_keys and point.leaf.size != size:
+                raise PlotError(
+                    f"{path / f'run-{r:02d}' / 'checkpoint.json'}: {point.leaf.size} weights after "
+                    f"the classic ones, but the leaf blocks of {named_by} "
+                    f"({', '.join(leaf_keys)}) have {size}")
     return RunData(path, cfg, meta, histories, checkpoints, summary, weights, visits, notes,
-                   weights_b, visits_b)
+                   weights_b, visits_b, leaf_keys=leaf_keys)
 
 
 # -- derived numbers ----------------------------------------------------------------------

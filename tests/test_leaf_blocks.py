@@ -246,12 +246,13 @@ def test_a_short_job_learns_the_block_and_its_weights_load_back(tmp_path, capsys
     assert [w.w[BASE_SIZE + i] for i in range(6)] == [data["mobility"][p] for p in "PNBRQK"]
     r = Engine("atomic", w, hash_mb=1).search(None, depth=2)
     assert r.move is not None and r.leaf_features.size == w.layout.size
-    # The figures of the job were drawn (of the classic entries; the block not yet).
+    # The figures of the job were drawn, the block's bars with them.
     import plots
     data = plots.load_run(out)
     assert data.features == "psq" and data.blocks == ["mobility"]
     assert "material + piece-square tables + mobility" in data.title()
-    assert {"curves.png", "heatmaps.png", "report.md"} <= {p.name for p in (out / "figures").iterdir()}
+    assert {"curves.png", "heatmaps.png", "report.md", "block-mobility.png"} <= \
+        {p.name for p in (out / "figures").iterdir()}
     assert main(["plot", str(out), "--out", str(tmp_path / "again")]) == 0
     assert (tmp_path / "again" / "heatmap-P.png").exists()
 

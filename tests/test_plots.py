@@ -597,6 +597,105 @@ def test_learn_no_plot_and_plot_every(tmp_path, monkeypatch, capsys):
     assert "--plot-every" in capsys.readouterr().err
 
 
+# -- leaf blocks ----------------------------------------------------------------------------
+
+def _learn(out: Path, variant: str, features: str) -> Path:
+    assert main(["learn", "--variant", variant, "--features", features, "--games", "2",
+                 "--runs", "2", "--depth", "1", "--workers", "1", "--out", str(out),
+                 "--no-progress", "--no-plot"]) == 0
+    return out
+
+
+@pytest.mark.parametrize("variant, features, blocks", [
+    ("kingofthehill", "psq", ["hill"]),
+    ("chess", "psq+mobility", ["mobility"]),
+])
+def test_leaf_blocks_drawn_as_bars(tmp_path, capsys, variant, features, blocks):
+    """A real tiny run with leaf blocks: `tdleaf plot` draws block-<name>.png per block,
+    and report.md links it; each bar is the mean over runs of the block's weight times
+    summary.json's factor of the material values, its error bar the standard deviation
+    over runs times the same factor, labelled by the keys weights.json names."""
+    from plots.blocks import block_bars, block_figure
+    from plots.values import finals
+
+    out = _learn(tmp_path / "learn", variant, features)
+    capsys.readouterr()
+    assert main(["plot", str(out)]) == 0
+    figs = out / "figures"
+    assert sorted(p.name for p in figs.glob("block-*")) == [f"block-{b}.png" for b in blocks]
+    _check_images([figs / f"block-{b}.png" for b in blocks])
+    report = (figs / "report.md").read_text()
+    for b in blocks:
+        assert f"(block-{b}.png)" in report and f"### {b}" in report
+    assert f"block-{blocks[0]}.png" in capsys.readouterr().out
+
+    weights = json.loads((out / "weights.json").read_text())
+    std = json.loads((out / "weights_std.json").read_text())
+    scale = json.loads((out / "summary.json").read_text())["normalisation"]["scale"]
+    data = plots.load_run(out)
+    assert data.leaf_keys == {b: list(weights[b]) for b in blocks}
+    f = finals(data)
+    bars = block_bars(data, f)
+    assert [bb.name for bb in bars] == blocks
+    for bb in bars:
+        assert bb.normalised and math.isclose(bb.scale, scale, rel_tol=1e-12)
+        np.testing.assert_allclose(bb.mean, [weights[bb.name][k] * scale for k in bb.keys],
+                                   rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(bb.std, [std[bb.name][k] * scale for k in bb.keys],
+                                   rtol=1e-9, atol=1e-12)
+        ax = block_figure(data, bb).axes[0]
+        assert [t.get_text() for t in ax.get_xticklabels()] == bb.keys
+        np.testing.assert_allclose([r.get_height() for r in ax.patches], bb.mean)
+        assert "bishop = 3" in ax.get_ylabel()
+        assert "\n" not in ax.get_title() and ax.get_title().startswith(f"{bb.name}: ")
+        row = report.split(f"### {bb.name}")[1].split("\n| ")[2]
+        assert row.startswith(f"{bb.keys[0]} |") and f"{bb.mean[0]:.2f}" in row
+
+    if variant != "kingofthehill":
+        return
+    # Before any run has saved its weights nothing names the blocks' keys: no bars yet.
+    for r in range(2):
+        rdir = out / f"run-{r:02d}"
+        (rdir / "weights.json").unlink()
+        for snap in (rdir / "snapshots").glob("*.json"):
+            snap.unlink()
+    for name in ("summary.json", "weights.json", "weights_std.json"):
+        (out / name).unlink()
+    files = plots.plot_run(out, out=tmp_path / "early")
+    assert not [p for p in files if p.name.startswith("block-")]
+    assert "drawn once a run has saved its weights" in (tmp_path / "early" / "report.md").read_text()
+
+
+def test_leaf_blocks_checkpoint_of_another_size_is_named(tmp_path, capsys):
+    out = _learn(tmp_path / "learn", "kingofthehill", "psq")
+    ck = out / "run-01" / "checkpoint.json"
+    data = json.loads(ck.read_text())
+    data["w"] = data["w"][:-1]
+    ck.write_text(json.dumps(data))
+    err = _error(capsys, out)
+    assert "run-01/checkpoint.json" in err and "hill" in err
+
+
+def test_old_folder_draws_no_leaf_blocks(tmp_path):
+    """A folder written before leaf blocks (no layout in its weights files) plots as
+    before, even in a variant whose psq set now holds a goal block."""
+    run = make_run(tmp_path / "koth", variant="kingofthehill", features="psq")
+    files = plots.plot_run(run)
+    assert not [f for f in files if f.name.startswith("block-")]
+    assert plots.load_run(run).leaf_keys == {}
+    assert "Leaf blocks" not in (run / "figures" / "report.md").read_text()
+
+
+def test_every_leaf_block_has_a_title():
+    """plots may not import search: its one-line titles of the blocks must cover every
+    leaf block search registers."""
+    from plots.blocks import BLOCK_TITLES
+    from search.layout import BLOCKS
+
+    leaf = {b.name for b in BLOCKS.values() if b.evaluation == "leaf"}
+    assert leaf and leaf <= set(BLOCK_TITLES)
+
+
 def test_plots_imports_nothing_of_the_engine():
     """The house rule: plots reads files and imports neither search, tdleaf nor numba;
     of variants only the pure-data spec and the normalisation it shares with learning

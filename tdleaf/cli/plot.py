@@ -22,6 +22,11 @@ Draw the figures of a result folder of 'tdleaf learn', in the style of the repor
                 weights, visits summed over runs)
   heatmaps      piece-square runs: one 8x8 board per piece (all six, and each alone as
                 heatmap-P ... heatmap-K), best square white, worst black, a1 bottom-left
+  block-NAME    runs with leaf blocks (the variant's goal block in psq: block-hill,
+                block-checks, block-race; --features psq+mobility: block-mobility):
+                one bar per weight of the block, labelled by its key in weights.json,
+                the mean over runs times the factor of the material values (the
+                normalisation above), +- one standard deviation over runs, same scale
   summary       all of it on one page
   report.md     links every figure and tables the final values
 
@@ -72,10 +77,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 RESULTS_DESCRIPTION = """\
 Markdown tables of the learning experiments under DIR (as RESULTS.md shows them): per
 variant, our values in the report's normalisation (one piece fixed per variant, as
-'tdleaf learn --help' lists; mean over runs of the raw weights, then scaled, +- the standard deviation over runs) beside the report's, the same with a pawn
-of (-)1 beside its Table 9.1, the games, wall hours and nodes each experiment used,
-and links to its figures. Unfinished experiments are tabled from what they hold, and
-marked.
+'tdleaf learn --help' lists; mean over runs of the raw weights, then scaled, +- the
+standard deviation over runs) beside the report's, the same with a pawn of (-)1
+beside its Table 9.1, the games, wall hours and nodes each experiment used, and links
+to its figures. Unfinished experiments are tabled from what they hold, and marked.
 """
 
 
