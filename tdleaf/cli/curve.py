@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``tdleaf curve``."""
-    from tdleaf.learn.curve import (
+    from tdleaf.bench.curve import (
         CURVE_DIR,
         CURVE_FILE,
         CurveConfig,

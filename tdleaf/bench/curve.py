@@ -33,8 +33,7 @@ from typing import Any
 import numpy as np
 
 from search.layout import Weights, WeightsError, load_weights
-
-from .runs import (
+from tdleaf.learn.runs import (
     CPU_FIELD,
     LearnConfig,
     LearnError,
