@@ -339,6 +339,24 @@ def test_the_method_is_saved_and_old_folders_are_tdleaf(reference_job):
         LearnConfig("chess", method="treestrap-minimax").validate()
 
 
+def test_learner_settings_from_the_command_line(tmp_path, capsys):
+    """--nodes, --clip and --no-coherence reach config.json (and the learner: a tiny
+    reservoir still learns); a resume with other settings is refused."""
+    out = tmp_path / "settings"
+    job = ["learn", "--no-progress", "--no-plot", "--variant", "atomic", "--depth", "1",
+           "--games", "2", "--runs", "1", "--method", "treestrap-ab", "--out", str(out)]
+    assert main([*job, "--nodes", "8", "--clip", "5", "--no-coherence"]) == 0
+    cfg = json.loads((out / "config.json").read_text())["learn"]
+    assert (cfg["nodes"], cfg["clip"], cfg["coherence"]) == (8, 5.0, False)
+    assert _checkpoint(out)["w"][:6] != [1.0, 1.0, 1.0, 1.0, 1.0, 0.0]
+    capsys.readouterr()
+    assert main(["learn", "--resume", "--no-progress", "--out", str(out), "--nodes", "9"]) == 2
+    assert "nodes=8" in capsys.readouterr().err
+    assert main([*job[:-2], "--out", str(tmp_path / "bad"), "--nodes", "0"]) == 2
+    assert "nodes must be >= 1" in capsys.readouterr().err
+    assert not (tmp_path / "bad" / "config.json").exists()
+
+
 def test_same_seed_one_worker_gives_the_same_weights(reference_job, tmp_path):
     out = tmp_path / "again"
     assert main(["learn", "--no-progress", "--no-plot", *JOB, "--out", str(out)]) == 0

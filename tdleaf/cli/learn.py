@@ -46,6 +46,8 @@ _OPTIONS = {
     "seed": ("seed", 0), "max_plies": ("max_plies", 400), "hash": ("hash_mb", 16),
     "qlimit": ("qlimit", 16), "search": ("search", "selective"), "pgn_every": ("pgn_every", 1),
     "random_plies": ("random_plies", 0), "method": ("method", "tdleaf"),
+    # None: LearnConfig's own default (the bootstrapping learners' settings).
+    "coherence": ("coherence", None), "nodes": ("nodes", None), "clip": ("clip", None),
 }
 
 
@@ -73,6 +75,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(Veness et al. 2009): rootstrap (the root), treestrap (every node "
                         "with an exact value) or treestrap-ab (every node, exact values and "
                         "one-sided alpha-beta bounds); see tdleaf/learn/bootstrap.py")
+    p.add_argument("--no-coherence", dest="coherence", action="store_const", const=False,
+                   help="one learning rate for every weight (--alpha alone) instead of "
+                        "per-weight temporal-coherence rates (any --method)")
+    p.add_argument("--nodes", type=int, metavar="N",
+                   help="rootstrap/treestrap: interior nodes kept per search, a seeded "
+                        "reservoir sample beyond (default 4096)")
+    p.add_argument("--clip", type=float, metavar="P",
+                   help="rootstrap/treestrap: search values (mates) clipped to +-P pawns "
+                        "(default 20)")
     p.add_argument("--lambda", dest="lam", type=float, metavar="L",
                    help="TD(lambda) decay in [0, 1]: how far back a later position's error "
                         "reaches (default 0.7)")
@@ -163,7 +174,8 @@ def _config(args: argparse.Namespace, out: Path):
         raise CliError("--variant is required (or --resume with --out)")
     if cfg_path.exists():
         raise CliError(f"{out} already holds a learning job; use --resume or another --out")
-    values: dict[str, Any] = {field: default for _, (field, default) in _OPTIONS.items()}
+    values: dict[str, Any] = {field: default for _, (field, default) in _OPTIONS.items()
+                              if default is not None or field == "noise"}
     values.update(given)
     if values["noise"] is None:
         base = str(values["features"]).split("+")[0]     # psq+BLOCK...: as psq
