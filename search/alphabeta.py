@@ -418,7 +418,7 @@ def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, c
         if core.is_tactical(st, mv[i]):
             s = _CAPTURE_BONUS
         elif standing:
-            s = _HASH_BONUS     # a quiet move that ends the game (core.quiet_goal): first
+            s = _HASH_BONUS     # a quiet move that ends the game (core.made_goal): first
         else:
             s = np.int64(0)
         if st[core.m_to(mv[i])] != 0 or core.m_flags(mv[i]) & core.F_EP:
@@ -595,7 +595,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
         if (futile or reduce or extend_checks) and not antichess:
             gives_check = core.checkers_mask(bbs[ply + 1], sts[ply + 1]) != 0
         if (futile and quiet and legal > 1 and not gives_check
-                and not core.quiet_goal(bb, st, m, bbs[ply + 1], sts[ply + 1])):
+                and not core.made_goal(st, m, sts[ply + 1])):
             # This quiet move cannot lift the score to alpha (nor end the game at once:
             # three-check's third check gives check): skip it, keeping the bound.
             bound = static + _FUTILITY_MARGIN[v] * depth

@@ -532,19 +532,27 @@ def near_goal(bb, st):
 
 
 @njit(cache=True)
-def quiet_goal(bb, st, m, sbb, sst):
-    """Whether legal move ``m`` reaches the variant's goal: a king stepping onto the
-    hill or the 8th rank (in racing kings Black may still draw by following: the move
-    matters all the same), or the third check. ``sbb``/``sst``: scratch rows."""
+def made_goal(st, m, sst):
+    """Whether move ``m``, played from ``st`` into ``sst``, reached the variant's goal: a
+    king stepping onto the hill or the 8th rank (in racing kings Black may still draw by
+    following: the move matters all the same), or the third check."""
     v = st[VARIANT]
     if v == THREECHECK:
-        copy_make(bb, st, sbb, sst, m)
         return sst[CHECKS + st[TURN]] <= 0
     if v == KOTH or v == RACING:
         goal = BB_CENTER if v == KOTH else BB_RANK_8
         return (m_flags(m) & F_DROP) == 0 and st[m_from(m)] == KING \
             and (SQ[m_to(m)] & goal) != 0
     return False
+
+
+@njit(cache=True)
+def quiet_goal(bb, st, m, sbb, sst):
+    """Whether legal move ``m`` reaches the variant's goal (:func:`made_goal`); in
+    three-check it is played into the scratch rows ``sbb``/``sst`` to count the check."""
+    if st[VARIANT] == THREECHECK:
+        copy_make(bb, st, sbb, sst, m)
+    return made_goal(st, m, sst)
 
 
 @njit(cache=True)

@@ -60,12 +60,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from search import Engine
-from search.engine import EXACT, LOWER, UPPER, Collected
-from search.layout import separate_colours
-from variants import Position
+from search.engine import EXACT, LOWER, UPPER, Collected, SearchResult
 
-from .selfplay import GameRecord, _game_over, count_visits
-from .td import TemporalCoherence, Trajectory, apply_update, squash
+from .selfplay import GameRecord, play_moves
+from .td import TemporalCoherence, apply_update, squash
 
 #: The learners of ``tdleaf learn --method`` (TDLeaf first: the default).
 METHODS = ("tdleaf", "rootstrap", "treestrap", "treestrap-ab")
@@ -145,31 +143,13 @@ class Bootstrap:
         to learn at the end of the game)."""
         if not engine.collect:
             raise ValueError("the engine does not collect nodes (Engine(collect=...))")
-        engine.new_game(seed)
         engine.w[:] = self.w
-        pos = Position.from_fen(None, variant)
-        keys: dict[int, int] = {}
-        for mv in opening:
-            keys[pos.key] = keys.get(pos.key, 0) + 1
-            pos.push_uci(mv)
-        visits = np.zeros((6, 64), dtype=np.int64)
-        visits_black = np.zeros((6, 64), dtype=np.int64) if separate_colours(variant) else None
-        nodes = 0
-        while True:
-            count_visits(pos, visits, visits_black)
-            keys[pos.key] = keys.get(pos.key, 0) + 1
-            over = _game_over(pos, keys, max_plies)
-            if over is not None:
-                result, termination = over
-                break
-            r = engine.search(pos, depth=depth, leaf=False)
-            nodes += r.nodes
-            assert r.move is not None and r.collected is not None
+
+        def learn(r: SearchResult) -> None:
+            assert r.collected is not None
             self.update(r.collected)
             engine.w[:] = self.w
             engine.clear_hash()
-            pos.push_uci(r.move)
-        n = len(self.w)
-        empty = Trajectory(np.zeros((0, n)), np.zeros(0), np.zeros(0, bool), np.zeros(0), result)
-        return GameRecord(pos.move_stack, result, termination, empty, visits, nodes,
-                          visits_black)
+
+        return play_moves(engine, variant, depth, seed, max_plies, learn, opening=opening,
+                          leaf=False)

@@ -3,7 +3,7 @@ and how often each piece stood on each square."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import chess
@@ -12,6 +12,7 @@ import numpy as np
 
 from search import Engine
 from search.alphabeta import MATE_BOUND
+from search.engine import SearchResult
 from search.layout import SQUARE_XOR, separate_colours
 from variants import Position, board_class, core, spec
 
@@ -69,19 +70,21 @@ def _game_over(pos: Position, keys: dict[int, int], max_plies: int) -> tuple[flo
     return None
 
 
-def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: int = 400,
-              start_fen: str | None = None, opening: Sequence[str] = ()) -> GameRecord:
-    """Play ``engine`` against itself from the start (or ``start_fen``) at fixed depth,
-    after the UCI moves of ``opening``, which are part of the game (its PGN, repetitions,
-    the ply cap) but are neither searched nor learnt from."""
+def play_moves(engine: Engine, variant: str, depth: int, seed: int, max_plies: int,
+               on_search: Callable[[SearchResult], None], *, start_fen: str | None = None,
+               opening: Sequence[str] = (), leaf: bool = True) -> GameRecord:
+    """The self-play game loop of every learner: ``engine`` against itself from the start
+    (or ``start_fen``) at fixed depth, after the UCI moves of ``opening``, which are part
+    of the game (its PGN, repetitions, the ply cap) but are neither searched nor learnt
+    from. ``on_search`` sees each search's result before its move is played (``leaf``:
+    with the PV leaf's features). The record's trajectory is empty: see
+    :func:`play_game`."""
     engine.new_game(seed)
     pos = Position.from_fen(start_fen, variant)
     keys: dict[int, int] = {}     # occurrences of each position, for threefold repetition
     for mv in opening:
         keys[pos.key] = keys.get(pos.key, 0) + 1
         pos.push_uci(mv)
-    n = len(engine.w)
-    feats, scores, terminal, values = [], [], [], []
     visits = np.zeros((6, 64), dtype=np.int64)
     visits_black = np.zeros((6, 64), dtype=np.int64) if separate_colours(variant) else None
     nodes = 0
@@ -92,8 +95,24 @@ def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: in
         if over is not None:
             result, termination = over
             break
-        r = engine.search(pos, depth=depth)
+        r = engine.search(pos, depth=depth, leaf=leaf)
         nodes += r.nodes
+        assert r.move is not None       # the game is not over: the search found a move
+        on_search(r)
+        pos.push_uci(r.move)
+    n = len(engine.w)
+    empty = Trajectory(np.zeros((0, n)), np.zeros(0), np.zeros(0, bool), np.zeros(0), result)
+    return GameRecord(pos.move_stack, result, termination, empty, visits, nodes, visits_black)
+
+
+def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: int = 400,
+              start_fen: str | None = None, opening: Sequence[str] = ()) -> GameRecord:
+    """:func:`play_moves` for TDLeaf: the record's trajectory holds the PV leaf of every
+    search (features, score, whether it ends the game)."""
+    n = len(engine.w)
+    feats, scores, terminal, values = [], [], [], []
+
+    def leaf(r: SearchResult) -> None:
         # The PV leaf's features in the engine's layout, leaf blocks included: the
         # gradient of a weight is its feature's value there (tdleaf.learn.td).
         x = r.leaf_features
@@ -107,13 +126,14 @@ def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: in
             terminal.append(False)
             values.append(0.0)
             scores.append(float(np.dot(engine.w, x)))
-        assert r.move is not None       # the game is not over: the search found a move
-        pos.push_uci(r.move)
-    traj = Trajectory(
+
+    rec = play_moves(engine, variant, depth, seed, max_plies, leaf, start_fen=start_fen,
+                     opening=opening)
+    rec.trajectory = Trajectory(
         features=np.array(feats).reshape(-1, n), scores=np.array(scores, dtype=np.float64),
         terminal=np.array(terminal, dtype=bool), terminal_values=np.array(values),
-        result=result)
-    return GameRecord(pos.move_stack, result, termination, traj, visits, nodes, visits_black)
+        result=rec.result)
+    return rec
 
 
 def game_pgn(record: GameRecord, variant: str, headers: dict[str, str]) -> str:
