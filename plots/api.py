@@ -26,6 +26,9 @@ from .runfolder import (
 )
 from .values import Boards, boards, curves, finals, hand_key, outcome_counts
 
+#: The most weights a leaf block may have for its bars to go on the summary page.
+SUMMARY_KEYS = 24
+
 FORMATS = ("png", "svg", "pdf")
 
 
@@ -84,8 +87,11 @@ def plot_run(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None
         bars = block_bars(data, f)
         for bar in bars:
             save(block_figure(data, bar), f"block-{bar.name}")
+        # The one-page summary holds the small blocks' bars; a big one (kingrel's 90
+        # weights) only its own figure.
         save(F.summary_figure(data, c, f, b, compare_paper, header=_settings(data),
-                              blocks=bars), "summary")
+                              blocks=[bar for bar in bars if len(bar.keys) <= SUMMARY_KEYS]),
+             "summary")
         if data.separate_colours:
             # Black's own values (horde), drawn as White's are, by Black's normalisation.
             black = data.black_side()

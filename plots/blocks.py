@@ -1,4 +1,5 @@
-"""The leaf blocks a run learnt (goal blocks ``hill``, ``checks``, ``race``; ``mobility``):
+"""The leaf blocks a run learnt (goal blocks ``hill``, ``checks``, ``race``; issue 31's
+``mobility``, ``handcount``, ``kingrel``, ``safety``, ``drops``, ``atomic``, ``chains``):
 one bar chart each, ``block-<name>``.
 
 A bar is one weight of the block: the mean over runs of the raw weights, times the
@@ -38,6 +39,18 @@ BLOCK_TITLES: dict[str, tuple[str, str]] = {
              "the king's rank; steps of its free path (7: seven or more), or blocked"),
     "mobility": ("mobility: squares attacked outside the own pieces, White minus Black",
                  "piece type"),
+    "handcount": (("handcount: offsets on the hand value for the 2nd, 3rd and each further "
+                   "piece of a type in hand, White minus Black"), "piece type and count"),
+    "kingrel": (("kingrel: pieces near their own and the enemy king, by distance and "
+                 "direction, White minus Black"), "king, piece, distance, direction"),
+    "safety": (("safety: around each king, squares attacked by each enemy piece type, "
+                "defended, pawn shield; White's king minus Black's"), "entry"),
+    "drops": (("drops: checking drops of the enemy's pieces in hand, and its pieces in hand "
+               "times the king's exposure; White's king minus Black's"), "entry"),
+    "atomic": (("atomic: captures exploding the enemy king or a queen, pieces next to the "
+                "own king, kings touching; White minus Black"), "entry"),
+    "chains": (("chains: captures by piece type, pieces the enemy can take, captures "
+                "available and forced; White minus Black"), "entry"),
 }
 #: The bars of a block whose keys are not pieces.
 BAR_COLOUR = "#4c72b0"
@@ -158,6 +171,9 @@ def block_caption(data: RunData, b: BlockBars) -> str:
 def block_figure(data: RunData, b: BlockBars) -> Figure:
     """The figure ``block-<name>``: the block's bars under a one-line title of what it
     holds."""
+    if b.name == "kingrel":             # 90 weights: a grid of heatmaps, not bars
+        from .kingrel import kingrel_figure  # it imports this module
+        return kingrel_figure(data, b)
     title = block_title(b.name)[0]
     # Wide enough for the title on one line (about 0.56 em a character at 10 points).
     width = max(6.4, 2.4 + 0.42 * len(b.keys), 1.2 + len(title) * 10 * 0.56 / 72)

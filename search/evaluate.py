@@ -23,13 +23,19 @@ from variants.bits import (
 )
 
 from .layout import (
+    ATOMIC_CODE,
+    CHAINS_CODE,
     CHECKS_CODE,
+    DROPS_CODE,
     HAND,
+    HANDCOUNT_CODE,
     HILL_CODE,
+    KINGREL_CODE,
     MATERIAL,
     MOBILITY_CODE,
     PSQ,
     RACE_CODE,
+    SAFETY_CODE,
     FeatureLayout,
     black_view,
     incremental_size,
@@ -190,6 +196,18 @@ def _block_kernel(code, bb, st, w, out, at):
         return goal_kernels.hill(bb, w, out, at)
     if code == RACE_CODE:
         return goal_kernels.race(bb, w, out, at)
+    if code == HANDCOUNT_CODE:
+        return hand_kernels.handcount(bb, st, w, out, at)
+    if code == KINGREL_CODE:
+        return kingrel_kernels.kingrel(bb, st, w, out, at)
+    if code == SAFETY_CODE:
+        return safety_kernels.safety(bb, st, w, out, at)
+    if code == DROPS_CODE:
+        return safety_kernels.drops(bb, st, w, out, at)
+    if code == ATOMIC_CODE:
+        return atomic_kernels.atomic(bb, st, w, out, at)
+    if code == CHAINS_CODE:
+        return chain_kernels.chains(bb, st, w, out, at)
     return 0.0
 
 
@@ -253,6 +271,13 @@ def sparse_features(bb: np.ndarray, st: np.ndarray,
     return idx, x[idx]
 
 
-# The goal blocks' kernels call _put and piece_attacks above: imported last, as a module
-# (its kernels are looked up when _block_kernel compiles).
-from . import goal_kernels
+# The leaf blocks' kernels call _put and piece_attacks above: imported last, as modules
+# (their kernels are looked up when _block_kernel compiles).
+from . import (
+    atomic_kernels,
+    chain_kernels,
+    goal_kernels,
+    hand_kernels,
+    kingrel_kernels,
+    safety_kernels,
+)

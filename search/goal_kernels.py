@@ -12,13 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from variants.bits import BB_RANK_8, EMPTY, ONE, lsb
+from variants.bits import BB_RANK_8, EMPTY, NOT_FILE_A, NOT_FILE_H, ONE, lsb
 from variants.board import CHECKS, OCC, king_square
 
 from .evaluate import _put, piece_attacks
 
-_NOT_FILE_A = np.uint64(0xFEFEFEFEFEFEFEFE)
-_NOT_FILE_H = np.uint64(0x7F7F7F7F7F7F7F7F)
 _S1 = np.uint64(1)
 _S8 = np.uint64(8)
 
@@ -63,11 +61,12 @@ def hill(bb, w, out, at):
 
 
 @njit(cache=True)
-def attacked_squares(bb, c, occ):
-    """Every square a piece of colour ``c`` attacks, sliders blocked by ``occ``."""
+def attacked_squares(bb, c, occ, last=6):
+    """Every square a piece of colour ``c`` attacks, sliders blocked by ``occ`` (only
+    pieces of type 1..``last``: 5 leaves the king out)."""
     a = EMPTY
     own = bb[OCC + c]
-    for t in range(1, 7):
+    for t in range(1, last + 1):
         b = bb[t - 1] & own
         while b:
             a |= piece_attacks(t, c, lsb(b), occ)
@@ -78,7 +77,7 @@ def attacked_squares(bb, c, occ):
 @njit(cache=True)
 def _king_steps(b):
     """``b`` and every square one king step from it."""
-    x = b | ((b << _S1) & _NOT_FILE_A) | ((b >> _S1) & _NOT_FILE_H)
+    x = b | ((b << _S1) & NOT_FILE_A) | ((b >> _S1) & NOT_FILE_H)
     return x | (x << _S8) | (x >> _S8)
 
 

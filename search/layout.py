@@ -130,6 +130,9 @@ class Block:
     colours: bool = False           # only in variants with separate values per colour
     #: Only in variants won this way (one of their ``spec.Variant.win_conditions``).
     win_condition: str | None = None
+    #: Only in variants with this rule flag of ``spec.Variant`` set (``"explosions"``,
+    #: ``"losing"``).
+    rule: str | None = None
     reference: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = field(
         default=None, compare=False)
     key_kind: str = "entry"         # what a key is, for error messages ("piece")
@@ -156,6 +159,10 @@ class Block:
             won = [u.name for u in spec.SPECS.values() if self.win_condition in u.win_conditions]
             return (f"block {self.name!r} is for {', '.join(won)} only (win condition "
                     f"{self.win_condition!r}), not {v.name}")
+        if self.rule is not None and not getattr(v, self.rule):
+            ruled = [u.name for u in spec.SPECS.values() if getattr(u, self.rule)]
+            return (f"block {self.name!r} is for {', '.join(ruled)} only (rule "
+                    f"{self.rule!r}), not {v.name}")
         return None
 
     @property
@@ -246,6 +253,10 @@ def register_block(block: Block) -> Block:
 MOBILITY_CODE = 1
 #: The goal blocks' (search.goal_blocks; kernels in search.goal_kernels).
 CHECKS_CODE, HILL_CODE, RACE_CODE = 2, 3, 4
+#: Issue 31's blocks (references beside their registration, kernels in the matching
+#: ``*_kernels`` module): search.hand_blocks, .kingrel_blocks, .safety_blocks (safety and
+#: drops), .atomic_blocks, .chain_blocks.
+HANDCOUNT_CODE, KINGREL_CODE, SAFETY_CODE, DROPS_CODE, ATOMIC_CODE, CHAINS_CODE = range(5, 11)
 
 
 def _mobility_reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
@@ -835,5 +846,12 @@ def weights_digest(w: np.ndarray) -> str:
     return hashlib.sha256(data).hexdigest()[:12]
 
 
-# The goal blocks register themselves (last: they import this module).
-from . import goal_blocks  # noqa: F401
+# The goal blocks and issue 31's register themselves (last: they import this module).
+from . import (  # noqa: F401
+    atomic_blocks,
+    chain_blocks,
+    goal_blocks,
+    hand_blocks,
+    kingrel_blocks,
+    safety_blocks,
+)

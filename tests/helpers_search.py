@@ -306,3 +306,21 @@ class LineEngine:
                     f.close()
             except OSError:
                 pass
+
+
+def assert_scores_are_w_dot_x(pos, layout, w: np.ndarray) -> np.ndarray:
+    """The feature vector ``x`` of a position (variants.Position) in ``layout``, after
+    checking that the compiled evaluation with every block is ``w . x`` and that the
+    leaf blocks' share of it (what the search adds at a node) is ``w . x`` over them."""
+    import pytest
+
+    from search.evaluate import evaluate_layout, feature_vector, leaf_score
+
+    x = feature_vector(pos.bb, pos.st, layout)
+    assert evaluate_layout(pos.bb, pos.st, w, layout.table) == pytest.approx(
+        float(w @ x), abs=1e-9)
+    leaf = slice(layout.leaf_start, layout.size)
+    assert leaf_score(pos.bb, pos.st, w, layout.table) == pytest.approx(
+        float(w[leaf] @ x[leaf]), abs=1e-12)
+    return x
+

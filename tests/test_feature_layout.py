@@ -121,8 +121,8 @@ def test_learnt_blocks_follow_the_variant():
     assert learnt_blocks("atomic", "psq") == ("material", "psq")
     with pytest.raises(WeightsError, match="unknown feature set 'tables'"):
         feature_layout("chess", "tables")
-    with pytest.raises(WeightsError, match="unknown feature block 'safety'.*added blocks: mobility"):
-        feature_layout("chess", "psq+safety")
+    with pytest.raises(WeightsError, match="unknown feature block 'nosuch'.*added blocks: mobility"):
+        feature_layout("chess", "psq+nosuch")
 
 
 def test_a_layout_lacking_a_non_zero_weight_refuses_to_save_or_convert():
@@ -152,9 +152,9 @@ BAD_LAYOUTS = [
     ("newer version", _v2(layout={"name": "psq", "version": LAYOUT_VERSION + 1,
                                   "blocks": ["material", "psq"]}),
      f"layout version {LAYOUT_VERSION + 1} is newer than this tdleaf reads"),
-    ("unknown block", _v2(layout={"name": "psq+kingrel", "version": LAYOUT_VERSION,
-                                  "blocks": ["material", "psq", "kingrel"]}),
-     "block(s) this tdleaf does not know: kingrel"),
+    ("unknown block", _v2(layout={"name": "psq+kingtropism", "version": LAYOUT_VERSION,
+                                  "blocks": ["material", "psq", "kingtropism"]}),
+     "block(s) this tdleaf does not know: kingtropism"),
     ("block of another layout", _v2(layout={"name": "m", "version": 2, "blocks": ["material"]}),
      "block 'psq' is not in the file's layout 'm'"),
     ("hand in chess", _v2(layout={"name": "psq", "version": 2,
@@ -302,3 +302,13 @@ def test_a_new_job_writes_the_versioned_layout():
     assert initial_weights(cfg).tobytes() == init.w.tobytes()
     with pytest.raises(LearnError, match="unknown feature block 'nope'"):
         LearnConfig("chess", features="psq+nope").validate()
+
+
+def test_a_block_with_a_rule_fits_only_the_variants_with_that_rule(monkeypatch):
+    import search.layout as layout_mod
+    from search.layout import Block, register_block
+    monkeypatch.setattr(layout_mod, "BLOCKS", dict(layout_mod.BLOCKS))
+    register_block(Block("boom", ("a",), code=0, rule="explosions"))
+    assert feature_layout("atomic", "psq+boom").has("boom")
+    with pytest.raises(WeightsError, match="'boom' is for atomic only .rule 'explosions'., not chess"):
+        feature_layout("chess", "psq+boom")

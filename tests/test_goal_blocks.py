@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from search import Engine
-from search.evaluate import evaluate_layout, feature_vector, leaf_features, leaf_score
+from search.evaluate import feature_vector, leaf_features
 from search.goal_blocks import RACE_KEYS, checks_features, hill_features, race_features
 from search.goal_kernels import hill_distance
 from search.layout import (
@@ -35,7 +35,7 @@ from search.layout import (
     weights_from_json,
 )
 from tdleaf.cli import main
-from tests.helpers_search import new_board, random_positions
+from tests.helpers_search import assert_scores_are_w_dot_x, new_board, random_positions
 from variants import Position, spec
 
 #: variant -> (goal block, its features of a python-chess board).
@@ -132,10 +132,7 @@ def test_kernels_equal_the_references_and_python_chess(variant):
         assert block.reference(pos.bb, pos.st).tolist() == want.tolist(), fen
         if values is not None:
             assert want.tolist() == _expected(variant, values), fen
-        assert evaluate_layout(pos.bb, pos.st, w, layout.table) == pytest.approx(
-            float(w @ x), abs=1e-9)
-        assert leaf_score(pos.bb, pos.st, w, layout.table) == pytest.approx(
-            float(w[span] @ x[span]), abs=1e-12)
+        assert_scores_are_w_dot_x(pos, layout, w)
         seen += want != 0
     missing = [k for k, n in zip(block.keys, seen) if not n]
     assert not missing, f"never non-zero: {missing}"

@@ -9,6 +9,7 @@ moves), never the compiled code.
 
 from __future__ import annotations
 
+import csv
 import json
 import subprocess
 
@@ -241,6 +242,15 @@ def test_a_short_job_learns_the_block_and_its_weights_load_back(tmp_path, capsys
     # The tables are learnt as with psq alone: their visit-weighted averages are summarised.
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary["psq_average"]) == set("PNBRQK")
+    # The block's entries in the summary: mean weights and visits (positions of the games
+    # where the feature was not zero: every position but a lone-king one moves something).
+    assert summary["blocks"]["mobility"] == data["mobility"]
+    visits = summary["block_visits"]["mobility"]
+    with open(out / "run-00" / "history.csv") as fh:
+        positions = sum(int(row["plies"]) + 1 for row in csv.DictReader(fh))
+    ck = json.loads((out / "run-00" / "checkpoint.json").read_text())
+    assert ck["block_visits"] == [visits[p] for p in "PNBRQK"]
+    assert all(0 <= v <= positions for v in visits.values()) and sum(visits.values()) > 0
     w = load_weights(out, "atomic")
     assert w.layout == feature_layout("atomic", "psq+mobility")
     assert [w.w[BASE_SIZE + i] for i in range(6)] == [data["mobility"][p] for p in "PNBRQK"]
@@ -255,6 +265,25 @@ def test_a_short_job_learns_the_block_and_its_weights_load_back(tmp_path, capsys
         {p.name for p in (out / "figures").iterdir()}
     assert main(["plot", str(out), "--out", str(tmp_path / "again")]) == 0
     assert (tmp_path / "again" / "heatmap-P.png").exists()
+
+
+def test_block_visits_count_the_positions_where_each_feature_is_not_zero():
+    """A self-play game's ``block_visits``: per leaf-block entry, the positions of the
+    game (the last included) where its feature is not zero, recounted by replaying the
+    moves."""
+    from tdleaf.learn.selfplay import play_game
+    weights = _weights("crazyhouse", np.random.default_rng(2), np.full(6, 0.05))
+    rec = play_game(Engine("crazyhouse", weights, hash_mb=1), "crazyhouse", 1, seed=3,
+                    max_plies=40)
+    layout = weights.layout
+    pos = Position.from_fen(None, "crazyhouse")
+    expected = np.zeros(layout.size - layout.leaf_start, dtype=np.int64)
+    for mv in [*rec.moves, None]:
+        expected += feature_vector(pos.bb, pos.st, layout)[layout.leaf_start:] != 0
+        if mv is not None:
+            pos.push_uci(mv)
+    assert rec.block_visits is not None and rec.block_visits.tolist() == expected.tolist()
+    assert expected.sum() > 0
 
 
 def test_resume_after_kill_with_the_block_equals_an_uninterrupted_run(tmp_path):

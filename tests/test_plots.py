@@ -666,6 +666,39 @@ def test_leaf_blocks_drawn_as_bars(tmp_path, capsys, variant, features, blocks):
     assert "drawn once a run has saved its weights" in (tmp_path / "early" / "report.md").read_text()
 
 
+def test_kingrel_drawn_as_a_grid_of_heatmaps_and_kept_off_the_summary(tmp_path, monkeypatch):
+    """kingrel's 90 weights: block-kingrel is a 2 x 5 grid of 3 x 3 heatmaps (king x
+    piece; direction x distance) whose cells are the bars' values, and the summary page
+    leaves it out (its small blocks stay)."""
+    from plots.blocks import block_bars, block_figure
+    from plots.values import finals
+
+    out = _learn(tmp_path / "learn", "suicide", "psq+kingrel+chains")
+    summary_figure, on_summary = plots.figures.summary_figure, []
+
+    def spy(*args, blocks=(), **kwargs):
+        on_summary.extend(b.name for b in blocks)
+        return summary_figure(*args, blocks=blocks, **kwargs)
+
+    monkeypatch.setattr(plots.figures, "summary_figure", spy)
+    files = plots.plot_run(out)
+    assert {"block-kingrel.png", "block-chains.png"} <= {p.name for p in files}
+    assert on_summary == ["chains"]
+    data = plots.load_run(out)
+    bars = {b.name: b for b in block_bars(data, finals(data))}
+    fig = block_figure(data, bars["kingrel"])
+    panels = [ax for ax in fig.axes if ax.get_images()]
+    assert [ax.get_title() for ax in panels[:6]] == [
+        "P, own king", "N, own king", "B, own king", "R, own king", "Q, own king",
+        "P, enemy king"]
+    keys, mean = bars["kingrel"].keys, bars["kingrel"].mean
+    # Panel (enemy, N): rows ahead/level/behind, columns distance 1-3.
+    cells = panels[6].get_images()[0].get_array()
+    for r, way in enumerate(("ahead", "level", "behind")):
+        for c, d in enumerate((1, 2, 3)):
+            assert cells[r, c] == mean[keys.index(f"enemy.N.{d}.{way}")]
+
+
 def test_leaf_blocks_checkpoint_of_another_size_is_named(tmp_path, capsys):
     out = _learn(tmp_path / "learn", "kingofthehill", "psq")
     ck = out / "run-01" / "checkpoint.json"

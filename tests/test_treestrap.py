@@ -33,7 +33,13 @@ from search.evaluate import evaluate_layout, feature_vector
 from search.layout import Weights, feature_layout
 from tdleaf.bench.positions import positions
 from tdleaf.cli import main
-from tdleaf.learn.bootstrap import MATE_CLIP, Bootstrap, bootstrap_change, node_targets
+from tdleaf.learn.bootstrap import (
+    MATE_CLIP,
+    Bootstrap,
+    bootstrap_change,
+    change_by_kind,
+    node_targets,
+)
 from tdleaf.learn.runs import LearnConfig
 from tdleaf.learn.td import TemporalCoherence
 from variants import Position
@@ -191,6 +197,21 @@ def test_tiny_tree_update_equals_a_slow_computation(method):
                                atol=1e-15)
     np.testing.assert_array_equal(w1, w + step)
     assert np.all(w1[~mask] == w[~mask])
+
+
+def test_the_change_split_by_kind_of_target_adds_up():
+    """change_by_kind: per kind of target, its nodes' share of N * change; the exact
+    share is TreeStrap(minimax)'s whole change, and the bound shares are zero there."""
+    weights, r, _ = _tiny_search()
+    c, w, omega = r.collected, weights.w, 0.5
+    change, _, n = bootstrap_change(c, w, "treestrap-ab", omega)
+    parts = change_by_kind(c, w, "treestrap-ab", omega)
+    np.testing.assert_allclose(sum(parts.values()), n * change, rtol=1e-10, atol=1e-15)
+    assert np.abs(parts["lower"]).max() + np.abs(parts["upper"]).max() > 0   # bounds count
+    minimax, _, n_exact = bootstrap_change(c, w, "treestrap", omega)
+    exact = change_by_kind(c, w, "treestrap", omega)
+    np.testing.assert_allclose(exact["exact"], n_exact * minimax, rtol=1e-10, atol=1e-15)
+    assert not exact["lower"].any() and not exact["upper"].any()
 
 
 def test_one_sided_losses_and_the_mate_clip():

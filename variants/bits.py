@@ -36,6 +36,11 @@ BB_DARK = U64(0xAA55AA55AA55AA55)
 BB_RANK_1 = U64(0xFF)
 BB_RANK_8 = U64(0xFF) << U64(56)
 BB_BACKRANKS = BB_RANK_1 | BB_RANK_8
+#: Every square but the a-file (h-file): what a shift toward the h-file (a-file) may
+#: leave set without wrapping round the board's edge.
+NOT_FILE_A = U64(0xFEFEFEFEFEFEFEFE)
+NOT_FILE_H = U64(0x7F7F7F7F7F7F7F7F)
+_S7, _S9 = U64(7), U64(9)
 
 
 @intrinsic
@@ -111,6 +116,15 @@ for _a in range(64):
             if _ray >> _bsq & 1:
                 BETWEEN[_a, _bsq] = _ray & ~int(RAYS[_d, _bsq]) & ~_sq_bb(_bsq)
                 LINE[_a, _bsq] = _ray | int(RAYS[_opp, _a]) | _sq_bb(_a)
+
+
+@njit(cache=True)
+def pawn_attack_set(pawns, c):
+    """The squares the pawns ``pawns`` of colour ``c`` (0 White) attack, all at once (the
+    union of their PAWN_ATTACKS)."""
+    if c == 0:
+        return ((pawns << _S7) & NOT_FILE_H) | ((pawns << _S9) & NOT_FILE_A)
+    return ((pawns >> _S9) & NOT_FILE_H) | ((pawns >> _S7) & NOT_FILE_A)
 
 
 @njit(cache=True)

@@ -137,6 +137,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_selfplay)
 
+    from tdleaf.bench import blocks as bench_blocks_module
+    b = sub.add_parser("blocks", help="nodes/s cost of each leaf feature block",
+                       description=bench_blocks_module.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
+                   help="variants (default: chess crazyhouse suicide atomic)")
+    b.add_argument("--block", action="extend", nargs="+", metavar="B",
+                   help="blocks to measure (default: every leaf block that fits)")
+    b.add_argument("--depth", type=positive_int, default=bench_blocks_module.DEPTH,
+                   metavar="D", help=f"search depth (default {bench_blocks_module.DEPTH})")
+    b.add_argument("--positions", type=positive_int, default=bench_blocks_module.POSITIONS,
+                   metavar="N", help=f"positions per variant (default "
+                                     f"{bench_blocks_module.POSITIONS})")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_blocks)
+
     from tdleaf.bench import selective
     b = sub.add_parser("selective", help="Elo of each selective-search technique (SPRT matches)",
                        description=selective.__doc__,
@@ -236,6 +252,24 @@ def run_selfplay(args: argparse.Namespace) -> int:
     searches = ("plain", "selective") if args.search == "both" else (args.search,)
     report = bench_selfplay(names, features, args.games, args.depth, args.seed,
                             progress=not args.json, searches=searches)
+    print_report(report, args.json, format_report)
+    return 0
+
+
+def run_blocks(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench blocks``."""
+    from search.layout import BLOCKS
+    from tdleaf.bench.blocks import bench_blocks, format_report
+    from variants import canonical_variant
+
+    names = [canonical_variant(v) for v in (args.variant or
+                                            ["chess", "crazyhouse", "suicide", "atomic"])]
+    for b in args.block or []:
+        if b not in BLOCKS or BLOCKS[b].evaluation != "leaf":
+            raise CliError(f"unknown leaf block {b!r}; expected one of: " + ", ".join(
+                n for n, blk in BLOCKS.items() if blk.evaluation == "leaf"))
+    report = bench_blocks(names, args.block, args.depth, args.positions,
+                          progress=not args.json and sys.stderr.isatty())
     print_report(report, args.json, format_report)
     return 0
 

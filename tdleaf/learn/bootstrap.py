@@ -114,6 +114,26 @@ def bootstrap_change(c: Collected, w: np.ndarray, method: str, omega: float,
     return change, float(0.5 * np.mean(d * d)), n
 
 
+def change_by_kind(c: Collected, w: np.ndarray, method: str, omega: float,
+                   clip: float = MATE_CLIP) -> dict[str, np.ndarray]:
+    """Where a move's change comes from: ``N * change`` of :func:`bootstrap_change`
+    (the sum over the target nodes, before dividing by their number) split by the kind
+    of each node's target, ``"exact"``, ``"lower"`` and ``"upper"`` (the three add up
+    to it). For studying a learner, not used by it."""
+    keep, lo, hi = node_targets(c, method, clip)
+    kind = c.kind[keep]
+    index, x = c.index[keep], c.x[keep]
+    p = squash((w[index] * x).sum(axis=1), omega)
+    d = np.clip(p, squash(lo, omega), squash(hi, omega)) - p
+    g = omega * p * (1.0 - p) * d
+    out = {}
+    for name, k in (("exact", EXACT), ("lower", LOWER), ("upper", UPPER)):
+        m = kind == k
+        out[name] = np.bincount(index[m].ravel(), weights=(g[m][:, None] * x[m]).ravel(),
+                                minlength=len(w))
+    return out
+
+
 class Bootstrap:
     """A bootstrapping learner for one run: it owns nothing but its settings and
     updates ``w`` and ``tc`` (the run's arrays, in place) after every search."""

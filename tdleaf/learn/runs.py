@@ -393,6 +393,7 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
         tc = TemporalCoherence(layout.size)
         visits = np.zeros((6, 64), dtype=np.int64)
         visits_black = np.zeros((6, 64), dtype=np.int64)
+        block_visits = np.zeros(layout.size - layout.leaf_start, dtype=np.int64)
         header = ",".join(history_fields(cfg.variant)) + "\n"
         hist_path.write_text(header)
         pgn_path.write_text("")
@@ -405,6 +406,8 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
         tc = TemporalCoherence(layout.size, np.array(ck["tc_net"]), np.array(ck["tc_total"]))
         visits = np.array(ck["visits"], dtype=np.int64)
         visits_black = np.array(ck.get("visits_black", np.zeros((6, 64))), dtype=np.int64)
+        block_visits = np.array(ck.get("block_visits", np.zeros(layout.size - layout.leaf_start)),
+                                dtype=np.int64)
     # Drop whatever a killed process appended after its last checkpoint.
     _truncate(hist_path, ck["history_bytes"])
     _truncate(pgn_path, ck["pgn_bytes"])
@@ -440,6 +443,8 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
         visits += rec.visits
         if rec.visits_black is not None:
             visits_black += rec.visits_black
+        if rec.block_visits is not None:
+            block_visits += rec.block_visits
         seconds, cpu = time.perf_counter() - t0, time.process_time() - cpu0
         recent.append(rec.termination == "threefold_repetition"
                       and len(rec.moves) < REPEAT_PLIES)
@@ -460,6 +465,8 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
                   visits=visits.tolist())
         if colours:         # Black's own pieces, in Black's view (its own tables')
             ck["visits_black"] = visits_black.tolist()
+        if block_visits.size:       # the leaf blocks' entries
+            ck["block_visits"] = block_visits.tolist()
         if g + 1 in snapshots:      # before the checkpoint: a kill between them replays it
             _save_snapshot(rdir, cfg, run, g + 1, w)
         write_json_atomic(rdir / "checkpoint.json", ck)
@@ -650,6 +657,29 @@ def _side(cfg: LearnConfig, W: np.ndarray, ws: list[np.ndarray], visits: list[np
     return part, main_scale
 
 
+def _leaf_part(out: Path, cfg: LearnConfig, layout: FeatureLayout, mean: np.ndarray,
+               std: np.ndarray) -> dict[str, Any]:
+    """summary.json's leaf blocks (none: empty): each entry's mean and standard deviation
+    over runs (raw weights: a leaf block has no normalised view) and its visits, the
+    positions of all runs' games where its feature was not zero (a starved entry learns
+    nothing)."""
+    leaf = [b for b in layout.blocks if b.evaluation == "leaf"]
+    if not leaf:
+        return {}
+    visits = np.zeros(layout.size - layout.leaf_start, dtype=np.int64)
+    for r in range(cfg.runs):
+        ck = load_checkpoint(run_dir(out, r)) or {}
+        visits += np.array(ck.get("block_visits", np.zeros(visits.size)), dtype=np.int64)
+    part: dict[str, Any] = {"blocks": {}, "blocks_std": {}, "block_visits": {}}
+    for b in leaf:
+        span = layout.span(b.name)
+        at = span.start - layout.leaf_start
+        part["blocks"][b.name] = dict(zip(b.entries, map(float, mean[span])))
+        part["blocks_std"][b.name] = dict(zip(b.entries, map(float, std[span])))
+        part["block_visits"][b.name] = dict(zip(b.entries, map(int, visits[at:at + b.size])))
+    return part
+
+
 def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     """Average the runs' final weights and write weights.json, weights_std.json and
     summary.json (raw, std, normalised views, piece-square averages): every normalised
@@ -706,5 +736,6 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     }
     if colours:
         summary["black"] = black
+    summary.update(_leaf_part(out, cfg, layout, mean, std))
     write_json_atomic(out / "summary.json", summary)
     return summary

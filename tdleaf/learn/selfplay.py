@@ -13,6 +13,7 @@ import numpy as np
 from search import Engine
 from search.alphabeta import MATE_BOUND
 from search.engine import SearchResult
+from search.evaluate import feature_vector
 from search.layout import SQUARE_XOR, separate_colours
 from variants import Position, board_class, core, spec
 
@@ -30,6 +31,9 @@ class GameRecord:
     #: Black's pieces apart, in Black's view (sq ^ 56), where the colours have separate
     #: values (horde); None elsewhere (Black's are in ``visits``).
     visits_black: np.ndarray | None = None
+    #: Per entry of the layout's leaf blocks (``layout.size - layout.leaf_start``): the
+    #: positions of the game where its feature was not zero.
+    block_visits: np.ndarray | None = None
 
 
 def count_visits(pos: Position, visits: np.ndarray, visits_black: np.ndarray | None = None,
@@ -87,9 +91,13 @@ def play_moves(engine: Engine, variant: str, depth: int, seed: int, max_plies: i
         pos.push_uci(mv)
     visits = np.zeros((6, 64), dtype=np.int64)
     visits_black = np.zeros((6, 64), dtype=np.int64) if separate_colours(variant) else None
+    layout = engine.weights.layout
+    block_visits = np.zeros(layout.size - layout.leaf_start, dtype=np.int64)
     nodes = 0
     while True:
         count_visits(pos, visits, visits_black)
+        if block_visits.size:
+            block_visits += feature_vector(pos.bb, pos.st, layout)[layout.leaf_start:] != 0
         keys[pos.key] = keys.get(pos.key, 0) + 1
         over = _game_over(pos, keys, max_plies)
         if over is not None:
@@ -102,7 +110,8 @@ def play_moves(engine: Engine, variant: str, depth: int, seed: int, max_plies: i
         pos.push_uci(r.move)
     n = len(engine.w)
     empty = Trajectory(np.zeros((0, n)), np.zeros(0), np.zeros(0, bool), np.zeros(0), result)
-    return GameRecord(pos.move_stack, result, termination, empty, visits, nodes, visits_black)
+    return GameRecord(pos.move_stack, result, termination, empty, visits, nodes, visits_black,
+                      block_visits)
 
 
 def play_game(engine: Engine, variant: str, depth: int, seed: int, max_plies: int = 400,

@@ -1,0 +1,58 @@
+"""Compiled kernel of the ``atomic`` block (:mod:`search.atomic_blocks`, whose Python
+reference defines the features and is what the tests hold this kernel to)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from variants.bits import KING_ATTACKS, ONE, popcount
+from variants.board import KING, OCC, PAWN, QUEEN, TURN, WHITE, king_square
+
+# The module, not its names: it may be half imported (it imports search.evaluate, which
+# imports this module); its kernels are looked up when this one compiles.
+from . import goal_kernels
+from .evaluate import _put
+
+#: Offsets within the block (search.atomic_blocks.ATOMIC_KEYS).
+KING_THREATS, QUEEN_THREATS, ADJ_PAWN, ADJ_PIECE, TOUCHING = range(5)
+
+
+@njit(cache=True)
+def atomic(bb, st, w, out, at):
+    """``atomic``: per side, capture squares that explode the enemy king, that hit or
+    touch an enemy queen, own pawns and pieces next to the own king (White's minus
+    Black's), and the kings touching for the side to move (leaf-block signature, see
+    search.evaluate._block_kernel)."""
+    s = 0.0
+    occ = bb[OCC] | bb[OCC + 1]
+    kings = bb[KING - 1]
+    ksq0, ksq1 = king_square(bb, 0), king_square(bb, 1)
+    for c in range(2):
+        sign = 1.0 if c == 0 else -1.0
+        own_king = ksq0 if c == 0 else ksq1
+        enemy_king = ksq1 if c == 0 else ksq0
+        captures = goal_kernels.attacked_squares(bb, c, occ, QUEEN) & bb[OCC + 1 - c] & ~kings
+        if own_king >= 0:
+            near = KING_ATTACKS[own_king]
+            captures &= ~near                 # such a capture would explode the own king
+            near &= bb[OCC + c]
+            n = popcount(near & bb[PAWN - 1])
+            if n:
+                s += _put(w, out, at + ADJ_PAWN, sign * n)
+            n = popcount(near & ~bb[PAWN - 1] & ~kings)
+            if n:
+                s += _put(w, out, at + ADJ_PIECE, sign * n)
+        if captures:
+            if enemy_king >= 0:
+                n = popcount(captures & KING_ATTACKS[enemy_king])
+                if n:
+                    s += _put(w, out, at + KING_THREATS, sign * n)
+            queens = bb[QUEEN - 1] & bb[OCC + 1 - c]
+            if queens:
+                n = popcount(captures & goal_kernels._king_steps(queens))
+                if n:
+                    s += _put(w, out, at + QUEEN_THREATS, sign * n)
+    if ksq0 >= 0 and ksq1 >= 0 and KING_ATTACKS[ksq0] & (ONE << np.uint64(ksq1)):
+        s += _put(w, out, at + TOUCHING, 1.0 if st[TURN] == WHITE else -1.0)
+    return s

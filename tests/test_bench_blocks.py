@@ -1,0 +1,34 @@
+"""``tdleaf bench blocks``: each leaf block's cost, measured on the same tree (zero block
+weights). Behaviour only: times are never asserted."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tdleaf.bench.blocks import fitting_blocks
+from tdleaf.cli import main
+
+
+def test_the_blocks_that_fit_each_variant():
+    assert fitting_blocks("atomic") == ["mobility", "atomic", "kingrel", "safety"]
+    assert fitting_blocks("crazyhouse") == ["mobility", "handcount", "kingrel", "safety", "drops"]
+    assert "chains" in fitting_blocks("giveaway") and "atomic" not in fitting_blocks("chess")
+    assert "hill" not in fitting_blocks("kingofthehill")        # already in its psq set
+
+
+def test_a_run_searches_the_same_tree_with_and_without_each_block(capsys):
+    assert main(["bench", "blocks", "--variant", "atomic", "--block", "atomic", "mobility",
+                 "--depth", "2", "--positions", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [r["block"] for r in report["rows"]] == ["mobility", "atomic"]
+    for r in report["rows"]:
+        assert r["same_tree"] and r["nodes"] > 0 and r["positions"] == 2
+        assert r["ratio"] == pytest.approx(r["nps"][1] / r["nps"][0])
+
+
+def test_an_unknown_block_is_refused(capsys):
+    assert main(["bench", "blocks", "--block", "nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown leaf block 'nosuch'" in err and "kingrel" in err
