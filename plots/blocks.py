@@ -14,7 +14,7 @@ alone decides it. Where the material values cannot be normalised, the bars are r
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -77,6 +77,9 @@ class BlockBars:
     scale: float                    # the material values' factor (NaN: raw)
     games: list[int]                # games played by each run used
     problem: str | None = None      # why raw (the material values' reason)
+    #: The run's material (and hand) values on the same scale as the bars ("P",
+    #: "P@hand": the mean over the same runs, normalised or raw as the bars are).
+    values: dict[str, float] = field(default_factory=dict)
 
     @property
     def normalised(self) -> bool:
@@ -113,11 +116,13 @@ def block_bars(data: RunData, f: Finals) -> list[BlockBars]:
         span = slice(at, at + len(bkeys))
         part = slice(at - len(keys), at - len(keys) + len(bkeys))
         raw_part = math.isnan(scale)
+        used_values = raw[[not np.isnan(r[-1]) for r in rows], :len(keys)].mean(axis=0)
+        values = dict(zip(keys, map(float, used_values if raw_part else mean[:len(keys)])))
         out.append(BlockBars(name, list(bkeys),
                              raw_mean[part] if raw_part else mean[span],
                              raw_std[part] if raw_part else std[span],
                              raw_mean[part], raw_std[part], scale, games,
-                             f.problem if raw_part else None))
+                             f.problem if raw_part else None, values))
         at += len(bkeys)
     return out
 
@@ -174,6 +179,9 @@ def block_figure(data: RunData, b: BlockBars) -> Figure:
     if b.name == "kingrel":             # 90 weights: a grid of heatmaps, not bars
         from .kingrel import kingrel_figure  # it imports this module
         return kingrel_figure(data, b)
+    if b.name == "handcount":           # offsets: drawn as the value of each piece in hand
+        from .handcount import handcount_figure  # it imports this module
+        return handcount_figure(data, b)
     title = block_title(b.name)[0]
     # Wide enough for the title on one line (about 0.56 em a character at 10 points).
     width = max(6.4, 2.4 + 0.42 * len(b.keys), 1.2 + len(title) * 10 * 0.56 / 72)

@@ -699,6 +699,30 @@ def test_kingrel_drawn_as_a_grid_of_heatmaps_and_kept_off_the_summary(tmp_path, 
             assert cells[r, c] == mean[keys.index(f"enemy.N.{d}.{way}")]
 
 
+def test_handcount_drawn_as_the_value_of_each_piece_in_hand_by_count(tmp_path):
+    """block-handcount: per piece type, bars for the 1st, 2nd, 3rd and each further
+    piece in hand, each the normalised hand value plus the offsets up to that count."""
+    from plots.blocks import block_bars, block_figure
+    from plots.values import finals
+
+    out = _learn(tmp_path / "learn", "crazyhouse", "psq+handcount")
+    data = plots.load_run(out)
+    f = finals(data)
+    (bar,) = block_bars(data, f)
+    weights = json.loads((out / "weights.json").read_text())
+    scale = json.loads((out / "summary.json").read_text())["normalisation"]["scale"]
+    heights = [r.get_height() for r in block_figure(data, bar).axes[0].patches]
+    expected = []
+    for p in "PNBRQ":
+        value = weights["hand"][p]
+        expected.append(value)
+        for k in ("2", "3", "4+"):
+            value += weights["handcount"][f"{p}{k}"]
+            expected.append(value)
+    np.testing.assert_allclose(heights, np.array(expected) * scale, rtol=1e-9)
+    assert bar.values["N@hand"] == pytest.approx(weights["hand"]["N"] * scale)
+
+
 def test_leaf_blocks_checkpoint_of_another_size_is_named(tmp_path, capsys):
     out = _learn(tmp_path / "learn", "kingofthehill", "psq")
     ck = out / "run-01" / "checkpoint.json"

@@ -11,6 +11,7 @@ from tdleaf.bench.perft import POSITIONS
 from tdleaf.bench.positions import SEARCH_VARIANTS, positions
 from tdleaf.bench.search import DEFAULT_DEPTH, DEFAULT_MOVETIME, HASH_MB, VALUE_SET
 from tdleaf.bench.selfplay import VARIANTS as SELFPLAY_VARIANTS
+from variants.spec import RULE_FAMILIES
 
 from .tools import CliError, depth_arg, positive_int, seconds_arg
 
@@ -142,7 +143,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        description=bench_blocks_module.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--variant", action="extend", nargs="+", metavar="V",
-                   help="variants (default: chess crazyhouse suicide atomic)")
+                   help="variants (default: one per set of rules: "
+                        + ", ".join(RULE_FAMILIES) + ")")
     b.add_argument("--block", action="extend", nargs="+", metavar="B",
                    help="blocks to measure (default: every leaf block that fits)")
     b.add_argument("--depth", type=positive_int, default=bench_blocks_module.DEPTH,
@@ -262,8 +264,7 @@ def run_blocks(args: argparse.Namespace) -> int:
     from tdleaf.bench.blocks import bench_blocks, format_report
     from variants import canonical_variant
 
-    names = [canonical_variant(v) for v in (args.variant or
-                                            ["chess", "crazyhouse", "suicide", "atomic"])]
+    names = [canonical_variant(v) for v in (args.variant or RULE_FAMILIES)]
     for b in args.block or []:
         if b not in BLOCKS or BLOCKS[b].evaluation != "leaf":
             raise CliError(f"unknown leaf block {b!r}; expected one of: " + ", ".join(
@@ -281,7 +282,6 @@ def run_selective(args: argparse.Namespace) -> int:
     from tdleaf.bench.selective import format_report, run, techniques
     from tdleaf.play.stats import Sprt
     from variants import canonical_variant
-    from variants.spec import RULE_FAMILIES
 
     try:
         Sprt.parse(args.sprt)
