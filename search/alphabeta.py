@@ -16,7 +16,8 @@ thread may set while the search runs without the GIL.
 
 For the bootstrapping learners (TreeStrap, RootStrap: :mod:`tdleaf.learn.bootstrap`) the
 search can record, with ``ctl[C_COLLECT]`` set, every interior node whose value it
-established (:func:`_collect`): its sparse features, its value and whether that value
+established (and, on request, the quiescence nodes whose moves changed their value;
+:func:`_collect`): its sparse features, its value and whether that value
 is exact or a bound, into rows kept in the tail of ``evals`` (a seeded reservoir sample
 when they are full). The tail, not more arguments: every argument of the recursion costs
 time at every node, and off, the same compiled code runs and only tests the flag.
@@ -50,7 +51,8 @@ C_NODES, C_MAX_NODES, C_STOP, C_HIST_LEN, C_QLIMIT, C_SELDEPTH, C_NOISE_SEED, C_
 # C_ROOT_DEPTH: the iteration's nominal depth (bounds check extensions).
 C_ROOT_N = 8
 C_FLAGS, C_NULL_PLY, C_ROOT_DEPTH = 9, 10, 11
-# Node collection (see _collect). C_COLLECT: 1 to record nodes; C_SEEN: the non-root nodes
+# Node collection (see _collect). C_COLLECT: 1 to record the interior nodes, 2 also the
+# quiescence nodes whose moves changed their value (COLLECT_QUIESCENCE); C_SEEN: the non-root nodes
 # offered to the reservoir; C_STORED: the rows filled; C_COL_RNG: the reservoir's random
 # counter; C_REDUCED: the ply of the child being searched at an LMR-reduced depth (0:
 # none), whose value is not recorded; C_OVERFLOW: nodes dropped for having more non-zero
@@ -59,6 +61,7 @@ C_FLAGS, C_NULL_PLY, C_ROOT_DEPTH = 9, 10, 11
 C_COLLECT, C_SEEN, C_STORED, C_COL_RNG, C_REDUCED, C_OVERFLOW = 12, 13, 14, 15, 16, 17
 C_NFEAT, C_COL_K, C_COL_ROWS = 18, 19, 20
 N_CTL = 21
+COLLECT_INTERIOR, COLLECT_QUIESCENCE = 1, 2
 
 # Selective techniques (bits of ctl[C_FLAGS]); each is measured on its own (BENCHMARKS.md).
 F_NULL_MOVE = 1          # null-move pruning (not in suicide/giveaway: zugzwang is the rule)
@@ -461,6 +464,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                                                            noise)
         if done:
             return best
+        start_best = best               # the stand-pat, or -INF (no stand-pat here)
         us = st[core.TURN]
         legal = 0
         flags = ctl[C_FLAGS]
@@ -494,6 +498,14 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
         if standing and legal == 0 and not core.has_legal_move(bb, st, moves[ply], bbs[ply + 1],
                                                                sts[ply + 1]):
             return terminal_score(bb, st, ply)
+        # A quiescence node's value counts only where its moves changed it (else it is
+        # the stand-pat, the evaluation itself); as for interior nodes, not under a null
+        # move nor as a reduced child, and a value inside a null window is a lower bound.
+        if (ctl[C_COLLECT] == COLLECT_QUIESCENCE and best > start_best
+                and ctl[C_NULL_PLY] == 0 and ctl[C_REDUCED] != ply):
+            qflag = TT_LOWER if best >= beta else (TT_EXACT if best > qalpha0 else TT_UPPER)
+            _collect(bb, st, ply, depth, best,
+                     qflag if is_pv or qflag != TT_EXACT else TT_LOWER, ctl, table, evals)
         if use_tt and k > 0 and (tt_key[qslot] != qkey or depth >= tt_depth[qslot]):
             s = score_to_tt(best, ply)
             tt_key[qslot] = qkey

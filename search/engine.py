@@ -129,8 +129,9 @@ class Collected:
     failed high, or Black failed low) or :data:`UPPER`. The root, when recorded, is the
     last row (``ply`` 0). Left out: null-move, futility, razoring and table cutoffs, draws by rule,
     LMR-reduced searches (their re-search counts), nodes under a null move, quiescence
-    nodes and an interrupted iteration. At most :attr:`Engine.collect` non-root rows: a
-    seeded reservoir sample of the ``seen`` nodes."""
+    nodes (unless :attr:`Engine.collect_quiescence`: then those whose moves changed their
+    value from the stand-pat, with ``depth`` <= 0) and an interrupted iteration. At most
+    :attr:`Engine.collect` non-root rows: a seeded reservoir sample of the ``seen`` nodes."""
 
     index: np.ndarray      # (n, K) int64
     x: np.ndarray          # (n, K) float64
@@ -196,16 +197,19 @@ class Engine:
     ``collect`` > 0 makes every search record its interior nodes for the bootstrapping
     learners, at most that many (a seeded reservoir sample beyond): see
     :class:`Collected`, in :attr:`SearchResult.collected`. 0 (the default) searches
-    exactly as without it.
+    exactly as without it. ``collect_quiescence`` also records the quiescence nodes
+    whose captures (or evasions) changed their value.
     """
 
     def __init__(self, variant: str = "chess", weights: Weights | str | None = None, *,
                  hash_mb: int = 64, depth: int | None = None, qlimit: int = 16,
                  random_ties: bool = False, noise: float = 0.0, seed: int = 0,
-                 search: str = "selective", flags: int | None = None, collect: int = 0) -> None:
+                 search: str = "selective", flags: int | None = None, collect: int = 0,
+                 collect_quiescence: bool = False) -> None:
         self.variant = canonical_variant(variant)
         self.set_search(search, flags)
         self.collect = 0
+        self.collect_quiescence = bool(collect_quiescence)
         self.set_weights(weights)
         self.set_collect(collect)
         self.default_depth = depth
@@ -452,7 +456,8 @@ class Engine:
         ctl[ab.C_NOISE_SEED] = (self.seed * 1000003 + 17) % (1 << 62)
         ctl[ab.C_RNG] = (self.seed * 7919 + self._searches) % (1 << 62)
         ctl[ab.C_FLAGS] = self.flags & ab.SELECTIVE
-        ctl[ab.C_COLLECT] = 1 if self.collect else 0
+        ctl[ab.C_COLLECT] = (0 if not self.collect else ab.COLLECT_QUIESCENCE
+                             if self.collect_quiescence else ab.COLLECT_INTERIOR)
         ctl[ab.C_NFEAT] = self.weights.layout.size
         ctl[ab.C_COL_K] = self._col_k
         ctl[ab.C_COL_ROWS] = self.collect

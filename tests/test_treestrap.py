@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 
 from search import Engine
+from search.alphabeta import MATE, MATE_BOUND
 from search.engine import EXACT, LOWER, UPPER, Collected
 from search.evaluate import evaluate_layout, feature_vector
 from search.layout import Weights, feature_layout
@@ -199,6 +200,108 @@ def test_tiny_tree_update_equals_a_slow_computation(method):
     assert np.all(w1[~mask] == w[~mask])
 
 
+#: Captures on both sides, small quiescence trees (13,343 nodes below depth 2).
+QFEN = "4k3/2p5/3p4/1n2p3/3P4/2N2B2/4P3/4K3 w - - 0 1"
+
+
+def _slow_quiescence(board: chess.Board, w: np.ndarray, layout, alpha: float, beta: float,
+                     qply: int = 0) -> float:
+    """The plain search's quiescence in python-chess (side to move's view): in check every
+    evasion, else the stand-pat and the captures and promotions; no pruning; 16 plies."""
+    h = float(w @ _features(board, layout))
+    stand = h if board.turn == chess.WHITE else -h
+    if qply >= 16:
+        return stand
+    if board.is_check():
+        moves, best = list(board.legal_moves), -math.inf
+        if not moves:
+            return -MATE        # mated (the search counts plies; no test row is a mate)
+    else:
+        if stand >= beta:
+            return stand
+        best, alpha = stand, max(alpha, stand)
+        moves = [m for m in board.legal_moves if board.is_capture(m) or m.promotion]
+    for m in moves:
+        board.push(m)
+        score = -_slow_quiescence(board, w, layout, -beta, -alpha, qply + 1)
+        board.pop()
+        if score > best:
+            best = score
+            alpha = max(alpha, score)
+            if score >= beta:
+                break
+    return best
+
+
+def _q_moves(board: chess.Board) -> list[chess.Move]:
+    """The moves the plain search's quiescence tries (as _slow_quiescence)."""
+    if board.is_check():
+        return list(board.legal_moves)
+    return [m for m in board.legal_moves if board.is_capture(m) or m.promotion]
+
+
+def _quiescence_values(board: chess.Board, w: np.ndarray, layout, out: dict, qply: int = 0,
+                       ) -> None:
+    """Every node of the quiescence tree below ``board`` (no cutoffs), by its features:
+    its full-window quiescence value, White's view (positions with the same features
+    pool their values)."""
+    v = _slow_quiescence(board, w, layout, -math.inf, math.inf, qply)
+    out.setdefault(_features(board, layout).tobytes(), set()).add(
+        v if board.turn == chess.WHITE else -v)
+    if qply < 16:
+        for m in _q_moves(board):
+            board.push(m)
+            _quiescence_values(board, w, layout, out, qply + 1)
+            board.pop()
+
+
+def test_quiescence_nodes_are_collected_on_request():
+    """With collect_quiescence, the quiescence nodes whose moves changed their value are
+    recorded too (depth <= 0), each value consistent with python-chess's own quiescence
+    of that position at a full window: equal for an exact value, beyond it for a bound.
+    The search and its interior nodes are those without the option."""
+    weights = _tiny_weights(7)
+    layout, w = weights.layout, weights.w
+    runs = {}
+    for q in (False, True):
+        e = Engine("chess", weights, hash_mb=1, search="plain", collect=100_000,
+                   collect_quiescence=q)
+        runs[q] = e.search(QFEN, depth=2)
+    plain, with_q = runs[False], runs[True]
+    assert (plain.move, plain.score, plain.nodes) == (with_q.move, with_q.score, with_q.nodes)
+    assert plain.collected is not None and with_q.collected is not None
+    c = with_q.collected
+    interior = c.depth > 0
+    assert sorted(_by_features(plain.collected, layout.size)) == sorted(
+        r for r, keep in zip(_by_features(c, layout.size), interior) if keep)
+    assert (plain.collected.depth > 0).all()
+    # Every quiescence node of the depth-2 tree, from python-chess.
+    truth: dict[bytes, set[float]] = {}
+    board = chess.Board(QFEN)
+    for m in list(board.legal_moves):
+        board.push(m)
+        for reply in list(board.legal_moves):
+            board.push(reply)
+            _quiescence_values(board, w, layout, truth)
+            board.pop()
+        board.pop()
+    X = c.dense(layout.size)
+    kinds = []
+    for i in np.flatnonzero(~interior):
+        values = truth[X[i].tobytes()]              # a node of the tree, by its features
+        v, kind = float(c.value[i]), int(c.kind[i])
+        kinds.append(kind)
+        assert v != pytest.approx(float(w @ X[i]), abs=1e-12)        # moves changed it
+        assert all(abs(t) < MATE_BOUND for t in values)
+        if kind == EXACT:
+            assert any(t == pytest.approx(v, abs=1e-9) for t in values)
+        elif kind == LOWER:
+            assert any(t >= v - 1e-9 for t in values)
+        else:
+            assert any(t <= v + 1e-9 for t in values)
+    assert len(kinds) >= 5
+
+
 def test_the_change_split_by_kind_of_target_adds_up():
     """change_by_kind: per kind of target, its nodes' share of N * change; the exact
     share is TreeStrap(minimax)'s whole change, and the bound shares are zero there."""
@@ -361,20 +464,25 @@ def test_the_method_is_saved_and_old_folders_are_tdleaf(reference_job):
 
 
 def test_learner_settings_from_the_command_line(tmp_path, capsys):
-    """--nodes, --clip and --no-coherence reach config.json (and the learner: a tiny
+    """--nodes, --clip, --no-coherence and --quiescence-nodes reach config.json (and the learner: a tiny
     reservoir still learns); a resume with other settings is refused."""
     out = tmp_path / "settings"
     job = ["learn", "--no-progress", "--no-plot", "--variant", "atomic", "--depth", "1",
            "--games", "2", "--runs", "1", "--method", "treestrap-ab", "--out", str(out)]
-    assert main([*job, "--nodes", "8", "--clip", "5", "--no-coherence"]) == 0
+    assert main([*job, "--nodes", "8", "--clip", "5", "--no-coherence",
+                 "--quiescence-nodes"]) == 0
     cfg = json.loads((out / "config.json").read_text())["learn"]
-    assert (cfg["nodes"], cfg["clip"], cfg["coherence"]) == (8, 5.0, False)
+    assert (cfg["nodes"], cfg["clip"], cfg["coherence"], cfg["quiescence_nodes"]) == \
+        (8, 5.0, False, True)
     assert _checkpoint(out)["w"][:6] != [1.0, 1.0, 1.0, 1.0, 1.0, 0.0]
     capsys.readouterr()
     assert main(["learn", "--resume", "--no-progress", "--out", str(out), "--nodes", "9"]) == 2
     assert "nodes=8" in capsys.readouterr().err
     assert main([*job[:-2], "--out", str(tmp_path / "bad"), "--nodes", "0"]) == 2
     assert "nodes must be >= 1" in capsys.readouterr().err
+    tdleaf = [a if a != "treestrap-ab" else "tdleaf" for a in job[:-2]]
+    assert main([*tdleaf, "--out", str(tmp_path / "bad"), "--quiescence-nodes"]) == 2
+    assert "--quiescence-nodes is for the bootstrapping learners" in capsys.readouterr().err
     assert not (tmp_path / "bad" / "config.json").exists()
 
 

@@ -48,6 +48,7 @@ _OPTIONS = {
     "random_plies": ("random_plies", 0), "method": ("method", "tdleaf"),
     # None: LearnConfig's own default (the bootstrapping learners' settings).
     "coherence": ("coherence", None), "nodes": ("nodes", None), "clip": ("clip", None),
+    "quiescence_nodes": ("quiescence_nodes", None),
 }
 
 
@@ -81,6 +82,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--nodes", type=int, metavar="N",
                    help="rootstrap/treestrap: interior nodes kept per search, a seeded "
                         "reservoir sample beyond (default 4096)")
+    p.add_argument("--quiescence-nodes", dest="quiescence_nodes", action="store_const",
+                   const=True, help="rootstrap/treestrap: also learn from the quiescence "
+                                    "nodes whose captures changed their value (default: "
+                                    "interior nodes only)")
     p.add_argument("--clip", type=float, metavar="P",
                    help="rootstrap/treestrap: search values (mates) clipped to +-P pawns "
                         "(default 20)")

@@ -23,7 +23,10 @@ and table cutoffs, draws by rule, LMR-reduced searches but for their full-depth
 re-search, nodes under a null move, quiescence nodes, an interrupted iteration), is
 :class:`search.engine.Collected`: the interior nodes (depth > 0) of the last iteration,
 a seeded reservoir sample of at most ``nodes`` of them plus the root. Quiescence nodes
-do not count: their values are mostly the evaluation itself (stand pat).
+do not count by default: their values are mostly the evaluation itself (stand pat). With
+``--quiescence-nodes`` (LearnConfig.quiescence_nodes) those whose captures or evasions
+changed their value from the stand-pat count too, as exact values or bounds like the
+interior nodes.
 
 **Space.** Like TDLeaf (:mod:`.td`) the error is measured on the squashed scale
 ``P = squash(H) = 1 / (1 + exp(-omega H))``: with every kind of target written as an

@@ -122,6 +122,9 @@ class LearnConfig:
     # beyond) and the clip of search values, in pawns (mates).
     nodes: int = NODES
     clip: float = MATE_CLIP
+    # Bootstrapping learners: also learn from the quiescence nodes whose captures (or
+    # evasions) changed their value (search.engine.Collected). Off: interior nodes only.
+    quiescence_nodes: bool = False
     # Game counts after which each run saves its weights to snapshots/ (the learning
     # curves of `tdleaf curve`), besides its last game. None: the geometric schedule
     # SNAPSHOT_GAMES. Folders written before it was a setting take the default too.
@@ -154,6 +157,9 @@ class LearnConfig:
             raise LearnError(f"noise must be in [0, 1), got {self.noise}")
         if self.method not in METHODS:
             raise LearnError(f"--method must be one of {', '.join(METHODS)}, got {self.method!r}")
+        if self.quiescence_nodes and self.method not in BOOTSTRAP_METHODS:
+            raise LearnError("--quiescence-nodes is for the bootstrapping learners "
+                             f"({', '.join(BOOTSTRAP_METHODS)}), not {self.method}")
         if self.nodes < 1 or not self.clip > 0:
             raise LearnError(f"nodes must be >= 1 and clip > 0, got {self.nodes} and {self.clip}")
         if self.snapshots is not None:
@@ -420,7 +426,8 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     bootstrap = cfg.method in BOOTSTRAP_METHODS
     engine = Engine(cfg.variant, Weights(cfg.variant, w.copy(), {}, layout=layout), hash_mb=cfg.hash_mb,
                     qlimit=cfg.qlimit, random_ties=True, noise=cfg.noise, search=cfg.search,
-                    flags=cfg.flags, collect=cfg.nodes if bootstrap else 0)
+                    flags=cfg.flags, collect=cfg.nodes if bootstrap else 0,
+                    collect_quiescence=cfg.quiescence_nodes)
     # RootStrap and TreeStrap update w and tc in place after every search of a game.
     learner = Bootstrap(cfg.method, w, tc, mask, alpha=cfg.alpha, omega=cfg.omega,
                         coherence=cfg.coherence, clip=cfg.clip) if bootstrap else None
