@@ -61,7 +61,11 @@ def ray_tmpdir():
     shutil.rmtree(path, ignore_errors=True)
 
 
-def test_learn_on_a_local_ray_instance(tmp_path, ray_tmpdir):
+@pytest.mark.parametrize("learner", [
+    [],                                                         # TDLeaf, material
+    ["--method", "treestrap-ab", "--features", "psq+mobility"],  # bootstrapping, a leaf block
+], ids=["tdleaf", "treestrap-ab"])
+def test_learn_on_a_local_ray_instance(tmp_path, ray_tmpdir, learner):
     try:
         import ray  # noqa: F401
     except ImportError as exc:      # only reached in CI, where it is a failure
@@ -72,7 +76,7 @@ def test_learn_on_a_local_ray_instance(tmp_path, ray_tmpdir):
     env["RAY_TMPDIR"] = ray_tmpdir
     env.pop("RAY_ADDRESS", None)
     cmd = [sys.executable, "-m", "tdleaf", "learn", "--no-progress", "--no-plot",
-           "--backend", "ray", *JOB, "--out", str(out)]
+           "--backend", "ray", *JOB, *learner, "--out", str(out)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     try:
@@ -119,7 +123,7 @@ def test_learn_on_a_local_ray_instance(tmp_path, ray_tmpdir):
 
     # Ray workers play exactly the games of local ones: same seed, same results.
     local = tmp_path / "local-job"
-    assert main(["learn", "--no-progress", "--no-plot", *JOB, "--workers", "1",
+    assert main(["learn", "--no-progress", "--no-plot", *JOB, *learner, "--workers", "1",
                  "--out", str(local)]) == 0
     for r in ("run-00", "run-01"):
         assert (out / r / "games.pgn").read_bytes() == (local / r / "games.pgn").read_bytes()
