@@ -30,6 +30,7 @@ from search.layout import (
     load_weights,
 )
 from tdleaf.cli import main
+from tdleaf.learn.runs import summary_lines
 from tests.helpers_search import new_board, oracle_eval, random_positions, random_weight_vector
 from tests.test_learn import JOB, JOB_GAMES, _assert_same_job, _cli, _env, _kill_after_4_games
 from variants import VARIANTS, Position
@@ -251,6 +252,11 @@ def test_a_short_job_learns_the_block_and_its_weights_load_back(tmp_path, capsys
     ck = json.loads((out / "run-00" / "checkpoint.json").read_text())
     assert ck["block_visits"] == [visits[p] for p in "PNBRQK"]
     assert all(0 <= v <= positions for v in visits.values()) and sum(visits.values()) > 0
+    # The terminal names the block and how many of its weights were rarely non-zero.
+    rare = sum(1 for v in visits.values() if v < 100)
+    expected = (f"leaf block mobility: 6 weights (summary.json: blocks), {rare} of them "
+                "non-zero in fewer than 100 positions (they learn little)")
+    assert [line for line in summary_lines(summary) if "leaf block" in line] == [expected]
     w = load_weights(out, "atomic")
     assert w.layout == feature_layout("atomic", "psq+mobility")
     assert [w.w[BASE_SIZE + i] for i in range(6)] == [data["mobility"][p] for p in "PNBRQK"]

@@ -548,6 +548,11 @@ def _colour_parts(summary: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [("White's ", summary), ("Black's ", summary["black"])]
 
 
+#: A leaf-block entry non-zero in fewer positions than this is reported as rare (the
+#: issue's yardstick for starved table entries).
+RARE_VISITS = 100
+
+
 def summary_lines(summary: dict[str, Any]) -> list[str]:
     """What the terminal shows of a summary: the values and their convention (raw
     weights, with the reason in :func:`summary_problems`, where they cannot be
@@ -583,6 +588,12 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
                             f"runs, raw: not normalised so that {piece}'s average = "
                             f"{target:g}, see the warning)",
                             part["psq_average"], part["psq_average_std"]))
+    for name, visits in summary.get("block_visits", {}).items():
+        rare = sum(1 for n in visits.values() if n < RARE_VISITS)
+        out.append(f"leaf block {name}: {len(visits)} weights (summary.json: blocks), "
+                   + (f"{rare} of them non-zero in fewer than {RARE_VISITS} positions "
+                      "(they learn little)" if rare else
+                      f"each non-zero in at least {RARE_VISITS} positions"))
     return out
 
 
