@@ -501,8 +501,19 @@ _TRADITIONAL = {"P": 1.0, "N": 3.0, "B": 3.0, "R": 5.0, "Q": 9.0, "K": 0.0}
 
 #: The multi-variant Stockfish's tuned piece values (midgame, endgame), in its internal
 #: units, from src/types.h of github.com/ddugovic/Stockfish at 8a59ec98 (2024-07-03;
-#: its KOTH "Hill", THREECHECK, RACE and HORDE values). Racing kings has no pawns.
+#: its standard, "House", Atomic, "Anti" (its giveaway and suicide play by these too,
+#: the king included), "Hill", THREECHECK, RACE and HORDE values). Racing kings has no
+#: pawns.
+_STOCKFISH_ANTI = {"P": (-108, -165), "N": (-155, 194), "B": (-270, 133), "R": (-472, 56),
+                   "Q": (-114, -218), "K": (-23, 173)}
 _STOCKFISH_MG_EG: dict[str, dict[str, tuple[int, int]]] = {
+    "chess": {"P": (126, 208), "N": (781, 854), "B": (825, 915), "R": (1276, 1380),
+              "Q": (2538, 2682)},
+    "crazyhouse": {"P": (149, 206), "N": (447, 527), "B": (450, 521), "R": (619, 669),
+                   "Q": (878, 965)},
+    "atomic": {"P": (235, 346), "N": (434, 668), "B": (564, 728), "R": (789, 1058),
+               "Q": (1437, 1927)},
+    "suicide": _STOCKFISH_ANTI, "giveaway": _STOCKFISH_ANTI, "antichess": _STOCKFISH_ANTI,
     "kingofthehill": {"P": (136, 225), "N": (657, 781), "B": (763, 849), "R": (1010, 1175),
                       "Q": (2104, 2402)},
     "3check": {"P": (111, 205), "N": (565, 736), "B": (633, 729), "R": (1032, 1426),
@@ -517,7 +528,8 @@ def _stockfish_values(variant: str) -> dict[str, float]:
     """One value per piece from :data:`_STOCKFISH_MG_EG`: the mean of the midgame and
     endgame values (our evaluation has no game phase), scaled by the spec's rule (White's
     piece where the colours differ: both colours share the one scale, as in Stockfish).
-    The king is 0: it never leaves the board (horde's king value is a constant there)."""
+    The king is 0 where it never leaves the board (horde's king value is a constant
+    there); in the losing variants it has Stockfish's value."""
     mg_eg = _STOCKFISH_MG_EG[variant]
     piece, target = spec.get(variant).normalisation()
     scale = target / (sum(mg_eg[piece]) / 2)

@@ -237,8 +237,11 @@ def test_stockfish_set_is_the_multivariant_stockfish_values():
     horde = value_set("stockfish", "horde")
     assert _material(horde)[0] == 1.0
     assert horde.w[horde.layout.span("material_black")].tolist() == list(_material(horde))
-    with pytest.raises(WeightsError, match="no values for chess"):
-        value_set("stockfish", "chess")
+    # Every variant: chess's and antichess's (the king learnt there, Stockfish's "Anti").
+    assert _material(value_set("stockfish", "chess"))[:3] == (0.576, 2.819, 3.0)  # 167, 817.5, 870
+    anti = _material(value_set("stockfish", "antichess"))
+    assert anti[3] == -5.0 and anti[5] == round(75 / -208 * -5, 3)   # K: (-23 + 173) / 2
+    assert anti == _material(value_set("stockfish", "suicide"))
 
 
 def test_report_set_is_the_reports_tables():

@@ -1,0 +1,38 @@
+"""RESULTS.md's table of learnt piece values (tests/data/make_values_table.py): one row per
+lichess variant and suicide (two for horde's colours), each from its material reference
+experiment's summary.json, beside the multi-variant Stockfish's values."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+from search.layout import value_set
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location(
+        "make_values_table", ROOT / "tests" / "data" / "make_values_table.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_one_row_per_variant_from_its_summary():
+    rows = _module().rows()
+    labels = [r.split(" | ")[0].lstrip("| ").split(" (")[0] for r in rows[2:]]
+    assert labels == ["chess", "crazyhouse", "antichess", "atomic", "kingofthehill", "3check",
+                      "racingkings", "horde", "horde", "suicide"]
+    chess = rows[2]
+    summary = json.loads((ROOT / "runs/reference/chess/material/summary.json").read_text())
+    view = summary["normalised"]["B=3"]
+    assert chess.startswith(f"| chess ({summary['runs']} runs) | B = 3 | {view['P']:.2f} \u00b1")
+    # The Stockfish column: its values normalised as the learnt ones are.
+    sf = value_set("stockfish", "chess").w
+    assert chess.endswith(" ".join(f"{x:.2f}" for x in sf[:5]) + " |")
+    suicide = rows[-1]
+    assert suicide.count("\u00b1") == 6          # the king is learnt in suicide
