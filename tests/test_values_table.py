@@ -30,7 +30,8 @@ def test_one_row_per_variant_from_its_summary():
     chess = rows[2]
     summary = json.loads((ROOT / "runs/reference/chess/material/summary.json").read_text())
     view = summary["normalised"]["B=3"]
-    assert chess.startswith(f"| chess ({summary['runs']} runs) | B = 3 | {view['P']:.2f} \u00b1")
+    assert chess.startswith(f"| chess ({summary['runs']} runs, depth 4) | B = 3 | "
+                            f"{view['P']:.2f} \u00b1")
     # The Stockfish column: its values normalised as the learnt ones are.
     sf = value_set("stockfish", "chess").w
     assert chess.endswith(" ".join(f"{x:.2f}" for x in sf[:5]) + " |")

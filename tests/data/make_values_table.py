@@ -77,7 +77,8 @@ def rows() -> list[str]:
             pieces = "PNBRQK" if v.losing else "PNBRQ"
             cells = _cells(values, std, pieces) + ([] if v.losing else ["\u2014"])
             runs = summary["runs"]
-            out.append(f"| {label} ({runs} runs) | {piece} = {target:g} | "
+            depth = json.loads((path.parent / "config.json").read_text())["learn"]["depth"]
+            out.append(f"| {label} ({runs} runs, depth {depth}) | {piece} = {target:g} | "
                        + " | ".join(cells) + f" | {sf_text} |")
     return out
 
