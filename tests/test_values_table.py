@@ -37,3 +37,25 @@ def test_one_row_per_variant_from_its_summary():
     assert chess.endswith(" ".join(f"{x:.2f}" for x in sf[:5]) + " |")
     suicide = rows[-1]
     assert suicide.count("\u00b1") == 6          # the king is learnt in suicide
+
+
+def test_the_curves_table_has_a_row_per_folder_and_a_column_per_snapshot(tmp_path):
+    spec = importlib.util.spec_from_file_location(
+        "make_curves_table", ROOT / "tests" / "data" / "make_curves_table.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    def point(games, elo, cpu):
+        return {"games": games, "elo": elo, "elo_ci": [elo - 40, elo + 45], "cpu_hours": cpu}
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    for folder, method, points in ((a, "tdleaf", [point(0, -135.2, 0), point(60, 117.4, 0.01)]),
+                                   (b, "treestrap-ab", [point(0, -120, 0)])):
+        folder.mkdir()
+        (folder / "curve.json").write_text(json.dumps(
+            {"method": method, "init": "ones", "points": points}))
+    table = module.rows([a, b, tmp_path / "none"])
+    assert table[0] == "| learner, start | 0 games | 60 games | CPU h to the last |"
+    assert table[2] == "| TDLeaf, ones | -135 [-175, -90] | +117 [+77, +162] | 0.01 |"
+    assert table[3] == "| TreeStrap(ab), ones | -120 [-160, -75] |  | 0.00 |"
