@@ -305,13 +305,36 @@ FEATURE_SETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+#: The feature set of every block: ``psq`` and each registered leaf block (with a
+#: compiled kernel) that fits the variant (:func:`expand_features`).
+ALL = "all"
+
+
+def extra_blocks(variant: str) -> list[str]:
+    """The registered leaf blocks with a compiled kernel that fit ``variant`` and are
+    not already in its ``psq`` set (its goal block is), in registration order."""
+    held, _ = _feature_set("psq", variant)
+    return [b.name for b in BLOCKS.values() if b.evaluation == "leaf" and b.code
+            and not b.misfit(variant) and b.name not in held]
+
+
+def expand_features(features: str, variant: str) -> str:
+    """A feature-set name with :data:`ALL` spelt out for ``variant``
+    (``psq+mobility+...``); any other name as it is."""
+    if str(features) != ALL:
+        return str(features)
+    return "+".join(["psq", *extra_blocks(variant)])
+
+
 def _feature_set(features: str, variant: str) -> tuple[list[str], list[str]]:
     """(blocks held, blocks learnt) of a feature-set name such as ``psq+safety`` in a
-    variant (:data:`GOAL` replaced by its goal block, or dropped)."""
-    base, *extra = str(features).split("+")
+    variant (:data:`GOAL` replaced by its goal block, or dropped; :data:`ALL` spelt
+    out)."""
+    base, *extra = expand_features(features, variant).split("+")
     if base not in FEATURE_SETS:
         raise WeightsError(f"unknown feature set {base!r}; expected one of: "
-                           f"{', '.join(FEATURE_SETS)} (then +block for added blocks)")
+                           f"{', '.join(FEATURE_SETS)} (then +block for added blocks), "
+                           f"or {ALL}")
     goal = spec.get(variant).goal_block
     held, learnt = ([b for b in names if b != GOAL] + ([goal] if goal and GOAL in names else [])
                     for names in FEATURE_SETS[base])

@@ -312,3 +312,17 @@ def test_a_block_with_a_rule_fits_only_the_variants_with_that_rule(monkeypatch):
     assert feature_layout("atomic", "psq+boom").has("boom")
     with pytest.raises(WeightsError, match="'boom' is for atomic only .rule 'explosions'., not chess"):
         feature_layout("chess", "psq+boom")
+
+
+def test_all_is_psq_and_every_block_that_fits():
+    from search.layout import ALL, expand_features
+    assert expand_features(ALL, "crazyhouse") == \
+        "psq+mobility+handcount+kingrel+safety+drops"
+    assert expand_features(ALL, "kingofthehill") == "psq+mobility+kingrel+safety"  # hill in psq
+    assert expand_features("psq+safety", "chess") == "psq+safety"
+    for variant in VARIANTS:
+        every = feature_layout(variant, ALL)
+        assert every.blocks == feature_layout(variant, expand_features(ALL, variant)).blocks
+        assert all(b.misfit(variant) is None for b in every.blocks)
+    with pytest.raises(WeightsError, match="or all"):
+        feature_layout("chess", "everything")

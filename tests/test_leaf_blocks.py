@@ -273,6 +273,16 @@ def test_a_short_job_learns_the_block_and_its_weights_load_back(tmp_path, capsys
     assert (tmp_path / "again" / "heatmap-P.png").exists()
 
 
+def test_learning_all_blocks_saves_them_spelt_out(tmp_path):
+    out = tmp_path / "all"
+    assert main(["learn", "--no-progress", "--no-plot", "--variant", "atomic", "--features",
+                 "all", "--runs", "1", "--games", "1", "--depth", "1", "--out", str(out)]) == 0
+    cfg = json.loads((out / "config.json").read_text())["learn"]
+    assert cfg["features"] == "psq+mobility+atomic+kingrel+safety"
+    assert json.loads((out / "weights.json").read_text())["layout"]["blocks"][-4:] == [
+        "mobility", "atomic", "kingrel", "safety"]
+
+
 def test_block_visits_count_the_positions_where_each_feature_is_not_zero():
     """A self-play game's ``block_visits``: per leaf-block entry, the positions of the
     game (the last included) where its feature is not zero, recounted by replaying the

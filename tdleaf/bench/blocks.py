@@ -31,11 +31,9 @@ HASH_MB = 16
 def fitting_blocks(variant: str) -> list[str]:
     """The registered leaf blocks that fit ``variant`` and are not already in its ``psq``
     set (its goal block is)."""
-    from search.layout import BLOCKS, feature_layout
+    from search.layout import extra_blocks
 
-    base = feature_layout(variant, "psq")
-    return [b.name for b in BLOCKS.values() if b.evaluation == "leaf" and b.code
-            and not b.misfit(variant) and not base.has(b.name)]
+    return extra_blocks(variant)
 
 
 def _weights(variant: str, features: str) -> Any:

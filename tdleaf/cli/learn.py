@@ -63,7 +63,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--features", metavar="SET[+BLOCK...]",
                    help=f"{' or '.join(FEATURE_SETS)}: material values only (default), or "
                         "material + piece-square tables; then +BLOCK adds a registered "
-                        f"block, held and learnt (e.g. psq+mobility). Blocks: {block_help()}")
+                        "block, held and learnt (e.g. psq+mobility); or 'all': psq and every "
+                        "block that fits the variant (saved spelt out). Blocks: "
+                        f"{block_help()}")
     p.add_argument("--games", type=int, metavar="N", help="games per run (default 2000)")
     p.add_argument("--runs", type=int, metavar="R",
                    help="independent runs (each its own seed), averaged at the end (default 10)")

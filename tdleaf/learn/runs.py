@@ -47,6 +47,7 @@ from search.layout import (
     FeatureLayout,
     Weights,
     WeightsError,
+    expand_features,
     feature_layout,
     has_pockets,
     learnt_blocks,
@@ -132,6 +133,9 @@ class LearnConfig:
 
     def validate(self) -> LearnConfig:
         self.variant = canonical_variant(self.variant)
+        # "all" is saved spelt out (psq+mobility+...): the job keeps its blocks when
+        # later versions register more, and the figures read them off the name.
+        self.features = expand_features(self.features, self.variant)
         if self.layout not in (1, LAYOUT_VERSION):
             raise LearnError(f"layout version {self.layout} is not one this tdleaf writes "
                              f"(1 or {LAYOUT_VERSION})")
