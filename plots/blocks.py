@@ -158,19 +158,21 @@ def draw_block(ax: Any, data: RunData, b: BlockBars, *, title: str,
     ax.set_axisbelow(True)
 
 
-def block_caption(data: RunData, b: BlockBars) -> str:
-    """What the bars are: which runs, which normalisation, what the error bars are."""
+def block_caption(data: RunData, b: BlockBars, spread: str | None = None) -> str:
+    """What the bars are: which runs, which normalisation, what the error bars are
+    (``spread``: what a figure without error bars says of the spread over runs
+    instead)."""
     lo, hi = min(b.games), max(b.games)
     when = f"after {lo} games" if lo == hi else f"after {lo}\u2013{hi} games"
     n = len(b.games)
     if b.normalised:
         text = (f"Final weights {when}: {F.conv_text(data.normalisation, n)} by the factor "
-                f"of the material values ({b.scale:.4g}); error bars: one standard deviation "
-                "over runs of the raw weights, same scale")
+                f"of the material values ({b.scale:.4g}); ")
+        bars = "error bars: one standard deviation over runs of the raw weights, same scale"
     else:
-        text = (f"Final weights {when}: mean of {n} runs, raw weights, {b.problem}; error "
-                "bars: one standard deviation over runs")
-    return F.minus(text)
+        text = f"Final weights {when}: mean of {n} runs, raw weights, {b.problem}; "
+        bars = "error bars: one standard deviation over runs"
+    return F.minus(text + (bars if spread is None else spread))
 
 
 def block_figure(data: RunData, b: BlockBars) -> Figure:

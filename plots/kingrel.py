@@ -58,10 +58,7 @@ def kingrel_figure(data: RunData, b: BlockBars) -> Figure:
     assert image is not None
     fig.colorbar(image, ax=[a for row in axes for a in row], shrink=0.8,
                  label=F.value_axis(data, b.normalised))
-    # The caption of the bars, but for their error bars: the spread over runs is in
-    # summary.json (blocks_std).
-    caption = block_caption(data, b).split("; error bars")[0] + \
-        "; standard deviations over runs: summary.json's blocks_std"
+    caption = block_caption(data, b, "standard deviations over runs: summary.json's blocks_std")
     fig.suptitle(f"{F.headline(data, fig)}\n{block_title(b.name)[0]}\n"
                  f"{F.wrap(caption, F.chars(fig))}", fontsize=10)
     return fig

@@ -7,15 +7,15 @@ import json
 
 import pytest
 
-from tdleaf.bench.blocks import fitting_blocks
+from search.layout import extra_blocks
 from tdleaf.cli import main
 
 
 def test_the_blocks_that_fit_each_variant():
-    assert fitting_blocks("atomic") == ["mobility", "atomic", "kingrel", "safety"]
-    assert fitting_blocks("crazyhouse") == ["mobility", "handcount", "kingrel", "safety", "drops"]
-    assert "chains" in fitting_blocks("giveaway") and "atomic" not in fitting_blocks("chess")
-    assert "hill" not in fitting_blocks("kingofthehill")        # already in its psq set
+    assert extra_blocks("atomic") == ["mobility", "atomic", "kingrel", "safety"]
+    assert extra_blocks("crazyhouse") == ["mobility", "handcount", "kingrel", "safety", "drops"]
+    assert "chains" in extra_blocks("giveaway") and "atomic" not in extra_blocks("chess")
+    assert "hill" not in extra_blocks("kingofthehill")        # already in its psq set
 
 
 def test_a_run_searches_the_same_tree_with_and_without_each_block(capsys):

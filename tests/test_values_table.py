@@ -13,9 +13,9 @@ from search.layout import value_set
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _module():
-    spec = importlib.util.spec_from_file_location(
-        "make_values_table", ROOT / "tests" / "data" / "make_values_table.py")
+def _module(name: str = "make_values_table"):
+    """A script of tests/data, imported."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "data" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -40,11 +40,7 @@ def test_one_row_per_variant_from_its_summary():
 
 
 def test_the_curves_table_has_a_row_per_folder_and_a_column_per_snapshot(tmp_path):
-    spec = importlib.util.spec_from_file_location(
-        "make_curves_table", ROOT / "tests" / "data" / "make_curves_table.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _module("make_curves_table")
 
     def point(games, elo, cpu):
         return {"games": games, "elo": elo, "elo_ci": [elo - 40, elo + 45], "cpu_hours": cpu}

@@ -28,14 +28,6 @@ POSITIONS = 8
 HASH_MB = 16
 
 
-def fitting_blocks(variant: str) -> list[str]:
-    """The registered leaf blocks that fit ``variant`` and are not already in its ``psq``
-    set (its goal block is)."""
-    from search.layout import extra_blocks
-
-    return extra_blocks(variant)
-
-
 def _weights(variant: str, features: str) -> Any:
     from search.layout import feature_layout, value_set
 
@@ -54,12 +46,13 @@ def _search(weights: Any, fen: str, depth: int) -> tuple[int, float]:
 def bench_blocks(variants: list[str], blocks: list[str] | None = None, depth: int = DEPTH,
                  n_positions: int = POSITIONS, progress: bool = False) -> dict[str, Any]:
     """Run the benchmark (see the module's docstring); the JSON-ready report."""
+    from search.layout import extra_blocks
     from tdleaf.bench.prior_data import data_path, read_epd
 
     rows = []
     for variant in (canonical_variant(v) for v in variants):
         fens = [r.fen for r in read_epd(data_path(variant))[:n_positions]]
-        names = [b for b in fitting_blocks(variant) if blocks is None or b in blocks]
+        names = [b for b in extra_blocks(variant) if blocks is None or b in blocks]
         base = _weights(variant, "psq")
         _search(base, fens[0], 2)                # compile outside the clock
         for name in names:

@@ -99,22 +99,34 @@ def node_targets(c: Collected, method: str, clip: float = MATE_CLIP,
     return keep, lo, hi
 
 
+def _node_errors(c: Collected, w: np.ndarray, method: str, omega: float, clip: float,
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per target node of ``method``: ``(kind, index, x, d, g)``, its target's kind, its
+    sparse features, its error ``d`` on the squashed scale and ``g = omega P (1 - P) d``
+    (the factor of its features in the change, before dividing by N)."""
+    keep, lo, hi = node_targets(c, method, clip)
+    index, x = c.index[keep], c.x[keep]
+    p = squash((w[index] * x).sum(axis=1), omega)
+    d = np.clip(p, squash(lo, omega), squash(hi, omega)) - p
+    return c.kind[keep], index, x, d, omega * p * (1.0 - p) * d
+
+
+def _spread(index: np.ndarray, x: np.ndarray, g: np.ndarray, size: int) -> np.ndarray:
+    """``sum_s g_s x(s)`` as a dense vector of ``size`` entries."""
+    return np.bincount(index.ravel(), weights=(g[:, None] * x).ravel(), minlength=size)
+
+
 def bootstrap_change(c: Collected, w: np.ndarray, method: str, omega: float,
                      clip: float = MATE_CLIP) -> tuple[np.ndarray, float, int]:
     """The recommended change of one move's search (before any learning rate):
     ``(change, loss, N)`` with ``change = (1/N) sum_s d_s omega P_s (1 - P_s) x(s)``,
     the mean loss ``(1/N) sum_s d_s^2 / 2`` and N the number of target nodes (see the
     module's docstring)."""
-    keep, lo, hi = node_targets(c, method, clip)
-    n = int(keep.sum())
+    _, index, x, d, g = _node_errors(c, w, method, omega, clip)
+    n = len(d)
     if n == 0:
         return np.zeros(len(w)), 0.0, 0
-    index, x = c.index[keep], c.x[keep]
-    p = squash((w[index] * x).sum(axis=1), omega)
-    d = np.clip(p, squash(lo, omega), squash(hi, omega)) - p
-    g = omega * p * (1.0 - p) * d / n
-    change = np.bincount(index.ravel(), weights=(g[:, None] * x).ravel(), minlength=len(w))
-    return change, float(0.5 * np.mean(d * d)), n
+    return _spread(index, x, g / n, len(w)), float(0.5 * np.mean(d * d)), n
 
 
 def change_by_kind(c: Collected, w: np.ndarray, method: str, omega: float,
@@ -123,18 +135,9 @@ def change_by_kind(c: Collected, w: np.ndarray, method: str, omega: float,
     (the sum over the target nodes, before dividing by their number) split by the kind
     of each node's target, ``"exact"``, ``"lower"`` and ``"upper"`` (the three add up
     to it). For studying a learner, not used by it."""
-    keep, lo, hi = node_targets(c, method, clip)
-    kind = c.kind[keep]
-    index, x = c.index[keep], c.x[keep]
-    p = squash((w[index] * x).sum(axis=1), omega)
-    d = np.clip(p, squash(lo, omega), squash(hi, omega)) - p
-    g = omega * p * (1.0 - p) * d
-    out = {}
-    for name, k in (("exact", EXACT), ("lower", LOWER), ("upper", UPPER)):
-        m = kind == k
-        out[name] = np.bincount(index[m].ravel(), weights=(g[m][:, None] * x[m]).ravel(),
-                                minlength=len(w))
-    return out
+    kind, index, x, _, g = _node_errors(c, w, method, omega, clip)
+    return {name: _spread(index[kind == k], x[kind == k], g[kind == k], len(w))
+            for name, k in (("exact", EXACT), ("lower", LOWER), ("upper", UPPER))}
 
 
 class Bootstrap:

@@ -13,7 +13,7 @@ import numpy as np
 from search import Engine
 from search.alphabeta import MATE_BOUND
 from search.engine import SearchResult
-from search.evaluate import feature_vector
+from search.evaluate import leaf_features
 from search.layout import SQUARE_XOR, separate_colours
 from variants import Position, board_class, core, spec
 
@@ -93,11 +93,13 @@ def play_moves(engine: Engine, variant: str, depth: int, seed: int, max_plies: i
     visits_black = np.zeros((6, 64), dtype=np.int64) if separate_colours(variant) else None
     layout = engine.weights.layout
     block_visits = np.zeros(layout.size - layout.leaf_start, dtype=np.int64)
+    leaf_x = np.zeros(layout.size)      # only the leaf blocks' entries are written
     nodes = 0
     while True:
         count_visits(pos, visits, visits_black)
         if block_visits.size:
-            block_visits += feature_vector(pos.bb, pos.st, layout)[layout.leaf_start:] != 0
+            leaf_features(pos.bb, pos.st, engine.table, leaf_x)
+            block_visits += leaf_x[layout.leaf_start:] != 0
         keys[pos.key] = keys.get(pos.key, 0) + 1
         over = _game_over(pos, keys, max_plies)
         if over is not None:
