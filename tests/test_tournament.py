@@ -119,3 +119,25 @@ def test_round_robin_through_the_command_line_and_resume(tmp_path, capsys):
     assert main(more + ["--resume"]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert [r["games"] for r in summary["rows"]] == [4, 4, 4]
+
+
+def test_some_pairings_now_and_the_whole_plan_later(tmp_path, capsys):
+    out = tmp_path / "t"
+    argv = ["tournament", "--variant", "suicide", "--plan", "gauntlet", "--players",
+            "traditional", "sjeng", "losers", "--games", "2", "--depth", "1", "--out", str(out),
+            "--no-progress"]
+    assert main(argv + ["--pairings", "3"]) == 2
+    assert "--pairings 3: the gauntlet plan has 2 pairing(s)" in capsys.readouterr().err
+    assert main(argv + ["--pairings", "2"]) == 0
+    # The pairing keeps its number in the plan; the first is not played.
+    assert sorted(p.name for p in out.glob("*.pgn")) == ["02-traditional-vs-losers.pgn"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert [r["configuration"] for r in summary["rows"]] == ["traditional vs. losers"]
+    before = (out / "02-traditional-vs-losers.pgn").read_text()
+    assert main(argv + ["--resume"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert [r["configuration"] for r in summary["rows"]] == ["traditional vs. sjeng",
+                                                            "traditional vs. losers"]
+    # The whole plan carried on from the pairing played before: its games were kept.
+    assert (out / "02-traditional-vs-losers.pgn").read_text() == before
+    assert [r["games"] for r in summary["rows"]] == [2, 2]

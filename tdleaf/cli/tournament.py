@@ -56,9 +56,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="one player's setting (repeatable)")
     p.add_argument("--out", metavar="DIR",
                    help="tournament folder (default runs/tournaments/<time>-<variant>-<plan>)")
+    p.add_argument("--pairings", type=_pairing_list, metavar="K[,K...]",
+                   help="play only these pairings of the plan (1-based, as numbered in "
+                        "its files); the whole plan run later with --resume in the same "
+                        "--out carries on from them (e.g. the pairings that need no "
+                        "piece-square player while its experiment still runs)")
     p.add_argument("--resume", action="store_true", help="carry on the tournament in --out")
     p.add_argument("--no-progress", action="store_true", help="no live progress line")
     p.set_defaults(run=run)
+
+
+def _pairing_list(text: str) -> frozenset[int]:
+    try:
+        ks = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers like 1,2; got {text!r}") from None
+    if not ks or min(ks) < 1:
+        raise argparse.ArgumentTypeError(f"pairings are numbered from 1; got {text!r}")
+    return frozenset(ks)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,8 +97,15 @@ def run(args: argparse.Namespace) -> int:
         pairings = plan_pairings(args.plan, variant, args.players, names)
     except (TournamentError, ValueError) as exc:
         raise CliError(str(exc)) from None
+    only = None
+    if args.pairings is not None:
+        if max(args.pairings) > len(pairings):
+            raise CliError(f"--pairings {max(args.pairings)}: the {args.plan} plan has "
+                           f"{len(pairings)} pairing(s)")
+        only = frozenset(k - 1 for k in args.pairings)
     if names is not None:
-        used = {p.a for p in pairings} | {p.b for p in pairings}
+        used = {p.a for k, p in enumerate(pairings) if only is None or k in only} \
+            | {p.b for k, p in enumerate(pairings) if only is None or k in only}
         sides = {n: names[n] for n in PAPER_NAMES if names.get(n) in used}
     else:
         sides = {str(i + 1): spec for i, spec in enumerate(args.players)}
@@ -107,8 +129,9 @@ def run(args: argparse.Namespace) -> int:
         base.validate()
     except MatchError as exc:
         raise CliError(str(exc)) from None
-    tournament = Tournament(base, pairings, out, settings)
-    print(f"tdleaf tournament: {args.plan}, {variant}, {len(pairings)} pairing(s) x "
+    tournament = Tournament(base, pairings, out, settings, only)
+    print(f"tdleaf tournament: {args.plan}, {variant}, "
+          f"{len(pairings) if only is None else len(only)} pairing(s) x "
           f"{args.games} games; results in {out}", file=sys.stderr, flush=True)
     if not all(is_external(spec) for spec in settings):
         from .tools import say_if_compiling

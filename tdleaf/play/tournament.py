@@ -162,6 +162,10 @@ class Tournament:
     pairings: list[Pairing]
     out: Path
     settings: dict[str, dict[str, Any]] = field(default_factory=dict)   # per spec
+    #: The pairings to play (0-based positions in ``pairings``); None: all. A pairing
+    #: keeps its file name from its position in the whole plan, so a later run of the
+    #: whole plan with ``resume`` carries on from the ones played here.
+    only: frozenset[int] | None = None
 
     def pgn_of(self, k: int, pairing: Pairing) -> Path:
         slug = re.sub(r"[^A-Za-z0-9]+", "-", pairing.label).strip("-").lower()
@@ -179,13 +183,15 @@ class Tournament:
             progress: Callable[[int, Pairing, Summary, Any], None] | None = None) -> list[Row]:
         """Play every pairing in turn (carrying on from their PGNs with ``resume``) and
         rewrite the tables after each one."""
-        played = [self.pgn_of(k, p) for k, p in enumerate(self.pairings)]
+        chosen = [(k, p) for k, p in enumerate(self.pairings)
+                  if self.only is None or k in self.only]
+        played = [self.pgn_of(k, p) for k, p in chosen]
         if not resume and any(p.exists() and p.stat().st_size for p in played):
             raise TournamentError(f"{self.out} already holds games: use --resume to carry on, "
                                   f"or another --out folder")
         self.out.mkdir(parents=True, exist_ok=True)
         rows: list[Row] = []
-        for k, pairing in enumerate(self.pairings):
+        for k, pairing in chosen:
 
             def report(summary: Summary, outcome: Any, k: int = k, pairing: Pairing = pairing) -> None:
                 if progress:
