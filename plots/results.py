@@ -21,7 +21,7 @@ from variants.normalise import scale_factor, typical_size
 from variants.spec import VARIANTS
 
 from . import paper
-from .runfolder import PIECE_NAMES, PlotError, RunData, load_run
+from .runfolder import PIECE_NAMES, VARIANT_TITLES, PlotError, RunData, load_run
 from .values import Finals, finals
 
 #: The order of the sections: the report's variants as it orders them, then the others.
@@ -81,7 +81,7 @@ def _pawn_one(values: dict[str, float], losing: bool) -> dict[str, float]:
 
 def variant_section(variant: str, runs: dict[str, RunData], root: Path) -> str:
     """The markdown of one variant: values, pawn = 1, compute, figures."""
-    title = variant[0].upper() + variant[1:]
+    title = VARIANT_TITLES.get(variant, variant)
     material, psq = runs.get("material"), runs.get("psq")
     fm = finals(material) if material else None
     fp = finals(psq) if psq else None

@@ -41,6 +41,7 @@ from variants.normalise import (  # noqa: F401
     reference,
 )
 from variants.normalise import convention_text as _convention_text
+from variants.spec import SPECS as _SPECS
 from variants.spec import get as _spec
 
 PIECES = "PNBRQK"
@@ -52,10 +53,7 @@ COLOUR_SIZE = PSQ_BLACK + 6 * 64
 INCREMENTAL_BLOCKS = ("material", "hand", "psq", "material_black", "psq_black")
 _FLIP = np.arange(64) ^ 56          # Black's view <-> the board's squares
 
-VARIANT_TITLES = {"chess": "Chess", "crazyhouse": "Crazyhouse", "suicide": "Suicide",
-                  "giveaway": "Giveaway", "antichess": "Antichess", "atomic": "Atomic",
-                  "kingofthehill": "King of the hill", "3check": "Three-check",
-                  "racingkings": "Racing kings", "horde": "Horde"}
+VARIANT_TITLES = {name: v.title for name, v in _SPECS.items()}
 FEATURE_TITLES = {"material": "material values", "psq": "material + piece-square tables"}
 
 

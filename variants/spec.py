@@ -80,6 +80,13 @@ class Variant:
     #: The leaf feature block (``search.layout.BLOCKS``) of its own way to win, which its
     #: ``psq`` feature set holds and learns (None: the variant has none).
     goal_block: str | None = None
+    #: Its name in a sentence or a heading ("King of the hill"); None: the name, capitalised.
+    display: str | None = None
+
+    @property
+    def title(self) -> str:
+        """The name for people: ``"Three-check"`` for ``3check``."""
+        return self.display or self.name.capitalize()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -141,20 +148,23 @@ _ALL = (
             "kingofthehill", "kingOfTheHill", ("king of the hill", "koth"),
             pockets=False, losing=False, king_capture=False, explosions=False,
             win_conditions=("checkmate", "king-on-hill"), mirror="rank",
-            normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="hill"),
+            normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="hill",
+            display="King of the hill"),
     Variant("3check", 6, "chess.variant.ThreeCheckBoard", "3check", "3check", "threeCheck",
             ("three-check", "three check", "threecheck", "three check chess", "3-check",
              "3 check"),
             pockets=False, losing=False, king_capture=False, explosions=False,
             win_conditions=("checkmate", "third-check"), mirror="rank",
-            normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="checks"),
+            normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="checks",
+            display="Three-check"),
     # The start is mirrored left-right between the colours (white's pieces on the
     # right half of ranks 1-2, black's on the left half).
     Variant("racingkings", 7, "chess.variant.RacingKingsBoard", "racingkings", "racingkings",
             "racingKings", ("racing kings", "racing", "race"),
             pockets=False, losing=False, king_capture=False, explosions=False,
             win_conditions=("king-on-8th-rank",), mirror="file",
-            normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="race"),
+            normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="race",
+            display="Racing kings"),
     # White's horde is pawns: a white bishop exists only after a promotion, so its
     # learnt value is too rarely trained to scale by; white is scaled by its pawn.
     Variant("horde", 8, "chess.variant.HordeBoard", "horde", "horde", "horde",
