@@ -123,6 +123,8 @@ def variant_section(variant: str, runs: dict[str, RunData], root: Path) -> str:
     for name, vals in rows:
         if vals:
             lines.append(f"| {name} | " + " | ".join(_pm(vals.get(k)) for k in board) + " |")
+    if (material or psq).separate_colours:                  # type: ignore[union-attr]
+        lines += black_table(material, psq)
     lines += ["", ("| experiment | runs x games | depth | search | games played "
               "| hours (wall, one game a core) | s / game | nodes / game |"),
               "|---|---|---|---|---|---|---|---|"]
@@ -141,11 +143,31 @@ def variant_section(variant: str, runs: dict[str, RunData], root: Path) -> str:
             continue
         rel = Path(os.path.relpath(d.path, root))
         names = ["curves", "final-values"] + (["heatmaps"] if kind == "psq" else [])
+        names += [f"{n}-black" for n in names]          # Black's own, where drawn
         figs += [f"[{kind}: {n}]({(rel / 'figures' / f'{n}.png').as_posix()})" for n in names
                  if (d.path / "figures" / f"{n}.png").exists()]
     if figs:
         lines += ["", "Figures: " + ", ".join(figs) + "."]
     return "\n".join(lines) + "\n"
+
+
+def black_table(material: RunData | None, psq: RunData | None) -> list[str]:
+    """Lines of the table of Black's own values, where the colours have separate ones
+    (horde), in Black's normalisation."""
+    sides = {kind: d.black_side() for kind, d in (("material", material), ("psq", psq)) if d}
+    first = next(iter(sides.values()))
+    piece, target = first.normalisation
+    ours = {kind: _series(finals(d), "learnt" if kind == "material" else "psq")
+            for kind, d in sides.items()}
+    m, m_sd = ours.get("material", ({}, {}))
+    t, t_sd = ours.get("psq", ({}, {}))
+    lines = ["", (f"Black's own values (the colours have separate values in "
+                  f"{first.variant}), normalised so that Black's "
+                  f"{PIECE_NAMES[piece].lower()} = {target:g}:"), "",
+             "| piece | ours: learnt (material) | ours: table average (psq) |", "|---|---|---|"]
+    for k in dict.fromkeys([*m, *t]):
+        lines.append(f"| {_label(k)} | {_pm(m.get(k), m_sd.get(k))} | {_pm(t.get(k), t_sd.get(k))} |")
+    return lines
 
 
 def results_markdown(reference: str | os.PathLike[str], root: str | os.PathLike[str] = ".",

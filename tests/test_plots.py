@@ -792,3 +792,19 @@ def test_results_tables_beside_the_report(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["results", str(tmp_path / "empty")]) == 2
     assert "no experiment under" in capsys.readouterr().err
+
+
+def test_results_give_black_its_own_values_where_the_colours_have_them(tmp_path):
+    """Horde: `tdleaf results` tables Black's own values, in Black's normalisation, as
+    the run's summary.json holds them."""
+    out = _learn(tmp_path / "reference" / "horde" / "material", "horde", "material")
+    md = tmp_path / "RESULTS-tables.md"
+    assert main(["results", str(tmp_path / "reference"), "--out", str(md)]) == 0
+    text = md.read_text()
+    white, black = text.split("Black's own values")
+    assert white.startswith("## Horde") and "pawn = 1" in white
+    assert "Black's bishop = 3" in black
+    summary = json.loads((out / "summary.json").read_text())["black"]
+    view = summary["normalised"]["B=3"]
+    row = next(x for x in black.splitlines() if x.startswith("| queen |"))
+    assert row.split("|")[2].strip().startswith(f"{view['Q']:.2f} \u00b1")
