@@ -24,9 +24,12 @@ Plans:
               piece-square vs learnt (chess: also piece-square vs the Sjeng engine),
               with the report's won/lost/draw/ratio and sign test beside ours; then
               one it could not play: learnt vs the report's own learnt values (value
-              set 'report'; not in giveaway/antichess, where it learnt none). learnt
-              and psq are the shipped reference weights unless --learnt / --psq name
-              result folders; avg-psq is derived from psq's tables.
+              set 'report'; not in giveaway/antichess, where it learnt none: they end
+              on learnt vs the multi-variant Stockfish's values, value set
+              'stockfish'). King of the hill, three-check, racing kings and horde:
+              learnt vs traditional, vs stockfish, vs avg-psq, and psq vs learnt.
+              learnt and psq are the shipped reference weights unless --learnt /
+              --psq name result folders; avg-psq is derived from psq's tables.
   roundrobin  every pair of --players
   gauntlet    the first of --players against each of the others
 
