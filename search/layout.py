@@ -689,7 +689,8 @@ def weights_from_json(data: Any, variant: str | None = None, source: str = "weig
         file_variant = canonical_variant(named)
     except ValueError as exc:
         raise WeightsError(f"{source}: {exc}") from None
-    if variant is not None and canonical_variant(variant) != file_variant:
+    # Variants that share their rules share weights (antichess's are giveaway's).
+    if variant is not None and not spec.same_rules(file_variant, canonical_variant(variant)):
         raise WeightsError(f"{source}: weights are for {file_variant}, not {canonical_variant(variant)}")
     layout = layout_from_json(data.get("layout"), file_variant, source)
     for key in data:

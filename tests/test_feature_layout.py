@@ -32,6 +32,7 @@ from search.layout import (
     learnt_blocks,
     load_weights,
     register_block,
+    value_set,
     weights_from_json,
 )
 from tests.helpers_search import random_positions, random_weight_vector
@@ -188,6 +189,22 @@ def test_a_classic_file_of_one_variant_is_refused_for_another():
     path = ROOT / "search/data/reference/atomic/psq/weights.json"
     with pytest.raises(WeightsError, match="weights are for atomic, not crazyhouse"):
         load_weights(path, "crazyhouse")
+    # Suicide's rules are not giveaway's: refused too.
+    with pytest.raises(WeightsError, match="weights are for suicide, not giveaway"):
+        load_weights(ROOT / "search/data/reference/suicide/material/weights.json", "giveaway")
+
+
+def test_weights_of_a_variant_with_the_same_rules_load_and_play(tmp_path):
+    """Antichess is giveaway's rules (its start has no castling rights): a file learnt
+    in one loads for the other, as the engine accepts it."""
+    w = value_set("traditional", "antichess")
+    path = tmp_path / "weights.json"
+    w.save(path)
+    loaded = load_weights(path, "giveaway")
+    assert loaded.variant == "antichess" and np.array_equal(loaded.w, w.w)
+    engine = Engine("giveaway", str(path), hash_mb=1)
+    assert engine.search("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                         depth=2).move is not None
 
 
 def _light_squares(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
