@@ -72,8 +72,13 @@ def test_every_reference_weights_file_loads_to_the_same_vector():
 
 
 def test_the_pinned_digests_cover_every_shipped_default():
+    """Every shipped file written before layouts is pinned; the ones learnt since carry
+    their layout (version 2) and are checked against their sources by test_shipped."""
     shipped = [p for p in _reference_files() if "search/data" in str(p)]
-    assert shipped and all(str(p.relative_to(ROOT)) in DIGESTS for p in shipped)
+    classic = [p for p in shipped if "layout" not in json.loads(p.read_text())]
+    assert classic and all(str(p.relative_to(ROOT)) in DIGESTS for p in classic)
+    assert all(json.loads(p.read_text())["layout"]["version"] == LAYOUT_VERSION
+               for p in shipped if p not in classic)
 
 
 def test_a_classic_file_plays_as_before():
