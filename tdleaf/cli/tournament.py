@@ -107,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
                            f"{len(pairings)} pairing(s)")
         only = frozenset(k - 1 for k in args.pairings)
     if names is not None:
-        used = {p.a for k, p in enumerate(pairings) if only is None or k in only} \
-            | {p.b for k, p in enumerate(pairings) if only is None or k in only}
+        chosen = [p for k, p in enumerate(pairings) if only is None or k in only]
+        used = {p.a for p in chosen} | {p.b for p in chosen}
         sides = {n: names[n] for n in PAPER_NAMES if names.get(n) in used}
     else:
         sides = {str(i + 1): spec for i, spec in enumerate(args.players)}
