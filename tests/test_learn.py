@@ -798,3 +798,20 @@ def test_learn_says_it_is_compiling_before_its_bar_when_the_cache_is_cold(tmp_pa
         proc.stderr.close()
     assert first == COMPILING and "'tdleaf warmup'" in first
     assert header.startswith("tdleaf learn: chess, material, 1 runs x 1 games")
+
+
+def test_a_run_that_one_colour_always_wins_is_warned_about(tmp_path, capsys):
+    """tests/data/horde_one_sided: horde material runs 0 and 1 as learnt from weights of
+    1, with 100 more games each at depth 3. In run 0 White won every game from its first
+    on, and goes on doing so: the job says so, once. Run 1's results split, and it stays
+    quiet."""
+    out = tmp_path / "job"
+    shutil.copytree(REPO / "tests" / "data" / "horde_one_sided", out)
+    code, _, err = _learn(capsys, "--resume", "--workers", "1", "--out", str(out))
+    assert code == 0, err
+    white = [sum(float(r["result"]) for r in csv.DictReader((out / f"run-{k:02d}" /
+                                                             "history.csv").open()))
+             for k in (0, 1)]
+    assert white[0] == 100 and 20 < white[1] < 80, white
+    assert err.count("won each of its last 100 games") == 1, err
+    assert "run 0: White won each of its last 100 games" in err

@@ -385,6 +385,10 @@ def load_checkpoint(rdir: Path) -> dict[str, Any] | None:
 #: repetitions within PLIES plies (chess with tables from the initial position: 361 of
 #: 365; the shipped atomic and suicide runs: at most 34 of 2,000).
 REPEAT_WINDOW, REPEAT_SHARE, REPEAT_PLIES = 100, 0.75, 40
+#: A run is "one-sided" when one colour won each of its last ONE_SIDED games: the loser's
+#: values then get no signal (horde from weights of 1: White won every game of 4 of 10
+#: runs from their first games on, and Black's values stayed near 1).
+ONE_SIDED = 100
 
 
 def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
@@ -436,7 +440,8 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     learner = Bootstrap(cfg.method, w, tc, mask, alpha=cfg.alpha, omega=cfg.omega,
                         coherence=cfg.coherence, clip=cfg.clip) if bootstrap else None
     recent: collections.deque[bool] = collections.deque(maxlen=REPEAT_WINDOW)
-    warned = False
+    results: collections.deque[float] = collections.deque(maxlen=ONE_SIDED)
+    warned = warned_side = False
     for g in range(int(ck["games"]), cfg.games):
         engine.w[:] = w
         t0, cpu0 = time.perf_counter(), time.process_time()
@@ -466,6 +471,15 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
                   f"games were threefold repetitions within {REPEAT_PLIES} plies: self-play is "
                   "repeating one game and learns little from it; --random-plies (e.g. 4) "
                   "opens each game differently", file=sys.stderr, flush=True)
+        results.append(rec.result)
+        if (not warned_side and len(results) == ONE_SIDED and results[0] != 0.5
+                and results.count(results[0]) == ONE_SIDED):
+            warned_side = True
+            print(f"tdleaf learn: warning: run {run}: {'White' if results[0] else 'Black'} won "
+                  f"each of its last {ONE_SIDED} games: the side that always loses learns "
+                  "little about its own pieces, and this run's values may differ from those "
+                  "of runs that escape such a start (compare the runs before trusting their "
+                  "mean)", file=sys.stderr, flush=True)
         ck["history_bytes"] = _append(hist_path, _history_row(
             g + 1, rec, seconds, w, colours, cpu if cpu_column else None))
         if cfg.pgn_every and (g + 1) % cfg.pgn_every == 0:
