@@ -82,7 +82,13 @@ def _pairing_list(text: str) -> frozenset[int]:
 def run(args: argparse.Namespace) -> int:
     from tdleaf.play.match import MatchConfig, MatchError, PlayerConfig
     from tdleaf.play.players import is_external
-    from tdleaf.play.tournament import Tournament, TournamentError, paper_players, plan_pairings
+    from tdleaf.play.tournament import (
+        Tournament,
+        TournamentError,
+        chosen_pairings,
+        paper_players,
+        plan_pairings,
+    )
     from variants import VariantError, canonical_variant
 
     try:
@@ -107,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
                            f"{len(pairings)} pairing(s)")
         only = frozenset(k - 1 for k in args.pairings)
     if names is not None:
-        chosen = [p for k, p in enumerate(pairings) if only is None or k in only]
+        chosen = [p for _, p in chosen_pairings(pairings, only)]
         used = {p.a for p in chosen} | {p.b for p in chosen}
         sides = {n: names[n] for n in PAPER_NAMES if names.get(n) in used}
     else:

@@ -391,6 +391,45 @@ REPEAT_WINDOW, REPEAT_SHARE, REPEAT_PLIES = 100, 0.75, 40
 ONE_SIDED = 100
 
 
+class _Watch:
+    """A warning said once in a run: when its last ``window`` games, each reduced to one
+    value by ``fact``, meet ``test``; ``message`` says what they show."""
+
+    def __init__(self, window: int, fact: Callable[[Any], Any],
+                 test: Callable[[collections.deque], bool],
+                 message: Callable[[collections.deque], str]) -> None:
+        self.recent: collections.deque = collections.deque(maxlen=window)
+        self.fact, self.test, self.message = fact, test, message
+        self.said = False
+
+    def add(self, rec: Any, run: int) -> None:
+        self.recent.append(self.fact(rec))
+        if not self.said and len(self.recent) == self.recent.maxlen and self.test(self.recent):
+            self.said = True
+            print(f"tdleaf learn: warning: run {run}: {self.message(self.recent)}",
+                  file=sys.stderr, flush=True)
+
+
+def _watches() -> list[_Watch]:
+    """What a run warns about: one game repeated, one colour winning every game."""
+    return [
+        _Watch(REPEAT_WINDOW,
+               lambda rec: rec.termination == "threefold_repetition"
+               and len(rec.moves) < REPEAT_PLIES,
+               lambda r: sum(r) >= REPEAT_SHARE * REPEAT_WINDOW,
+               lambda r: f"{sum(r)} of its last {REPEAT_WINDOW} games were threefold "
+                         f"repetitions within {REPEAT_PLIES} plies: self-play is repeating "
+                         "one game and learns little from it; --random-plies (e.g. 4) opens "
+                         "each game differently"),
+        _Watch(ONE_SIDED, lambda rec: rec.result,
+               lambda r: r[0] != 0.5 and r.count(r[0]) == ONE_SIDED,
+               lambda r: f"{'White' if r[0] else 'Black'} won each of its last {ONE_SIDED} "
+                         "games: the side that always loses learns little about its own "
+                         "pieces, and this run's values may differ from those of runs that "
+                         "escape such a start (compare the runs before trusting their mean)"),
+    ]
+
+
 def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
                  progress: Progress | None = None) -> dict[str, Any]:
     """Play and learn the games of run ``run`` that are not done yet; returns its final
@@ -439,9 +478,7 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
     # RootStrap and TreeStrap update w and tc in place after every search of a game.
     learner = Bootstrap(cfg.method, w, tc, mask, alpha=cfg.alpha, omega=cfg.omega,
                         coherence=cfg.coherence, clip=cfg.clip) if bootstrap else None
-    recent: collections.deque[bool] = collections.deque(maxlen=REPEAT_WINDOW)
-    results: collections.deque[float] = collections.deque(maxlen=ONE_SIDED)
-    warned = warned_side = False
+    watches = _watches()
     for g in range(int(ck["games"]), cfg.games):
         engine.w[:] = w
         t0, cpu0 = time.perf_counter(), time.process_time()
@@ -462,24 +499,8 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
         if rec.block_visits is not None:
             block_visits += rec.block_visits
         seconds, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-        recent.append(rec.termination == "threefold_repetition"
-                      and len(rec.moves) < REPEAT_PLIES)
-        if (not warned and len(recent) == REPEAT_WINDOW
-                and sum(recent) >= REPEAT_SHARE * REPEAT_WINDOW):
-            warned = True
-            print(f"tdleaf learn: warning: run {run}: {sum(recent)} of its last {REPEAT_WINDOW} "
-                  f"games were threefold repetitions within {REPEAT_PLIES} plies: self-play is "
-                  "repeating one game and learns little from it; --random-plies (e.g. 4) "
-                  "opens each game differently", file=sys.stderr, flush=True)
-        results.append(rec.result)
-        if (not warned_side and len(results) == ONE_SIDED and results[0] != 0.5
-                and results.count(results[0]) == ONE_SIDED):
-            warned_side = True
-            print(f"tdleaf learn: warning: run {run}: {'White' if results[0] else 'Black'} won "
-                  f"each of its last {ONE_SIDED} games: the side that always loses learns "
-                  "little about its own pieces, and this run's values may differ from those "
-                  "of runs that escape such a start (compare the runs before trusting their "
-                  "mean)", file=sys.stderr, flush=True)
+        for watch in watches:
+            watch.add(rec, run)
         ck["history_bytes"] = _append(hist_path, _history_row(
             g + 1, rec, seconds, w, colours, cpu if cpu_column else None))
         if cfg.pgn_every and (g + 1) % cfg.pgn_every == 0:

@@ -139,6 +139,13 @@ def plan_pairings(plan: str, variant: str, players: list[str],
     raise TournamentError(f"unknown plan {plan!r}; expected one of {', '.join(PLANS)}")
 
 
+def chosen_pairings(pairings: list[Pairing], only: frozenset[int] | None,
+                    ) -> list[tuple[int, Pairing]]:
+    """``(position in the plan, pairing)`` of the pairings to play: those in ``only``
+    (0-based), or all."""
+    return [(k, p) for k, p in enumerate(pairings) if only is None or k in only]
+
+
 @dataclass
 class Row:
     pairing: Pairing
@@ -185,8 +192,7 @@ class Tournament:
             progress: Callable[[int, Pairing, Summary, Any], None] | None = None) -> list[Row]:
         """Play every pairing in turn (carrying on from their PGNs with ``resume``) and
         rewrite the tables after each one."""
-        chosen = [(k, p) for k, p in enumerate(self.pairings)
-                  if self.only is None or k in self.only]
+        chosen = chosen_pairings(self.pairings, self.only)
         played = [self.pgn_of(k, p) for k, p in chosen]
         if not resume and any(p.exists() and p.stat().st_size for p in played):
             raise TournamentError(f"{self.out} already holds games: use --resume to carry on, "
