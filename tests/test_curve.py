@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+import chess.pgn
 import numpy as np
 import pytest
 from PIL import Image
@@ -273,6 +274,29 @@ def test_curve_plays_every_point_and_resumes(job, capsys):
     err = _error(capsys, "curve", str(job), *CURVE[:2], "--depth", "2")
     assert "depth 1" in err and str(folder) in err
     assert _files(folder) == before
+
+
+def test_curves_of_two_learners_from_one_start_play_the_same_first_point(job, tmp_path):
+    """One player name for every learner: the same tie-breaks, so the point of the
+    initial weights is the same games whatever the method (a paired comparison)."""
+    same, other = tmp_path / "same", tmp_path / "other"
+    for folder in (same, other):
+        shutil.copytree(job, folder, ignore=shutil.ignore_patterns(CURVE_DIR, "curve.json"))
+    config = json.loads((other / "config.json").read_text())
+    config["learn"]["method"] = "rootstrap"
+    (other / "config.json").write_text(json.dumps(config))
+    for folder in (same, other):
+        assert main(["curve", str(folder), *CURVE]) == 0
+
+    def moves(folder: Path) -> list[tuple[str, list[str]]]:
+        games = []
+        with open(folder / CURVE_DIR / "games-0.pgn") as fh:
+            while (game := chess.pgn.read_game(fh)) is not None:
+                games.append((game.headers["Result"], [m.uci() for m in game.mainline_moves()]))
+        return games
+
+    assert _curve(other)["method"] == "rootstrap"
+    assert moves(other) == moves(same) and moves(same)
 
 
 def test_curve_of_an_old_folder_counts_its_wall_time(job, tmp_path, capsys):

@@ -302,13 +302,16 @@ def play_curve(plan: CurvePlan, ccfg: CurveConfig, progress: Progress | None = N
                     + (" (the initial weights)" if n == 0 else ""),
             "games": n, "method": cfg.method, "features": cfg.features,
             "source": "tdleaf curve"}, layout=run_layout(cfg)).save(weights)
-        name = f"{cfg.method}-{n}"
+        # The name seeds the player's tie-breaks: one name for every learner, so that
+        # curves of the same opening and point play with the same random numbers (and
+        # learners from the same initial weights have the same first point).
+        name = f"learnt-{n}"
         mcfg = MatchConfig(
             variant=cfg.variant, a=PlayerConfig(str(weights), {**mine, "name": name}),
             b=PlayerConfig(ccfg.opponent, theirs), games=ccfg.games,
             random_plies=ccfg.random_plies, seed=ccfg.seed,
             adjudication=Adjudication(max_plies=ccfg.max_plies), workers=ccfg.workers,
-            pgn=str(folder / f"games-{n}.pgn"), event=f"tdleaf curve: {path.name}, {name}")
+            pgn=str(folder / f"games-{n}.pgn"), event=f"tdleaf curve: {path.name}, {cfg.method}-{n}")
 
         def step(summary: Any, outcome: Any, n: int = n) -> None:
             if progress is not None:
