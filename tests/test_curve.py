@@ -299,6 +299,33 @@ def test_curves_of_two_learners_from_one_start_play_the_same_first_point(job, tm
     assert moves(other) == moves(same) and moves(same)
 
 
+def test_a_labelled_curve_is_a_curve_of_its_own(job, tmp_path, capsys):
+    """--label: another opponent's curve beside the first, in curve-LABEL/ and its .json;
+    the figure takes the file."""
+    run = tmp_path / "run"
+    shutil.copytree(job, run, ignore=shutil.ignore_patterns(CURVE_DIR, "curve.json"))
+    assert main(["curve", str(run), *CURVE]) == 0
+    first = _files(run)
+    assert main(["curve", str(run), *CURVE, "--opponent", "stockfish", "--label", "vs-sf"]) == 0
+    assert str(run / "curve-vs-sf.json") in capsys.readouterr().out
+    assert {k: v for k, v in _files(run).items() if k in first} == first   # untouched
+    data = json.loads((run / "curve-vs-sf.json").read_text())
+    assert (data["opponent"], data["label"], data["complete"]) == ("stockfish", "vs-sf", True)
+    for p in data["points"]:
+        assert p["pgn"] == f"curve-vs-sf/games-{p['games']}.pgn" and (run / p["pgn"]).exists()
+    assert json.loads((run / "curve-vs-sf/settings.json").read_text())["opponent"] == "stockfish"
+    # its settings bind it, not the unlabelled curve
+    err = _error(capsys, "curve", str(run), *CURVE, "--label", "vs-sf")
+    assert "stockfish" in err and "curve-vs-sf" in err
+    assert main(["curve", str(run), *CURVE]) == 0
+    capsys.readouterr()
+    assert "--label" in _error(capsys, "curve", str(run), *CURVE, "--label", "../x")
+    out = tmp_path / "fig"
+    assert main(["plot", "--curves", str(run), str(run / "curve-vs-sf.json"),
+                 "--out", str(out)]) == 0
+    assert (out / "learning-curves.png").exists()
+
+
 def test_curve_of_an_old_folder_counts_its_wall_time(job, tmp_path, capsys):
     """A run whose history.csv predates cpu_seconds counts its wall seconds, and says so."""
     out = _old_copy(job, tmp_path / "old")

@@ -16,7 +16,8 @@ other settings is refused), per point ``curve/weights-<games>.json`` (the mean
 weights), ``curve/games-<games>.pgn`` and ``curve/summary-<games>.json`` (the match's
 summary); and ``curve.json``, the points so far, rewritten after each. A match carries on
 from its PGN, so rerunning the command resumes where it stopped (a kill loses at most
-the games in progress).
+the games in progress). A labelled curve (``label``: another opponent, say) goes to
+``curve-<label>/`` and ``curve-<label>.json`` instead, beside the others.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ from tdleaf.learn.runs import (
 
 #: The folder of a result folder where its curve's matches go; ``curve.json`` is beside it.
 CURVE_DIR = "curve"
-CURVE_FILE = "curve.json"
 _SNAPSHOT = re.compile(r"^weights-(\d+)\.json$")
+_LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 class CurveError(ValueError):
@@ -67,6 +68,7 @@ class CurveConfig:
     seed: int = 0
     max_plies: int = 400
     workers: int = 1
+    label: str = ""         # "": curve/ and curve.json; else curve-<label>/ and its .json
 
     def validate(self) -> CurveConfig:
         for name in ("depth", "games", "workers", "max_plies"):
@@ -74,11 +76,24 @@ class CurveConfig:
                 raise CurveError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(self, name)}")
         if self.random_plies < 0:
             raise CurveError(f"--random-plies must be >= 0, got {self.random_plies}")
+        if self.label and not _LABEL.match(self.label):
+            raise CurveError(f"--label {self.label!r}: letters, digits, '-', '_' and '.' only, "
+                             "starting with a letter or digit")
         return self
 
     def fixed(self) -> dict[str, Any]:
         """The settings that decide the games (``curve/settings.json``)."""
-        return {k: v for k, v in asdict(self).items() if k not in ("games", "workers")}
+        return {k: v for k, v in asdict(self).items() if k not in ("games", "workers", "label")}
+
+    @property
+    def folder(self) -> str:
+        """The curve's folder in a result folder: its weights, PGNs and summaries."""
+        return f"{CURVE_DIR}-{self.label}" if self.label else CURVE_DIR
+
+    @property
+    def file(self) -> str:
+        """The curve's points in a result folder."""
+        return f"{self.folder}.json"
 
 
 @dataclass
@@ -221,7 +236,7 @@ def _estimate(summary: Any) -> dict[str, Any]:
 def check_settings(path: Path, ccfg: CurveConfig) -> bool:
     """Whether the curve of ``path`` has been started (``curve/settings.json``); raises
     CurveError if with other settings than ``ccfg`` (its games would not be comparable)."""
-    settings = path / CURVE_DIR / "settings.json"
+    settings = path / ccfg.folder / "settings.json"
     if not settings.exists():
         return False
     try:
@@ -267,13 +282,13 @@ Progress = Callable[[Path, int, Any, Any], None]
 def play_curve(plan: CurvePlan, ccfg: CurveConfig, progress: Progress | None = None,
                ) -> dict[str, Any]:
     """Play (or carry on) the matches of every point of ``plan`` and return the content
-    of ``curve.json``, which is rewritten after each point."""
+    of ``curve.json`` (or the labelled curve's file), which is rewritten after each point."""
     from tdleaf.play.game import Adjudication
     from tdleaf.play.match import MatchConfig, MatchError, PlayerConfig, run_match
 
     ccfg.validate()
     path, cfg = plan.path, plan.cfg
-    folder = path / CURVE_DIR
+    folder = path / ccfg.folder
     if not check_settings(path, ccfg):
         check_opponent(ccfg, cfg.variant)       # not bound to settings it cannot play
         folder.mkdir(exist_ok=True)
@@ -283,6 +298,7 @@ def play_curve(plan: CurvePlan, ccfg: CurveConfig, progress: Progress | None = N
         "run": str(path), "variant": cfg.variant, "method": cfg.method,
         "features": cfg.features, "init": cfg.init, "runs": cfg.runs,
         "learn_games": cfg.games, "learn_depth": cfg.depth, **ccfg.fixed(), "games": ccfg.games,
+        "label": ccfg.label,
         "cpu_note": ("cpu_hours: learning's process time up to the point, summed over runs "
                      f"(history.csv's {CPU_FIELD}); cpu_source counts the runs timed so and "
                      "those whose older history.csv had only wall time (seconds), used instead"),
@@ -334,8 +350,8 @@ def play_curve(plan: CurvePlan, ccfg: CurveConfig, progress: Progress | None = N
             "time_per_move": {"learnt": a, "opponent": b,
                               "ratio": a / b if a is not None and b else None},
             "warnings": summary["warnings"],
-            "pgn": f"{CURVE_DIR}/games-{n}.pgn", "summary": f"{CURVE_DIR}/summary-{n}.json",
+            "pgn": f"{ccfg.folder}/games-{n}.pgn", "summary": f"{ccfg.folder}/summary-{n}.json",
         })
         out["complete"] = len(out["points"]) == len(plan.points)
-        write_json_atomic(path / CURVE_FILE, out)
+        write_json_atomic(path / ccfg.file, out)
     return out

@@ -18,7 +18,8 @@ start (game 0, the initial weights) plays --games games against a fixed opponent
 point). Elo with its 95% interval (game pairs, else games) against the opponent, and
 the CPU hours learning spent to reach each point (process time summed over runs; wall
 time for runs written before tdleaf recorded it), go to RUN/curve.json; each point's
-PGN and match summary to RUN/curve/.
+PGN and match summary to RUN/curve/. With --label NAME (another opponent, say), the
+curve goes to RUN/curve-NAME.json and RUN/curve-NAME/ instead, beside the others.
 
 Rerun the same command to carry on after an interruption, or when the learning job has
 saved more snapshots: finished games are kept (a kill loses the games in progress).
@@ -46,6 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="draw when a game reaches N plies (default 400)")
     p.add_argument("--workers", type=positive_int, default=1, metavar="W",
                    help="games played at once, one process each (default 1)")
+    p.add_argument("--label", default="", metavar="NAME",
+                   help="a curve of its own, in RUN/curve-NAME.json and RUN/curve-NAME/ "
+                        "(for example against another opponent); default RUN/curve.json")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
@@ -53,8 +57,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Execute ``tdleaf curve``."""
     from tdleaf.bench.curve import (
-        CURVE_DIR,
-        CURVE_FILE,
         CurveConfig,
         CurveError,
         check_opponent,
@@ -65,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
     ccfg = CurveConfig(opponent=args.opponent, depth=args.depth, games=args.games,
                        random_plies=args.random_plies, seed=args.seed,
-                       max_plies=args.max_plies, workers=args.workers)
+                       max_plies=args.max_plies, workers=args.workers, label=args.label)
     try:
         ccfg.validate()
         plans = [plan_curve(r) for r in args.runs]     # every folder checked before a game
@@ -92,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         for plan in plans:
-            folder = plan.path / CURVE_DIR
+            folder = plan.path / ccfg.folder
             try:
                 folder.mkdir(exist_ok=True)
             except OSError as exc:
@@ -109,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         bar.close()
     for plan, data in zip(plans, results):
         print(f"{plan.path} ({data['variant']}, {data['method']}, {data['features']}) against "
-              f"{data['opponent']} at depth {data['depth']}: {plan.path / CURVE_FILE}")
+              f"{data['opponent']} at depth {data['depth']}: {plan.path / ccfg.file}")
         print(f"  {'games':>6} {'CPU h':>7} {'Elo':>7}  {'95% interval':<16} {'score':>6} "
               f"{'played':>6}")
         for pt in data["points"]:

@@ -34,10 +34,12 @@ A job still running (or interrupted) is plotted from what it has written so far.
 Figures go to RUN_DIR/figures unless --out is given.
 
 --curves RUN [RUN ...] draws instead the learning curves that 'tdleaf curve' measured
-(each RUN's curve.json) in one figure, learning-curves.png: Elo against the fixed
-opponent, with 95% interval bars, against self-play games a run and against CPU hours
-of learning (log axes), one series per folder labelled by its learner and features.
-It goes to RUN/figures for one folder; --out is needed for several. Exit status 2 with a one-line
+(each RUN's curve.json, or a curve file such as RUN/curve-NAME.json of 'tdleaf curve
+--label NAME') in one figure, learning-curves.png: Elo against the fixed opponent, with
+95% interval bars, against self-play games a run and against CPU hours of learning (log
+axes), one series per curve labelled by its learner and features (and by what else
+differs between them). It goes to RUN/figures for one folder; --out is needed for
+several. Exit status 2 with a one-line
 'tdleaf: error: ...' when the folder or one of its files is missing or malformed.
 """
 
@@ -51,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="a result folder of 'tdleaf learn'")
     p.add_argument("--curves", nargs="+", metavar="RUN",
                    help="draw the learning curves of these folders (their curve.json, from "
-                        "'tdleaf curve') in one figure instead")
+                        "'tdleaf curve'), or of these curve files, in one figure instead")
     p.add_argument("--out", metavar="DIR", help="where to write the figures (default RUN_DIR/figures)")
     p.add_argument("--format", dest="fmt", choices=["png", "svg", "pdf"], default="png",
                    help="file format of the figures (default png)")
