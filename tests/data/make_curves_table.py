@@ -1,9 +1,10 @@
 """Print RESULTS.md's table of learning curves from the curve.json files that
 ``tdleaf curve`` writes: one row per result folder (learner and start), Elo against the
-fixed opponent with its 95% interval at each snapshot, and the CPU hours learning took to
-the last point.
+fixed opponent with its 95% interval at each snapshot (a folder's curve.json, or the curve
+files given), and the CPU hours learning took to the last point.
 
     python tests/data/make_curves_table.py runs/curves/atomic-psq-*
+    python tests/data/make_curves_table.py runs/curves/atomic-psq-*/curve-vs-shipped.json
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ LEARNERS = {"tdleaf": "TDLeaf", "treestrap-ab": "TreeStrap(ab)",
 
 
 def rows(folders: list[Path]) -> list[str]:
-    curves = [json.loads((f / "curve.json").read_text()) for f in folders
-              if (f / "curve.json").exists()]
+    files = [f if f.is_file() else f / "curve.json" for f in folders]
+    curves = [json.loads(f.read_text()) for f in files if f.exists()]
     counts = sorted({p["games"] for c in curves for p in c["points"]})
     out = ["| learner, start | " + " | ".join(f"{g:,} games" for g in counts)
            + " | CPU h to the last |", "|---|" + "---|" * (len(counts) + 1)]
