@@ -39,8 +39,8 @@ Figures go to RUN_DIR/figures unless --out is given.
 95% interval bars, against self-play games a run and against CPU hours of learning (log
 axes), one series per curve labelled by its learner and features (and by what else
 differs between them). It goes to RUN/figures for one folder; --out is needed for
-several. Exit status 2 with a one-line
-'tdleaf: error: ...' when the folder or one of its files is missing or malformed.
+several. Exit status 2 with a one-line 'tdleaf: error: ...' when the folder or one of
+its files is missing or malformed.
 """
 
 
