@@ -9,17 +9,23 @@ files given), and the CPU hours learning took to the last point.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
+
+from plots import PlotError
+from plots.curves import read_curve
 
 LEARNERS = {"tdleaf": "TDLeaf", "treestrap-ab": "TreeStrap(ab)",
             "treestrap": "TreeStrap(minimax)", "rootstrap": "RootStrap"}
 
 
 def rows(folders: list[Path]) -> list[str]:
-    files = [f if f.is_file() else f / "curve.json" for f in folders]
-    curves = [json.loads(f.read_text()) for f in files if f.exists()]
+    curves = []
+    for f in folders:
+        try:
+            curves.append(read_curve(f))     # a folder's curve.json, or a curve file
+        except PlotError as exc:             # not measured yet: no row
+            print(f"skipped: {exc}", file=sys.stderr)
     counts = sorted({p["games"] for c in curves for p in c["points"]})
     out = ["| learner, start | " + " | ".join(f"{g:,} games" for g in counts)
            + " | CPU h to the last |", "|---|" + "---|" * (len(counts) + 1)]
