@@ -43,7 +43,8 @@ def test_the_curves_table_has_a_row_per_folder_and_a_column_per_snapshot(tmp_pat
     module = _module("make_curves_table")
 
     def point(games, elo, cpu):
-        return {"games": games, "elo": elo, "elo_ci": [elo - 40, elo + 45], "cpu_hours": cpu}
+        return {"games": games, "elo": elo, "elo_ci": [elo - 40, elo + 45], "cpu_hours": cpu,
+                "score": 0.5, "games_played": 1000}
 
     a, b = tmp_path / "a", tmp_path / "b"
     for folder, method, points in ((a, "tdleaf", [point(0, -135.2, 0), point(60, 117.4, 0.01)]),
