@@ -401,3 +401,20 @@ def test_bad_figure_input_is_one_line_errors(job, tmp_path, capsys):
     assert "no points" in _error(capsys, "plot", "--curves", str(tmp_path))
     (tmp_path / "curve.json").write_text('{"points": [{"games": 0}]}')
     assert "elo" in _error(capsys, "plot", "--curves", str(tmp_path))
+
+
+def test_a_finished_job_resumed_keeps_the_temperatures_fitted_to_its_weights(job, tmp_path):
+    out = tmp_path / "job"
+    shutil.copytree(job, out)
+    path = out / "weights.json"
+    data = json.loads(path.read_text())
+    data["meta"]["prior_temperature"] = {"0": 0.9}          # as `tdleaf bench prior --save`
+    path.write_text(json.dumps(data))
+    _learn(out)                                             # summarised again
+    assert json.loads(path.read_text())["meta"]["prior_temperature"] == {"0": 0.9}
+    # Fitted to other weights, they would not hold: dropped.
+    data["material"]["P"] = data["material"]["P"] + 1.0
+    path.write_text(json.dumps(data))
+    _learn(out)
+    assert "prior_temperature" not in json.loads(path.read_text())["meta"]
+    assert load_weights(str(path), "atomic").meta["games"] == 6

@@ -53,6 +53,7 @@ from search.layout import (
     learnt_blocks,
     load_weights,
     separate_colours,
+    weights_from_json,
 )
 from variants import canonical_variant, random_line, spec
 from variants.normalise import (
@@ -737,6 +738,23 @@ def _leaf_part(out: Path, cfg: LearnConfig, layout: FeatureLayout, mean: np.ndar
     return part
 
 
+#: What tools add to a finished job's weights.json (``tdleaf bench prior --save``): kept
+#: when the job is summarised again (``--resume`` of a finished job) with the same weights.
+ADDED_META = ("prior_temperature",)
+
+
+def _kept_meta(path: Path, variant: str, mean: np.ndarray) -> dict[str, Any]:
+    """The :data:`ADDED_META` entries of the weights file at ``path`` if its weights are
+    ``mean`` (fitted to these weights, they still hold); nothing otherwise."""
+    try:
+        old = weights_from_json(json.loads(path.read_text(encoding="utf-8")), variant)
+    except (OSError, ValueError):
+        return {}
+    if old.w.shape != mean.shape or not np.array_equal(old.w, mean):
+        return {}
+    return {k: old.meta[k] for k in ADDED_META if k in old.meta}
+
+
 def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     """Average the runs' final weights and write weights.json, weights_std.json and
     summary.json (raw, std, normalised views, piece-square averages): every normalised
@@ -760,6 +778,7 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     meta = {"runs": cfg.runs, "games": cfg.games, "features": cfg.features, "depth": cfg.depth,
             "source": "tdleaf learn", "config": cfg.to_json()}
     layout = run_layout(cfg)
+    meta.update(_kept_meta(out / "weights.json", cfg.variant, mean))
     Weights(cfg.variant, mean, meta, layout=layout).save(out / "weights.json")
     Weights(cfg.variant, std, {"what": "standard deviation over runs", **meta},
             layout=layout).save(out / "weights_std.json")
