@@ -143,3 +143,11 @@ def test_some_pairings_now_and_the_whole_plan_later(tmp_path, capsys):
     # The whole plan carried on from the pairing played before: its games were kept.
     assert (out / "02-traditional-vs-losers.pgn").read_text() == before
     assert [r["games"] for r in summary["rows"]] == [2, 2]
+    # Another part of the plan played later keeps the rows of the parts played before.
+    (out / "01-traditional-vs-sjeng.pgn").unlink()
+    assert main(argv + ["--pairings", "1", "--resume"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert [(r["configuration"], r["games"], r["a"], r["b"]) for r in summary["rows"]] == [
+        ("traditional vs. sjeng", 2, "traditional", "sjeng"),
+        ("traditional vs. losers", 2, "traditional", "losers")]
+    assert "traditional vs. losers" in (out / "table.md").read_text()

@@ -63,7 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="play only these pairings of the plan (1-based, as numbered in "
                         "its files); the whole plan run later with --resume in the same "
                         "--out carries on from them (e.g. the pairings that need no "
-                        "piece-square player while its experiment still runs)")
+                        "piece-square player while its experiment still runs); the tables "
+                        "also show the other pairings already played in --out")
     p.add_argument("--resume", action="store_true", help="carry on the tournament in --out")
     p.add_argument("--no-progress", action="store_true", help="no live progress line")
     p.set_defaults(run=run)

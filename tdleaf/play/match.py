@@ -457,6 +457,26 @@ def config_from_json(d: dict[str, Any]) -> MatchConfig:
 Progress = Callable[[Summary, GameOutcome | None], None]
 
 
+def stored_summary(cfg: MatchConfig) -> Summary | None:
+    """The summary of the games already in ``cfg.pgn`` (up to ``cfg.games``), without
+    starting the players (their names as the PGN gives them); None if it holds none."""
+    pgn = Path(cfg.pgn) if cfg.pgn else None
+    if pgn is None or not pgn.exists():
+        return None
+    summary: Summary | None = None
+    done: set[int] = set()
+    for g in read_games(pgn, repair=False):
+        if summary is None:
+            a, b = (g.white, g.black) if (g.round - 1) % 2 == 0 else (g.black, g.white)
+            summary = Summary(a, b, cfg.variant, sprt=cfg.sprt, timed=cfg.timed)
+        if g.round - 1 < cfg.games and g.round - 1 not in done:
+            done.add(g.round - 1)
+            summary.outcomes.append(_stored_outcome(g))
+    if summary is not None:
+        summary.check_sprt()
+    return summary
+
+
 def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | None = None) -> Summary:
     """Play the match (to ``cfg.games`` games in all, counting those already in the PGN
     when resuming) and return its summary. Players are started once here first, so that

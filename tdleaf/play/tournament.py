@@ -22,7 +22,7 @@ from search.layout import average_psq_weights
 from variants.spec import SPECS
 
 from . import stats
-from .match import MatchConfig, PlayerConfig, Summary, run_match
+from .match import MatchConfig, PlayerConfig, Summary, run_match, stored_summary
 
 
 @dataclass(frozen=True)
@@ -191,7 +191,9 @@ class Tournament:
     def run(self, resume: bool = False,
             progress: Callable[[int, Pairing, Summary, Any], None] | None = None) -> list[Row]:
         """Play every pairing in turn (carrying on from their PGNs with ``resume``) and
-        rewrite the tables after each one."""
+        rewrite the tables after each one. With ``only``, the tables also hold the games
+        of the plan's other pairings already in the folder; the rows returned are the
+        pairings played."""
         chosen = chosen_pairings(self.pairings, self.only)
         played = [self.pgn_of(k, p) for k, p in chosen]
         if not resume and any(p.exists() and p.stat().st_size for p in played):
@@ -199,6 +201,11 @@ class Tournament:
                                   f"or another --out folder")
         self.out.mkdir(parents=True, exist_ok=True)
         rows: list[Row] = []
+        shown: dict[int, Row] = {}          # by position in the plan
+        for k, p in enumerate(self.pairings):
+            if (self.only is not None and k not in self.only
+                    and (s := stored_summary(self.config_of(k, p))) is not None):
+                shown[k] = Row(p, s)
         for k, pairing in chosen:
 
             def report(summary: Summary, outcome: Any, k: int = k, pairing: Pairing = pairing) -> None:
@@ -207,7 +214,8 @@ class Tournament:
 
             summary = run_match(self.config_of(k, pairing), resume=resume, progress=report)
             rows.append(Row(pairing, summary))
-            self.write_tables(rows)
+            shown[k] = rows[-1]
+            self.write_tables([shown[j] for j in sorted(shown)])
         return rows
 
     # -- tables --------------------------------------------------------------------------
