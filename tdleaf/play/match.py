@@ -457,23 +457,28 @@ def config_from_json(d: dict[str, Any]) -> MatchConfig:
 Progress = Callable[[Summary, GameOutcome | None], None]
 
 
+def _counted(games: list[StoredGame], n: int) -> list[GameOutcome]:
+    """What a match of ``n`` games counts of its stored games: the first of each round."""
+    seen: set[int] = set()
+    out = []
+    for g in games:
+        if g.round - 1 < n and g.round - 1 not in seen:
+            seen.add(g.round - 1)
+            out.append(_stored_outcome(g))
+    return out
+
+
 def stored_summary(cfg: MatchConfig) -> Summary | None:
     """The summary of the games already in ``cfg.pgn`` (up to ``cfg.games``), without
     starting the players (their names as the PGN gives them); None if it holds none."""
-    pgn = Path(cfg.pgn) if cfg.pgn else None
-    if pgn is None or not pgn.exists():
+    games = read_games(Path(cfg.pgn)) if cfg.pgn else []
+    if not games:
         return None
-    summary: Summary | None = None
-    done: set[int] = set()
-    for g in read_games(pgn, repair=False):
-        if summary is None:
-            a, b = (g.white, g.black) if (g.round - 1) % 2 == 0 else (g.black, g.white)
-            summary = Summary(a, b, cfg.variant, sprt=cfg.sprt, timed=cfg.timed)
-        if g.round - 1 < cfg.games and g.round - 1 not in done:
-            done.add(g.round - 1)
-            summary.outcomes.append(_stored_outcome(g))
-    if summary is not None:
-        summary.check_sprt()
+    g = games[0]
+    a, b = (g.white, g.black) if (g.round - 1) % 2 == 0 else (g.black, g.white)
+    summary = Summary(a, b, cfg.variant, _counted(games, cfg.games), sprt=cfg.sprt,
+                      timed=cfg.timed)
+    summary.check_sprt()
     return summary
 
 
@@ -492,23 +497,22 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
     except PlayerError as exc:
         raise MatchError(str(exc)) from None
     summary = Summary(side.a.name, side.b.name, cfg.variant, sprt=cfg.sprt, timed=cfg.timed)
-    done: set[int] = set()
     if pgn is not None:
         if resume:
-            for g in read_games(pgn, repair=True):
+            games = read_games(pgn, repair=True)
+            for g in games:
                 a_white = (g.round - 1) % 2 == 0
                 expected = (side.a.name, side.b.name) if a_white else (side.b.name, side.a.name)
                 if (g.white, g.black) != expected:
                     side.close()
                     raise MatchError(f"{pgn}: game {g.round} is {g.white} vs {g.black}, not "
                                      f"{expected[0]} vs {expected[1]}; not the same match")
-                if g.round - 1 < cfg.games and g.round - 1 not in done:
-                    done.add(g.round - 1)
-                    summary.outcomes.append(_stored_outcome(g))
+            summary.outcomes.extend(_counted(games, cfg.games))
         elif pgn.exists() and pgn.stat().st_size > 0:
             side.close()
             raise MatchError(f"{pgn} already holds games: use --resume to carry on, or "
                              f"another --pgn file")
+    done = {o.index for o in summary.outcomes}
     todo = [i for i in range(cfg.games) if i not in done]
     if progress:
         progress(summary, None)
