@@ -412,6 +412,10 @@ def test_a_finished_job_resumed_keeps_the_temperatures_fitted_to_its_weights(job
     path.write_text(json.dumps(data))
     _learn(out)                                             # summarised again
     assert json.loads(path.read_text())["meta"]["prior_temperature"] == {"0": 0.9}
+    # Only there: the normalised weights have another scale.
+    for other in ("weights_std.json", "weights_normalised.json"):
+        if (out / other).exists():
+            assert "prior_temperature" not in json.loads((out / other).read_text())["meta"]
     # Fitted to other weights, they would not hold: dropped.
     data["material"]["P"] = data["material"]["P"] + 1.0
     path.write_text(json.dumps(data))

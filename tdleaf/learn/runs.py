@@ -778,8 +778,10 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     meta = {"runs": cfg.runs, "games": cfg.games, "features": cfg.features, "depth": cfg.depth,
             "source": "tdleaf learn", "config": cfg.to_json()}
     layout = run_layout(cfg)
-    meta.update(_kept_meta(out / "weights.json", cfg.variant, mean))
-    Weights(cfg.variant, mean, meta, layout=layout).save(out / "weights.json")
+    # Only weights.json keeps them: a temperature fitted to the raw scale would be wrong
+    # beside the normalised weights, and means nothing beside the standard deviations.
+    kept = _kept_meta(out / "weights.json", cfg.variant, mean)
+    Weights(cfg.variant, mean, {**meta, **kept}, layout=layout).save(out / "weights.json")
     Weights(cfg.variant, std, {"what": "standard deviation over runs", **meta},
             layout=layout).save(out / "weights_std.json")
     white, main_scale = _side(cfg, W, ws, visits, tables, black=False)
