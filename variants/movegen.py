@@ -395,12 +395,48 @@ def _gen_legal_standard(bb, st, moves, sbb, sst, tactical):
 
 @njit(cache=True)
 def _drop_checks(bb, st, moves, n, sbb, sst):
-    """Racing kings: keeps the moves that give no check (discovered ones included)."""
+    """Racing kings: keeps the moves that give no check (discovered ones included).
+
+    A move is judged without playing it, from the attacks on their king after it: the
+    moved piece's from its new square, and our sliders' through the square it left
+    (only when that square is on a line from their king). That is exact when their king
+    is not attacked already and there are no pawns, castling or drops, as in every
+    position a game reaches; anything else is played and looked at, as python-chess's
+    ``gives_check`` does."""
+    us = st[TURN]
+    them = 1 - us
+    ek = king_square(bb, them)
+    occ = bb[OCC] | bb[OCC + 1]
+    if ek < 0 or bb[PAWN - 1] or attackers(bb, us, ek, occ):
+        k = 0
+        for i in range(n):
+            copy_make(bb, st, sbb, sst, moves[i])
+            if not checkers_mask(sbb, sst):
+                moves[k] = moves[i]
+                k += 1
+        return k
+    ours = bb[OCC + us]
+    rq = (bb[ROOK - 1] | bb[QUEEN - 1]) & ours
+    bq = (bb[BISHOP - 1] | bb[QUEEN - 1]) & ours
+    lines = rook_attacks(ek, EMPTY) | bishop_attacks(ek, EMPTY)
+    target = SQ[ek]
     k = 0
     for i in range(n):
-        copy_make(bb, st, sbb, sst, moves[i])
-        if not checkers_mask(sbb, sst):
-            moves[k] = moves[i]
+        m = moves[i]
+        frm = m_from(m)
+        to = m_to(m)
+        if m_flags(m) & (F_CASTLE | F_DROP | F_EP) or m_piece(m):
+            copy_make(bb, st, sbb, sst, m)
+            check = checkers_mask(sbb, sst) != 0
+        else:
+            after = (occ & ~SQ[frm]) | SQ[to]
+            check = (piece_attacks(st[frm], to, after) & target) != 0
+            if not check and lines & SQ[frm]:
+                left = ~SQ[frm]
+                check = ((rook_attacks(ek, after) & rq & left)
+                         | (bishop_attacks(ek, after) & bq & left)) != 0
+        if not check:
+            moves[k] = m
             k += 1
     return k
 
