@@ -599,6 +599,7 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     normalised); White's and Black's apart where the colours have separate values."""
     runs = summary["runs"]
     learnt_king = summary["variant"] in LOSING_VARIANTS     # else K is a constant 0
+    of_runs = f"{runs} runs" if runs != 1 else "1 run"
 
     def line(what: str, values: dict[str, float], std: dict[str, float]) -> str:
         return f"{what}: " + ", ".join(f"{k} {v:.2f} \u00b1 {std[k]:.2f}"
@@ -616,16 +617,16 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
             raw = {**part["material"], **{f"{p}@hand": v for p, v in part["hand"].items()}}
             std = {**part["material_std"],
                    **{f"{p}@hand": v for p, v in part["hand_std"].items()}}
-            out.append(line(f"{who}learnt values (mean of {runs} runs, raw weights: not "
+            out.append(line(f"{who}learnt values (mean of {of_runs}, raw weights: not "
                             f"normalised so that {piece} = {target:g}, see the warning; "
                             f"\u00b1 sd over runs)", raw, std))
         if part.get("psq_average_normalised"):
-            out.append(line(f"{who}table averages (mean weights and summed visits of {runs} "
-                            f"runs, then normalised so that {piece}'s average = {target:g})",
+            out.append(line(f"{who}table averages (mean weights and summed visits of {of_runs}, "
+                            f"then normalised so that {piece}'s average = {target:g})",
                             part["psq_average_normalised"], part["psq_average_normalised_std"]))
         elif part.get("psq_average"):
-            out.append(line(f"{who}table averages (mean weights and summed visits of {runs} "
-                            f"runs, raw: not normalised so that {piece}'s average = "
+            out.append(line(f"{who}table averages (mean weights and summed visits of {of_runs}, "
+                            f"raw: not normalised so that {piece}'s average = "
                             f"{target:g}, see the warning)",
                             part["psq_average"], part["psq_average_std"]))
     for name, visits in summary.get("block_visits", {}).items():
