@@ -404,17 +404,31 @@ def _drop_checks(bb, st, moves, n, sbb, sst):
     position a game reaches; anything else is played and looked at, as python-chess's
     ``gives_check`` does."""
     us = st[TURN]
-    them = 1 - us
-    ek = king_square(bb, them)
+    ek = king_square(bb, 1 - us)
     occ = bb[OCC] | bb[OCC + 1]
-    if ek < 0 or bb[PAWN - 1] or attackers(bb, us, ek, occ):
-        k = 0
-        for i in range(n):
-            copy_make(bb, st, sbb, sst, moves[i])
-            if not checkers_mask(sbb, sst):
-                moves[k] = moves[i]
-                k += 1
-        return k
+    slow = ek < 0 or bb[PAWN - 1] != 0 or attackers(bb, us, ek, occ) != 0
+    ours = bb[OCC + us]
+    rq = (bb[ROOK - 1] | bb[QUEEN - 1]) & ours
+    bq = (bb[BISHOP - 1] | bb[QUEEN - 1]) & ours
+    k = 0
+    for i in range(n):
+        m = moves[i]
+        frm = m_from(m)
+        to = m_to(m)
+        if slow or m_flags(m) & (F_CASTLE | F_DROP | F_EP) or m_piece(m):
+            copy_make(bb, st, sbb, sst, m)
+            check = checkers_mask(sbb, sst) != 0
+        else:
+            after = (occ & ~SQ[frm]) | SQ[to]
+            check = (piece_attacks(st[frm], to, after) & SQ[ek]) != 0
+            if not check and LINE[ek, frm]:     # the square left is on a line to their king
+                left = ~SQ[frm]
+                check = ((rook_attacks(ek, after) & rq & left)
+                         | (bishop_attacks(ek, after) & bq & left)) != 0
+        if not check:
+            moves[k] = m
+            k += 1
+    return k
     ours = bb[OCC + us]
     rq = (bb[ROOK - 1] | bb[QUEEN - 1]) & ours
     bq = (bb[BISHOP - 1] | bb[QUEEN - 1]) & ours
