@@ -429,30 +429,6 @@ def _drop_checks(bb, st, moves, n, sbb, sst):
             moves[k] = m
             k += 1
     return k
-    ours = bb[OCC + us]
-    rq = (bb[ROOK - 1] | bb[QUEEN - 1]) & ours
-    bq = (bb[BISHOP - 1] | bb[QUEEN - 1]) & ours
-    lines = rook_attacks(ek, EMPTY) | bishop_attacks(ek, EMPTY)
-    target = SQ[ek]
-    k = 0
-    for i in range(n):
-        m = moves[i]
-        frm = m_from(m)
-        to = m_to(m)
-        if m_flags(m) & (F_CASTLE | F_DROP | F_EP) or m_piece(m):
-            copy_make(bb, st, sbb, sst, m)
-            check = checkers_mask(sbb, sst) != 0
-        else:
-            after = (occ & ~SQ[frm]) | SQ[to]
-            check = (piece_attacks(st[frm], to, after) & target) != 0
-            if not check and lines & SQ[frm]:
-                left = ~SQ[frm]
-                check = ((rook_attacks(ek, after) & rq & left)
-                         | (bishop_attacks(ek, after) & bq & left)) != 0
-        if not check:
-            moves[k] = m
-            k += 1
-    return k
 
 
 @njit(cache=True)
