@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from variants.normalise import scale_factor, typical_size
+from variants.normalise import learnt_pieces, scale_factor, typical_size
 from variants.spec import VARIANTS
 
 from . import paper
@@ -92,7 +92,9 @@ def variant_section(variant: str, runs: dict[str, RunData], root: Path) -> str:
     _, rep_p = paper.values(variant, "psq")
     same = paper.paper_variant(variant)
     note = "" if same == variant else f" (the report has no {variant}; its columns are {same}'s)"
-    keys = list(dict.fromkeys([*(ours_m or {}), *(ours_p or {}), *rep_m, *rep_p]))
+    valued = learnt_pieces(variant)       # no row for a piece its games never have
+    keys = [k for k in dict.fromkeys([*(ours_m or {}), *(ours_p or {}), *rep_m, *rep_p])
+            if k.split("@")[0] in valued]
     lines = [f"## {title}", ""]
     unfinished = [f"*{kind}: {d.progress()}: values so far.*"
                   for kind, d in (("material", material), ("psq", psq))
@@ -118,8 +120,9 @@ def variant_section(variant: str, runs: dict[str, RunData], root: Path) -> str:
     rows = [("ours: learnt", _pawn_one({k: ours_m[k] for k in board if k in ours_m}, losing)),
             ("ours: table average", _pawn_one({k: ours_p[k] for k in board if k in ours_p}, losing)),
             ("report, Table 9.1", table91)]
-    lines += ["", f"The same, a pawn = {pawn} (the report's Table 9.1 gives its best-performing set):",
-              "", "| set | " + " | ".join(board) + " |", "|---|" + "---|" * len(board)]
+    if any(vals for _, vals in rows):
+        lines += ["", f"The same, a pawn = {pawn} (the report's Table 9.1 gives its best-performing set):",
+                  "", "| set | " + " | ".join(board) + " |", "|---|" + "---|" * len(board)]
     for name, vals in rows:
         if vals:
             lines.append(f"| {name} | " + " | ".join(_pm(vals.get(k)) for k in board) + " |")

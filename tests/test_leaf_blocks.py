@@ -31,8 +31,9 @@ from search.layout import (
 )
 from tdleaf.cli import main
 from tdleaf.learn.runs import summary_lines
+from tests.helpers_learn import checkout_env, kill_after_4_games, learn_command
 from tests.helpers_search import new_board, oracle_eval, random_positions, random_weight_vector
-from tests.test_learn import JOB, JOB_GAMES, _assert_same_job, _cli, _env, _kill_after_4_games
+from tests.test_learn import JOB, JOB_GAMES, _assert_same_job
 from variants import VARIANTS, Position
 
 MOB = slice(BASE_SIZE, BASE_SIZE + 6)
@@ -311,9 +312,9 @@ def test_resume_after_kill_with_the_block_equals_an_uninterrupted_run(tmp_path):
     ck_ref = json.loads((reference / "run-00" / "checkpoint.json").read_text())
     assert len(ck_ref["w"]) == BASE_SIZE + 6 and any(ck_ref["w"][BASE_SIZE:])
     out = tmp_path / "killed"
-    ck_path = _kill_after_4_games(job, out)
+    ck_path = kill_after_4_games(job, out)
     assert 4 <= json.loads(ck_path.read_text())["games"] < JOB_GAMES
-    proc2 = subprocess.run(_cli("--resume", "--out", str(out)), env=_env(),
+    proc2 = subprocess.run(learn_command("--resume", "--out", str(out)), env=checkout_env(),
                            capture_output=True, text=True, timeout=300, check=False)
     assert proc2.returncode == 0, proc2.stderr
     _assert_same_job(reference, out)

@@ -24,7 +24,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import chess.pgn
@@ -44,6 +43,7 @@ from tdleaf.learn.td import (
     recommended_change,
     squash,
 )
+from tests.helpers_learn import checkout_env, kill_after_4_games, learn_command
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -236,16 +236,6 @@ def _learn(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def _cli(*argv: str) -> list[str]:
-    return [sys.executable, "-m", "tdleaf", "learn", "--no-progress", "--no-plot", *argv]
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    return env
-
-
 def _history_without_timing(path: Path) -> str:
     """history.csv with the timing columns (wall-clock ``seconds``, process time
     ``cpu_seconds`` where the file has it) removed: the only columns that are not a
@@ -331,8 +321,8 @@ def test_result_folder(reference_job):
 def test_same_seed_one_worker_is_reproducible(reference_job, tmp_path):
     """A second, uninterrupted run in a fresh process gives bit-for-bit the same job."""
     out = tmp_path / "again"
-    proc = subprocess.run(_cli(*JOB, "--runs", "1", "--workers", "1", "--out", str(out)),
-                          env=_env(), capture_output=True, text=True, timeout=300, check=False)
+    proc = subprocess.run(learn_command(*JOB, "--runs", "1", "--workers", "1", "--out", str(out)),
+                          env=checkout_env(), capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     _assert_same_job(reference_job, out)
     assert json.loads((out / "weights.json").read_text()) == \
@@ -346,33 +336,9 @@ def test_same_seed_one_worker_is_reproducible(reference_job, tmp_path):
     assert list(first[0].mainline_moves()) != list(first[1].mainline_moves())
 
 
-def _kill_after_4_games(argv: list[str], out: Path) -> Path:
-    """Start ``tdleaf learn ARGV --out OUT`` and kill -9 it once run-00 has checkpointed
-    4 games; returns that checkpoint's path."""
-    proc = subprocess.Popen(_cli(*argv, "--out", str(out)),
-                            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    ck_path = out / "run-00" / "checkpoint.json"
-    deadline = time.monotonic() + 240
-    try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if ck_path.exists() and json.loads(ck_path.read_text())["games"] >= 4:
-                break
-            time.sleep(0.01)
-        assert proc.poll() is None, "the job ended before it could be killed: " + \
-            proc.stderr.read().decode()
-        os.kill(proc.pid, signal.SIGKILL)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=60)
-        proc.stderr.close()
-    assert proc.returncode == -signal.SIGKILL
-    return ck_path
-
-
 def test_resume_after_kill_equals_uninterrupted_run(reference_job, tmp_path):
     out = tmp_path / "killed"
-    ck_path = _kill_after_4_games([*JOB, "--runs", "1", "--workers", "1"], out)
+    ck_path = kill_after_4_games([*JOB, "--runs", "1", "--workers", "1"], out)
     ck = json.loads(ck_path.read_text())
     assert 4 <= ck["games"] < JOB_GAMES
     assert not (out / "weights.json").exists()
@@ -382,7 +348,7 @@ def test_resume_after_kill_equals_uninterrupted_run(reference_job, tmp_path):
     with open(out / "run-00" / "games.pgn", "a") as fh:
         fh.write('[Event "a game that was never checkpointed"]\n\n1. e4')
 
-    proc = subprocess.run(_cli("--resume", "--out", str(out)), env=_env(),
+    proc = subprocess.run(learn_command("--resume", "--out", str(out)), env=checkout_env(),
                           capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     assert f"{ck['games']} games already played" in proc.stdout
@@ -765,7 +731,7 @@ def test_cache_is_warm_cold_in_a_fresh_cache_and_warm_after_a_compile(tmp_path):
             "before = (cache_is_warm(f), cache_is_warm()); "
             "import numpy as np; from variants import bits; bits.bishop_attacks(27, np.uint64(0)); "
             "print(before, cache_is_warm(f), cache_is_warm())")
-    env = dict(_env(), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(checkout_env(), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
@@ -783,8 +749,8 @@ def test_learn_says_it_is_compiling_before_its_bar_when_the_cache_is_cold(tmp_pa
     starts; the job is stopped there (the compile itself is not waited for)."""
     from tdleaf.cli.tools import COMPILING
 
-    env = dict(_env(), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    proc = subprocess.Popen(_cli("--variant", "chess", "--games", "1", "--runs", "1", "--depth",
+    env = dict(checkout_env(), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.Popen(learn_command("--variant", "chess", "--games", "1", "--runs", "1", "--depth",
                                  "1", "--workers", "1", "--out", str(tmp_path / "job")),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)

@@ -808,3 +808,22 @@ def test_results_give_black_its_own_values_where_the_colours_have_them(tmp_path)
     view = summary["normalised"]["B=3"]
     row = next(x for x in black.splitlines() if x.startswith("| queen |"))
     assert row.split("|")[2].strip().startswith(f"{view['Q']:.2f} \u00b1")
+
+
+def test_a_piece_the_variant_never_has_gets_no_learnt_value():
+    """Racing kings has no pawns: the pawn's weight keeps its starting value, so the
+    terminal, `tdleaf results` and the figures report the other pieces only (on the
+    shipped experiment)."""
+    from plots.results import results_markdown
+    from tdleaf.learn.runs import summary_lines
+    from variants.normalise import learnt_pieces
+
+    assert learnt_pieces("racingkings") == "NBRQ"
+    assert learnt_pieces("chess") == "PNBRQ" and learnt_pieces("antichess") == "PNBRQK"
+    reference = Path(__file__).resolve().parent.parent / "runs" / "reference"
+    summary = json.loads((reference / "racingkings" / "material" / "summary.json").read_text())
+    line = summary_lines(summary)[0]
+    assert ": N " in line and " P " not in line
+    section = results_markdown(reference, variants=["racingkings"])
+    assert "| knight |" in section and "| pawn |" not in section
+    assert plots.load_run(reference / "racingkings" / "material").board_pieces == "NBRQ"

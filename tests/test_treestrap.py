@@ -16,11 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import chess
@@ -43,10 +39,9 @@ from tdleaf.learn.bootstrap import (
 )
 from tdleaf.learn.runs import LearnConfig
 from tdleaf.learn.td import TemporalCoherence
+from tests.helpers_learn import checkout_env, kill_after_4_games, learn_command
 from variants import Position
 from variants.position import move_to_uci
-
-REPO = Path(__file__).resolve().parent.parent
 
 # -- the tiny tree ----------------------------------------------------------------------
 
@@ -432,16 +427,6 @@ JOB = ["--variant", "suicide", "--depth", "2", "--games", "30", "--seed", "3",
        "--method", "treestrap-ab", "--runs", "1", "--workers", "1"]
 
 
-def _cli(*argv: str) -> list[str]:
-    return [sys.executable, "-m", "tdleaf", "learn", "--no-progress", "--no-plot", *argv]
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    return env
-
-
 def _checkpoint(job: Path) -> dict:
     return json.loads((job / "run-00" / "checkpoint.json").read_text())
 
@@ -499,27 +484,10 @@ def test_same_seed_one_worker_gives_the_same_weights(reference_job, tmp_path):
 
 def test_resume_after_kill_gives_the_weights_of_an_uninterrupted_run(reference_job, tmp_path):
     out = tmp_path / "killed"
-    proc = subprocess.Popen(_cli(*JOB, "--out", str(out)), env=_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    ck_path = out / "run-00" / "checkpoint.json"
-    deadline = time.monotonic() + 240
-    try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if ck_path.exists() and json.loads(ck_path.read_text())["games"] >= 4:
-                break
-            time.sleep(0.01)
-        assert proc.poll() is None, "the job ended before it could be killed: " + \
-            proc.stderr.read().decode()
-        os.kill(proc.pid, signal.SIGKILL)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=60)
-        proc.stderr.close()
-    assert proc.returncode == -signal.SIGKILL
+    ck_path = kill_after_4_games(JOB, out)
     done = json.loads(ck_path.read_text())["games"]
     assert 4 <= done < 30
-    resumed = subprocess.run(_cli("--resume", "--out", str(out)), env=_env(),
+    resumed = subprocess.run(learn_command("--resume", "--out", str(out)), env=checkout_env(),
                              capture_output=True, text=True, timeout=300, check=False)
     assert resumed.returncode == 0, resumed.stderr
     assert f"{done} games already played" in resumed.stdout

@@ -64,8 +64,13 @@ def pawn_target(variant: str) -> float:
 
 
 def learnt_pieces(variant: str) -> str:
-    """The pieces whose material value is learnt (the king only where it can be lost)."""
-    return PIECES if _losing(variant) else PIECES[:5]
+    """The pieces whose material value is learnt: the king only where it can be lost,
+    and none that the variant's games never have (racing kings' pawn)."""
+    try:
+        absent = spec.get(variant).absent
+    except UnknownVariantError:
+        absent = ""
+    return "".join(p for p in (PIECES if _losing(variant) else PIECES[:5]) if p not in absent)
 
 
 def convention_text(piece: str, target: float, runs: int, *, names: bool = False) -> str:

@@ -82,6 +82,9 @@ class Variant:
     goal_block: str | None = None
     #: Its name in a sentence or a heading ("King of the hill"); None: the name, capitalised.
     display: str | None = None
+    #: Pieces its games never have (racing kings: pawns): their weights keep their
+    #: starting values, so learnt values are not reported for them.
+    absent: str = ""
 
     @property
     def title(self) -> str:
@@ -164,7 +167,7 @@ _ALL = (
             pockets=False, losing=False, king_capture=False, explosions=False,
             win_conditions=("king-on-8th-rank",), mirror="file",
             normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="race",
-            display="Racing kings"),
+            display="Racing kings", absent="P"),
     # White's horde is pawns: a white bishop exists only after a promotion, so its
     # learnt value is too rarely trained to scale by; white is scaled by its pawn.
     Variant("horde", 8, "chess.variant.HordeBoard", "horde", "horde", "horde",

@@ -598,12 +598,12 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     weights, with the reason in :func:`summary_problems`, where they cannot be
     normalised); White's and Black's apart where the colours have separate values."""
     runs = summary["runs"]
-    learnt_king = summary["variant"] in LOSING_VARIANTS     # else K is a constant 0
+    valued = learnt_pieces(summary["variant"])
     of_runs = f"{runs} runs" if runs != 1 else "1 run"
 
     def line(what: str, values: dict[str, float], std: dict[str, float]) -> str:
         return f"{what}: " + ", ".join(f"{k} {v:.2f} \u00b1 {std[k]:.2f}"
-                                       for k, v in values.items() if k != "K" or learnt_king)
+                                       for k, v in values.items() if k.split("@")[0] in valued)
 
     out = []
     for who, part in _colour_parts(summary):

@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from search.layout import PIECES, VALUE_SETS, WeightsError, value_set
 from variants import spec
+from variants.normalise import learnt_pieces
 
 STOCKFISH = "stockfish"
 
@@ -30,9 +31,13 @@ def _variants() -> list[str]:
 
 
 def _cells(values: dict[str, float], std: dict[str, float] | None, pieces: str) -> list[str]:
+    """P N B R Q K cells: a dash for a piece without a learnt value in the variant (the
+    king outside the losing variants, racing kings' pawn)."""
     out = []
-    for p in pieces:
-        if p not in values:
+    for p in "PNBRQK":
+        if p not in pieces:
+            out.append("\u2014")
+        elif p not in values:
             out.append("")
         elif std is None:
             out.append(f"{values[p]:.2f}")
@@ -56,7 +61,7 @@ def _stockfish(variant: str, black: bool) -> dict[str, float] | None:
 
 def rows() -> list[str]:
     out = [("| variant | normalised so that | P | N | B | R | Q | K | multi-variant Stockfish "
-            "(P N B R Q, K where it is learnt) |"), "|---|---|---|---|---|---|---|---|---|"]
+            "(P N B R Q K, where learnt) |"), "|---|---|---|---|---|---|---|---|---|"]
     for name in _variants():
         v = spec.get(name)
         path = ROOT / "runs" / "reference" / name / "material" / "summary.json"
@@ -64,8 +69,7 @@ def rows() -> list[str]:
         for who, black in parts:
             piece, target = v.normalisation(black)
             sf = _stockfish(name, black)
-            sf_text = (" ".join(f"{sf[p]:.2f}" for p in ("PNBRQK" if v.losing else "PNBRQ"))
-                       if sf else "\u2014")
+            sf_text = (" ".join(f"{sf[p]:.2f}" for p in learnt_pieces(name)) if sf else "\u2014")
             label = f"{name}{who}"
             if not path.exists():
                 out.append(f"| {label} | {piece} = {target:g} | not learnt yet |||||| {sf_text} |")
@@ -74,8 +78,7 @@ def rows() -> list[str]:
             part = summary["black"] if black else summary
             view = part["normalisation"]["view"]
             values, std = part["normalised"][view], part["normalised_std"][view]
-            pieces = "PNBRQK" if v.losing else "PNBRQ"
-            cells = _cells(values, std, pieces) + ([] if v.losing else ["\u2014"])
+            cells = _cells(values, std, learnt_pieces(name))
             runs = summary["runs"]
             depth = json.loads((path.parent / "config.json").read_text())["learn"]["depth"]
             out.append(f"| {label} ({runs} runs, depth {depth}) | {piece} = {target:g} | "

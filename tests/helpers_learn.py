@@ -1,0 +1,50 @@
+"""Shared helpers of the learning tests that drive ``tdleaf learn`` as a subprocess
+(tests/test_learn.py, test_treestrap.py, test_leaf_blocks.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def learn_command(*argv: str) -> list[str]:
+    """The command line of ``tdleaf learn ARGV``, quiet and without figures."""
+    return [sys.executable, "-m", "tdleaf", "learn", "--no-progress", "--no-plot", *argv]
+
+
+def checkout_env() -> dict[str, str]:
+    """The environment for a subprocess that imports this checkout."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
+
+
+def kill_after_4_games(argv: list[str], out: Path) -> Path:
+    """Start ``tdleaf learn ARGV --out OUT`` and kill -9 it once run-00 has checkpointed
+    4 games; returns that checkpoint's path."""
+    proc = subprocess.Popen(learn_command(*argv, "--out", str(out)),
+                            env=checkout_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    ck_path = out / "run-00" / "checkpoint.json"
+    deadline = time.monotonic() + 240
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if ck_path.exists() and json.loads(ck_path.read_text())["games"] >= 4:
+                break
+            time.sleep(0.01)
+        assert proc.poll() is None, "the job ended before it could be killed: " + \
+            proc.stderr.read().decode()
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=60)
+        proc.stderr.close()
+    assert proc.returncode == -signal.SIGKILL
+    return ck_path
