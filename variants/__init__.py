@@ -15,7 +15,8 @@ compiled module imports before it defines a function.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from .errors import (
     IllegalMoveError,
@@ -25,7 +26,6 @@ from .errors import (
     UnknownVariantError,
     VariantError,
 )
-from .lazy import lazy_attributes
 from .spec import VARIANTS, canonical_variant
 
 if TYPE_CHECKING:
@@ -69,4 +69,14 @@ __all__ = [
 ]
 
 
-__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value        # once loaded, a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
