@@ -43,7 +43,6 @@ from tests.helpers_learn import checkout_env, kill_after_4_games, learn_command
 from variants import Position
 from variants.position import move_to_uci
 
-
 # -- the tiny tree ----------------------------------------------------------------------
 
 #: White: Kd3, Pe2; Black: Kb5. No capture, check or promotion within two plies, so every
