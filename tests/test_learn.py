@@ -750,8 +750,9 @@ def test_learn_says_it_is_compiling_before_its_bar_when_the_cache_is_cold(tmp_pa
     from tdleaf.cli.tools import COMPILING
 
     env = dict(checkout_env(), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
-    proc = subprocess.Popen(learn_command("--variant", "chess", "--games", "1", "--runs", "1", "--depth",
-                                 "1", "--workers", "1", "--out", str(tmp_path / "job")),
+    proc = subprocess.Popen(learn_command("--variant", "chess", "--games", "1", "--runs", "1",
+                                          "--depth", "1", "--workers", "1",
+                                          "--out", str(tmp_path / "job")),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:

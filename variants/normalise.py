@@ -67,10 +67,10 @@ def learnt_pieces(variant: str) -> str:
     """The pieces whose material value is learnt: the king only where it can be lost,
     and none that the variant's games never have (racing kings' pawn)."""
     try:
-        absent = spec.get(variant).absent
+        v = spec.get(variant)
     except UnknownVariantError:
-        absent = ""
-    return "".join(p for p in (PIECES if _losing(variant) else PIECES[:5]) if p not in absent)
+        return PIECES[:5]
+    return "".join(p for p in (PIECES if v.losing else PIECES[:5]) if p not in v.absent)
 
 
 def convention_text(piece: str, target: float, runs: int, *, names: bool = False) -> str:
