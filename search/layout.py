@@ -760,22 +760,23 @@ def _reference_sets() -> tuple[str, ...]:
         kinds = shipped.reference_kinds()
     except shipped.ShippedDataError:
         kinds = []
-    return ("learnt",) + tuple(f"learnt-{k}" for k in kinds) + ("avg-psq",)
+    return ("learnt",) + tuple(f"learnt-{k}" for k in kinds) + (shipped.AVERAGE,)
 
 
 #: Names of the learnt reference weights (search/data/manifest.json): ``learnt`` is the
-#: variant's default set (tables if any), ``learnt-<kind>`` one of its sets
+#: variant's default (:func:`default_weights_name`), ``learnt-<kind>`` one of its sets
 #: (``learnt-material``, ``learnt-psq``); ``avg-psq`` is material only, each piece worth
 #: its table's visit-weighted average (the report's "average p-sq" player).
 REFERENCE_SETS = _reference_sets()
 
 
 def _reference_entry(name: str, variant: str) -> dict[str, Any] | None:
-    """The manifest entry behind a reference-set name, or None."""
+    """The manifest entry behind a reference-set name (``learnt``: the set the default
+    is made of), or None."""
     if name == "learnt":
         kind = None
-    elif name == "avg-psq":
-        kind = "psq"
+    elif name == shipped.AVERAGE:
+        kind = shipped.AVERAGED_KIND
     elif name.startswith("learnt-"):
         kind = name[len("learnt-"):]
     else:
@@ -788,23 +789,31 @@ def _reference_entry(name: str, variant: str) -> dict[str, Any] | None:
 
 
 def reference_weights_path(variant: str, features: str | None = None) -> Path | None:
-    """The shipped learnt ``weights.json`` of a variant, or None: its default set
-    (``search/data/manifest.json``; the user data folder's copy first), or ``features``
-    ("psq", "material", ...) for one of them."""
+    """The shipped learnt ``weights.json`` of a variant, or None: the set its default is
+    made of (``search/data/manifest.json``; the user data folder's copy first), or
+    ``features`` ("psq", "material", ...) for one of them."""
     entry = _reference_entry(f"learnt-{features}" if features else "learnt", variant)
     return None if entry is None else shipped.find(entry["weights"])
 
 
 def default_weights_name(variant: str) -> str:
     """The name of what :func:`default_weights` plays: ``learnt-<kind>`` of the
-    variant's default reference set, else ``traditional``."""
-    entry = _reference_entry("learnt", variant)
-    return f"learnt-{entry['kind']}" if entry else "traditional"
+    variant's default reference set, ``avg-psq`` when the manifest's default is its
+    tables' averages, else ``traditional``."""
+    try:
+        name = shipped.default_name(canonical_variant(variant))
+    except shipped.ShippedDataError as exc:
+        raise WeightsError(str(exc)) from None
+    if name is None:
+        return "traditional"
+    return name if name == shipped.AVERAGE else f"learnt-{name}"
 
 
 def reference_weights(name: str, variant: str) -> Weights:
     """A reference set by name (see :data:`REFERENCE_SETS`)."""
     variant = canonical_variant(variant)
+    if name == "learnt" and default_weights_name(variant) == shipped.AVERAGE:
+        name = shipped.AVERAGE
     entry = _reference_entry(name, variant)
     path = None if entry is None else shipped.find(entry["weights"])
     if entry is None:
@@ -813,7 +822,7 @@ def reference_weights(name: str, variant: str) -> Weights:
     if path is None:
         raise WeightsError(f"{name}: the manifest names {entry['weights']} for {variant}, "
                            f"missing from {shipped.package_data_dir()}: a broken install")
-    if name == "avg-psq":
+    if name == shipped.AVERAGE:
         summary = shipped.find(entry.get("summary", ""))
         if summary is None:
             raise WeightsError(f"avg-psq: no summary.json ships for {variant}'s psq set")

@@ -34,6 +34,10 @@ ENV_VAR = "TDLEAF_DATA"
 #: The manifest's format version (a reader refuses a newer one).
 MANIFEST_FORMAT = 1
 
+#: A default that is no set of its own: the ``psq`` set's table averages, material only.
+AVERAGE = "avg-psq"
+AVERAGED_KIND = "psq"
+
 USER = "user data"
 PACKAGE = "package data"
 
@@ -120,9 +124,10 @@ def manifest() -> dict[str, Any]:
                                               "material": {...}}},
                       ...}}
 
-    ``default`` names the set the engine plays; a variant absent here plays the
-    traditional values. Paths are relative to ``search/data``; ``source`` is the result
-    folder of the repository the copies come from."""
+    ``default`` names what the engine plays: one of the sets, or ``avg-psq`` (the ``psq``
+    set's table averages, material only: :data:`AVERAGE`); a variant absent here plays
+    the traditional values. Paths are relative to ``search/data``; ``source`` is the
+    result folder of the repository the copies come from."""
     data = read_json("manifest.json")
     if not isinstance(data, dict) or not isinstance(data.get("variants"), dict):
         raise ShippedDataError("manifest.json: expected an object with 'variants'")
@@ -132,14 +137,24 @@ def manifest() -> dict[str, Any]:
     return data
 
 
+def default_name(variant: str) -> str | None:
+    """The manifest's ``default`` of ``variant``: a set's kind or :data:`AVERAGE`; None
+    when the variant ships no reference set. ``variant`` must be canonical."""
+    entry = manifest()["variants"].get(variant)
+    return entry.get("default") if entry else None
+
+
 def reference_set(variant: str, kind: str | None = None) -> dict[str, Any] | None:
-    """The manifest entry of ``variant``'s reference set ``kind`` (None: its default),
-    with its name added as ``"kind"``; None when the variant ships no such set.
-    ``variant`` must be canonical (``giveaway``, not ``antichess``)."""
+    """The manifest entry of ``variant``'s reference set ``kind`` (None: the set its
+    default is made of, ``psq`` for :data:`AVERAGE`), with its name added as ``"kind"``;
+    None when the variant ships no such set. ``variant`` must be canonical (``giveaway``,
+    not ``antichess``)."""
     entry = manifest()["variants"].get(variant)
     if not entry:
         return None
     kind = kind or entry.get("default")
+    if kind == AVERAGE:
+        kind = AVERAGED_KIND
     found = entry.get("sets", {}).get(kind) if kind else None
     return None if found is None else {**found, "kind": kind}
 

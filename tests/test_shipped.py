@@ -14,6 +14,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from search import shipped
@@ -79,7 +80,8 @@ def test_every_reference_set_of_the_manifest_exists_and_loads():
     assert man["format"] == shipped.MANIFEST_FORMAT
     assert {"chess", "crazyhouse", "suicide", "atomic"} <= set(man["variants"])
     for variant, entry in man["variants"].items():
-        assert entry["default"] in entry["sets"], variant
+        made_of = "psq" if entry["default"] == "avg-psq" else entry["default"]
+        assert made_of in entry["sets"], variant
         for kind, s in entry["sets"].items():
             for key in ("weights", "summary"):
                 assert (DATA / s[key]).is_file(), f"{variant}/{kind}: {s[key]}"
@@ -96,8 +98,12 @@ def test_every_reference_set_of_the_manifest_exists_and_loads():
             assert avg.meta["value_set"] == "avg-psq" and not avg.w[avg.layout.mask(tables)].any()
             assert avg.w[avg.layout.span("material")][:5].all()
         w = default_weights(variant)
-        assert default_weights_name(variant) == f"learnt-{entry['default']}"
-        assert w.source is not None and w.source.startswith(f"learnt-{entry['default']} (package data: ")
+        name = entry["default"] if made_of != entry["default"] else f"learnt-{made_of}"
+        assert default_weights_name(variant) == name
+        assert w.source is not None and w.source.startswith(f"{name} (package data: ")
+        assert np.array_equal(load_weights("learnt", variant).w, w.w)
+        # the prior's temperatures are fitted for what plays (tdleaf bench prior --save)
+        assert all(fitted_temperature(variant, w, d) is not None for d in (0, 1)), variant
         assert "traditional" not in json.dumps(w.meta)
     assert REFERENCE_SETS == ("learnt", "learnt-material", "learnt-psq", "avg-psq")
 
@@ -135,6 +141,18 @@ def test_make_shipped_check_finds_nothing_stale():
                           timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "differs" not in proc.stdout
+
+
+def test_make_shipped_sets_a_default_only_from_what_ships():
+    ms = _make_shipped()
+    man = {"variants": {"horde": {"default": "material", "sets": {"material": {}}}}}
+    with pytest.raises(SystemExit, match="horde ships no 'psq' set"):
+        ms.set_default(man, "horde/avg-psq")
+    man["variants"]["horde"]["sets"]["psq"] = {}
+    ms.set_default(man, "horde/avg-psq")
+    assert man["variants"]["horde"]["default"] == "avg-psq"
+    with pytest.raises(SystemExit, match="ships no 'tables' set"):
+        ms.set_default(man, "horde/tables")
 
 
 def test_shipped_imports_only_the_standard_library():

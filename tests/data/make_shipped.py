@@ -4,9 +4,12 @@ For every set of search/data/manifest.json, copies the files the engine reads
 (``weights.json``, ``summary.json``) from its ``source`` folder, byte for byte; run
 folders and figures stay in runs/. ``--add VARIANT/KIND`` first adds a set to the
 manifest (``--default`` makes it the variant's default), for a new variant or feature
-set learnt into runs/reference/VARIANT/KIND. tests/test_shipped.py checks the copies.
+set learnt into runs/reference/VARIANT/KIND; ``--set-default VARIANT/NAME`` makes a
+shipped set, or ``avg-psq`` (its tables' averages), the default. tests/test_shipped.py
+checks the copies.
 
     python tests/data/make_shipped.py [--add crazyhouse/psq [--default]] [--check]
+    python tests/data/make_shipped.py --set-default horde/avg-psq
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ import json
 import shutil
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from search.shipped import AVERAGE, AVERAGED_KIND
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "search" / "data"
@@ -48,20 +54,35 @@ def add_set(manifest: dict, spec: str, default: bool) -> None:
         entry["default"] = kind
 
 
+def set_default(manifest: dict, spec: str) -> None:
+    variant, _, name = spec.partition("/")
+    sets = manifest["variants"].get(variant, {}).get("sets", {})
+    needed = AVERAGED_KIND if name == AVERAGE else name
+    if needed not in sets:
+        raise SystemExit(f"--set-default {spec}: {variant} ships no {needed!r} set "
+                         f"(shipped: {', '.join(sets) or 'none'})")
+    manifest["variants"][variant]["default"] = name
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--add", action="append", default=[], metavar="VARIANT/KIND",
                    help="add a reference set to the manifest first (repeatable)")
     p.add_argument("--default", action="store_true", help="make the added set(s) the default")
+    p.add_argument("--set-default", action="append", default=[], metavar="VARIANT/NAME",
+                   help=f"make a shipped set, or {AVERAGE} (its tables' averages), the "
+                        f"variant's default (repeatable)")
     p.add_argument("--check", action="store_true",
                    help="only report copies that differ from their source (exit 1 if any)")
     args = p.parse_args(argv)
     manifest = json.loads(MANIFEST.read_text())
-    if args.add:
+    if args.add or args.set_default:
         if args.check:
-            raise SystemExit("--check does not change the manifest: drop --add")
+            raise SystemExit("--check does not change the manifest: drop --add/--set-default")
         for spec in args.add:
             add_set(manifest, spec, args.default)
+        for spec in args.set_default:
+            set_default(manifest, spec)
         manifest["variants"] = dict(sorted(manifest["variants"].items()))
         MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n")
     stale = 0
