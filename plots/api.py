@@ -17,7 +17,6 @@ from .runfolder import (
     FEATURE_TITLES,
     HAND_PIECES,
     PIECE_NAMES,
-    PIECES,
     VARIANT_TITLES,
     PlotError,
     RunData,
@@ -38,7 +37,8 @@ def plot_run(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None
     """Draw the figures of a ``tdleaf learn`` result folder; return the files written.
 
     ``out`` defaults to ``RUN_DIR/figures``. Written there: ``curves``, ``final-values``,
-    for piece-square runs ``heatmaps`` (six boards) and ``heatmap-P`` ... ``heatmap-K``
+    for piece-square runs ``heatmaps`` (six boards; five without a piece the variant never
+    has, racing kings' pawn) and ``heatmap-P`` ... ``heatmap-K``
     (one each; with ``numbers`` also ``heatmaps-numbers`` and ``heatmap-numbers-P`` ...),
     for each leaf block the run learnt ``block-<name>`` (``block-hill``: its weights as
     bars, normalised as the material values; :mod:`plots.blocks`), the one-page
@@ -76,7 +76,7 @@ def plot_run(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None
                 kind = "-numbers" if nums else ""
                 fig, axes = F.heatmaps_figure(d, bd, numbers=nums, compare=compare_paper)
                 save(fig, f"heatmaps{kind}{tag}", axes)
-                for p in PIECES:
+                for p in d.table_pieces:
                     fig, ax = F.heatmap_figure(d, bd, p, numbers=nums, compare=compare_paper)
                     save(fig, f"heatmap{kind}{tag}-{p}", {p: ax})
 
@@ -304,7 +304,7 @@ def report_markdown(data: RunData, f, b, files: list[Path], base: Path,
                   _link(by_name["heatmaps"], base, "piece-square tables"), "",
                   "One piece alone: " + ", ".join(
                       f"[{F.label(p).lower()}]({os.path.relpath(by_name[f'heatmap-{p}'], base)})"
-                      for p in PIECES), ""]
+                      for p in data.table_pieces), ""]
         if "heatmaps-numbers" in by_name:
             lines += ["With the values written in:", "",
                       _link(by_name["heatmaps-numbers"], base, "piece-square tables, values"), ""]

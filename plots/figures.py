@@ -206,11 +206,14 @@ def heatmap_subtitle(data: RunData, b: Boards, numbers: bool) -> str:
 
 def heatmaps_figure(data: RunData, b: Boards, *, numbers: bool = False,
                     compare: bool = False) -> tuple[Figure, dict[str, object]]:
-    """The six tables in one figure (2 x 3). Returns the figure and its axes per piece."""
+    """The tables in one figure (2 x 3; six, or five where a piece never plays). Returns
+    the figure and its axes per piece."""
     fig = new_figure(10.5, 9.3 if compare else 9.0, dpi=120)
     axes = fig.subplots(2, 3)
     by_piece = {}
-    for ax, p in zip(axes.flat, PIECES):
+    for ax in axes.flat[len(data.table_pieces):]:
+        ax.set_axis_off()
+    for ax, p in zip(axes.flat, data.table_pieces):
         draw_board(ax, b.values[p], numbers=numbers, title=PIECE_NAMES[p].capitalize(),
                    caption=min_max_caption(b.values[p], p, data.variant, compare),
                    visits=None if b.visits is None else b.visits[PIECES.index(p)])
@@ -549,8 +552,8 @@ def summary_figure(data: RunData, c: Curves, f: Finals, b: Boards | None,
         row = 2
     if b is not None:
         sub = subs[row]
-        axes = sub.subplots(1, 6)
-        for ax, p in zip(axes, PIECES):
+        axes = sub.subplots(1, len(data.table_pieces), squeeze=False)[0]
+        for ax, p in zip(axes, data.table_pieces):
             draw_board(ax, b.values[p], title=PIECE_NAMES[p].capitalize(),
                        caption=min_max_caption(b.values[p], p, data.variant, compare))
         sub.suptitle("Piece-square values: " + heatmap_subtitle(data, b, False), fontsize=9.5)

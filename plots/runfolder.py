@@ -39,6 +39,7 @@ from variants.normalise import (  # noqa: F401
     learnt_pieces,
     normalise_averages,
     reference,
+    table_pieces,
 )
 from variants.normalise import convention_text as _convention_text
 from variants.spec import SPECS as _SPECS
@@ -215,6 +216,11 @@ class RunData:
     def board_pieces(self) -> str:
         """The pieces whose material value is learnt (the king only where it can be lost)."""
         return learnt_pieces(self.variant)
+
+    @property
+    def table_pieces(self) -> str:
+        """The pieces whose tables are drawn (all six but a piece the variant never has)."""
+        return table_pieces(self.variant)
 
     @property
     def games_played(self) -> list[int]:

@@ -827,3 +827,14 @@ def test_a_piece_the_variant_never_has_gets_no_learnt_value():
     section = results_markdown(reference, variants=["racingkings"])
     assert "| knight |" in section and "| pawn |" not in section
     assert plots.load_run(reference / "racingkings" / "material").board_pieces == "NBRQ"
+    # and no pawn table is drawn: five boards, the sixth place left empty
+    from plots import figures as F
+    from plots.values import boards
+
+    data = plots.load_run(reference / "racingkings" / "psq")
+    assert data.table_pieces == "NBRQK" and plots.load_run(reference / "horde" / "psq").table_pieces == "PNBRQK"
+    b = boards(data)
+    assert b is not None
+    fig, by_piece = F.heatmaps_figure(data, b)
+    assert list(by_piece) == list("NBRQK")
+    assert sum(ax.axison for ax in fig.axes) == 5

@@ -73,6 +73,16 @@ def learnt_pieces(variant: str) -> str:
     return "".join(p for p in (PIECES if v.losing else PIECES[:5]) if p not in v.absent)
 
 
+def table_pieces(variant: str) -> str:
+    """The pieces that have piece-square tables to show: all six but those the variant's
+    games never have (racing kings' pawn)."""
+    try:
+        absent = spec.get(variant).absent
+    except UnknownVariantError:
+        absent = ""
+    return "".join(p for p in PIECES if p not in absent)
+
+
 def convention_text(piece: str, target: float, runs: int, *, names: bool = False) -> str:
     """``mean of 2 runs, then normalised so that N = 2.5`` (``names``: ``the knight``)."""
     what = f"mean of {runs} runs" if runs != 1 else "1 run"
