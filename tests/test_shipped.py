@@ -111,7 +111,7 @@ def test_every_reference_set_of_the_manifest_exists_and_loads():
 def test_a_variant_without_reference_sets_plays_the_traditional_values():
     w = default_weights("giveaway")
     assert w.meta == {"value_set": "traditional"} and w.source == "value set traditional"
-    assert default_weights_name("racingkings") == "traditional"
+    assert default_weights_name("giveaway") == "traditional"
     with pytest.raises(ValueError, match="no learnt reference weights ship for giveaway"):
         load_weights("learnt", "giveaway")
 
