@@ -76,7 +76,8 @@ TT_SIZE = 1 << 15
 DEFAULT_QLIMIT = 8
 
 _CLIP = 99.0          # ordinary scores are clipped to +-_CLIP pawns for the softmax
-_WIN_LOGIT = 100.0    # a win is scored above any ordinary score
+#: A win's logit, above any ordinary (clipped) score; a loss's is its negative.
+WIN_LOGIT = 100.0
 
 # ---------------------------------------------------------------------------------------
 # numba
@@ -121,10 +122,10 @@ def logit_score(s):
     """A search score (pawns, mates as ``MATE - plies``) as the softmax sees it."""
     if s > ab.MATE_BOUND:
         plies = ab.MATE - s
-        return _WIN_LOGIT + (ab.MAXPLY - plies) / ab.MAXPLY
+        return WIN_LOGIT + (ab.MAXPLY - plies) / ab.MAXPLY
     if s < -ab.MATE_BOUND:
         plies = ab.MATE + s
-        return -_WIN_LOGIT - (ab.MAXPLY - plies) / ab.MAXPLY
+        return -WIN_LOGIT - (ab.MAXPLY - plies) / ab.MAXPLY
     return min(_CLIP, max(-_CLIP, s))
 
 

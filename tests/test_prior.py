@@ -303,3 +303,22 @@ def test_labelled_positions_from_engine_games():
     with tempfile.TemporaryDirectory() as d:
         write_epd(rows, f"{d}/x.epd", "header")
         assert read_epd(f"{d}/x.epd") == rows
+
+
+def test_the_pawn_scored_fit_leaves_out_decisive_positions():
+    """One position where the prior sees a win the label did not play sets the plain fit
+    (its label is about 100 logits down); the diagnostic fit leaves it out."""
+    from search.prior import WIN_LOGIT, logit_score
+    from tdleaf.bench.prior import fit_temperature, pawn_scored
+
+    assert logit_score(MATE - 3) >= WIN_LOGIT > abs(logit_score(500.0))
+    rng = np.random.default_rng(0)
+    logits = [rng.normal(0.0, 1.0, 20) for _ in range(200)]
+    targets = [int(np.argmax(x + rng.gumbel(size=20) * 0.5)) for x in logits]  # T near 0.5
+    won = np.array([logit_score(MATE - 3), 0.5, 0.0])
+    kept, kept_targets = pawn_scored(logits + [won], targets + [1])
+    assert len(kept) == 200 and kept_targets == targets
+    clean = fit_temperature(logits, targets)
+    assert 0.3 < clean < 0.8
+    assert fit_temperature(logits + [won], targets + [1]) > 1.5 * clean
+    assert fit_temperature(kept, kept_targets) == clean

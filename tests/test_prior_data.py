@@ -121,3 +121,7 @@ def test_bench_prior_on_a_new_variant(variant):
     assert p["top1"] > c["top1"] > u["top1"] and p["loglik"] > c["loglik"] > u["loglik"]
     assert "Fairy-Stockfish 11.1 (Debian) depth 10" == r["label"]
     assert f"| {variant} | 0 | 400 |" in format_report(report)
+    pawn = r["pawn_scored"]
+    assert 300 < pawn["positions"] <= 400 and pawn["temperature_mle"] > 0
+    assert f"{variant} depth 0 {pawn['temperature_mle']:.3g} ({pawn['positions']} positions)" \
+        in format_report(report)

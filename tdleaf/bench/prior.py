@@ -6,7 +6,10 @@ self-play; the label is Fairy-Stockfish's move at a fixed depth, see
 
 * the temperature fitted by maximum likelihood of the label moves (one parameter,
   bounded search on log T), and the one stored for the weights (``prior.json`` or the
-  weights' ``meta.prior_temperature``);
+  weights' ``meta.prior_temperature``); and, as a diagnostic, the one fitted on the
+  positions whose best and label moves both have pawn scores (a decisive score, a win
+  the prior's search sees, puts the label about 100 logits away when the label engine
+  chose another move, and a few such positions can set the whole fit);
 * top-1 and top-3 agreement with the label move, counting ties by their expected value
   under a uniformly random order (a material evaluation ties many quiet moves), and the
   mean log-likelihood of the label move;
@@ -37,6 +40,7 @@ from search import shipped
 from search.layout import Weights, weights_file
 from search.prior import (
     DEFAULT_OMEGA,
+    WIN_LOGIT,
     HeuristicPrior,
     fitted_temperature,
     logit_score,
@@ -72,6 +76,13 @@ def fit_temperature(logits: list[np.ndarray], targets: list[int]) -> float:
     res = minimize_scalar(lambda lt: _nll(logits, targets, math.exp(lt)), bounds=(-5.0, 5.0),
                           method="bounded", options={"xatol": 1e-4})
     return float(math.exp(res.x))
+
+
+def pawn_scored(logits: list[np.ndarray], targets: list[int],
+                ) -> tuple[list[np.ndarray], list[int]]:
+    """The positions whose best and label moves have pawn scores, not decisive ones."""
+    kept = [(x, j) for x, j in zip(logits, targets) if max(abs(x.max()), abs(x[j])) < WIN_LOGIT]
+    return [x for x, _ in kept], [j for _, j in kept]
 
 
 def _agreement(keys: np.ndarray, j: int, k: int) -> float:
@@ -144,6 +155,8 @@ def measure(variant: str, depth: int, weights: Any = None, use_mle: bool = False
         feats.append(_features(variant, r.fen, moves))
         ns.append(k)
     t_mle = fit_temperature(logits, targets)
+    pawn_logits, pawn_targets = pawn_scored(logits, targets)
+    t_pawn = fit_temperature(pawn_logits, pawn_targets) if pawn_targets else None
     stored = fitted_temperature(variant, ev.weights, depth)
     t_used = t_mle if use_mle or stored is None else stored
 
@@ -180,6 +193,7 @@ def measure(variant: str, depth: int, weights: Any = None, use_mle: bool = False
                  f"depth {LABEL_DEPTH[variant]}",
         "mean_legal_moves": float(np.mean(ns)),
         "temperature_mle": t_mle, "temperature_stored": stored, "temperature_used": t_used,
+        "pawn_scored": {"positions": len(pawn_targets), "temperature_mle": t_pawn},
         "prior": prior_m, "uniform": uniform_m,
         "capture_check": {**cc_m, "a_capture": float(ab[0]), "b_check": float(ab[1])},
         "value": {m: calibration(v, results) for m, v in values.items()},
@@ -286,6 +300,11 @@ def format_report(report: dict[str, Any]) -> str:
             f"{r['temperature_mle']:.3g} | {r['temperature_used']:.3g} | {p['top1']:.1%} | "
             f"{p['top3']:.1%} | {p['loglik']:.3f} | {u['top1']:.1%} | {u['top3']:.1%} | "
             f"{u['loglik']:.3f} | {c['top1']:.1%} | {c['top3']:.1%} | {c['loglik']:.3f} |")
+    lines += ["", "Temperature fitted on the positions whose best and label moves have pawn scores "
+              "(no decisive score; a diagnostic, not stored): " + ", ".join(
+                  f"{r['variant']} depth {r['depth']} {r['pawn_scored']['temperature_mle']:.3g} "
+                  f"({r['pawn_scored']['positions']} positions)"
+                  for r in report["results"] if r["pawn_scored"]["temperature_mle"] is not None) + "."]
     lines += ["", "Value: expected score (v + 1) / 2 of the side to move against the game's result.",
               "", "| variant | depth | value | Brier | sign accuracy | bins: expected -> actual (n) |",
               "|---|---|---|---|---|---|"]
