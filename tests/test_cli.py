@@ -247,3 +247,18 @@ def test_bench_perft_quick_agrees_with_fairy_stockfish(capsys):
         for p in v["positions"]:
             assert p["agree_fairy_stockfish"] is True
             assert p["fairy_stockfish"]["nodes"] == p["tdleaf"]["nodes"]
+
+
+def test_ladder_help_names_every_variant_with_a_reference_engine(capsys):
+    """The help's engine list comes from the variant spec, so a new variant is in it."""
+    from variants.spec import SPECS
+
+    with pytest.raises(SystemExit) as exc:
+        main(["ladder", "--help"])
+    assert exc.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    rated = [name for name, v in SPECS.items() if v.engines]
+    assert {"horde", "racingkings", "suicide", "atomic"} <= set(rated)
+    for name in rated:
+        assert f" {name}," in text or f" {name} " in text, name
+    assert "Sjeng 11.2 (sjeng): crazyhouse, suicide" in text

@@ -123,3 +123,11 @@ def test_local_links_resolve(page: Path) -> None:
         if not dest.exists() or (anchor and dest.suffix == ".md" and anchor not in _anchors(dest)):
             broken.append(link)
     assert not broken, f"{_id(page)}: broken links {broken}"
+
+
+def test_the_engine_page_lists_the_xboard_variants() -> None:
+    """The `variants` feature is the spec's: the page names them all, in its order."""
+    from variants.spec import xboard_names
+
+    text = " ".join((DOCS / "engine.md").read_text(encoding="utf-8").split())
+    assert f"(`variants` feature: {', '.join(xboard_names())};" in text

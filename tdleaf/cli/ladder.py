@@ -6,20 +6,38 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import textwrap
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from variants.spec import SPECS
+
 from .match import adjudication
 from .tools import CliError, positive_int
+
+#: How the help names each reference engine of the spec (``Variant.engines``).
+ENGINE_TEXT = {"uci:fairy-stockfish": "Debian's Fairy-Stockfish (fairy-stockfish)",
+               "xboard:sjeng": "Sjeng 11.2 (sjeng)",
+               "uci:fairy-stockfish-wasm": "the npm fairy-stockfish-nnue.wasm (fairy-stockfish-wasm)"}
+
+
+def _engines_text() -> str:
+    """Each reference engine with the variants it rates, from the variant spec."""
+    by_engine: dict[str, list[str]] = {}
+    for name, v in SPECS.items():
+        for e in v.engines:
+            by_engine.setdefault(e, []).append(name)
+    return "\n".join(textwrap.fill(f"{ENGINE_TEXT.get(e, e)}: {', '.join(names)}", 84,
+                                    initial_indent="  ", subsequent_indent="    ")
+                     for e, names in by_engine.items())
+
 
 DESCRIPTION = """\
 Measure tdleaf at fixed depths, node counts and move times ("rungs") against a real
 engine, per variant, and report each rung with a 95% interval:
 
-  chess, crazyhouse, giveaway  Debian's Fairy-Stockfish (fairy-stockfish)
-  crazyhouse, suicide          Sjeng 11.2 (sjeng)
-  atomic                       the npm fairy-stockfish-nnue.wasm (fairy-stockfish-wasm)
+{engines}
 
 Against Fairy-Stockfish each rung plays pairs of games (one opening, both colours)
 against UCI_LimitStrength settings chosen near its strength as the games come in, and
@@ -79,11 +97,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``ladder`` command."""
     p = subparsers.add_parser("ladder", help="measure tdleaf's strength at fixed depths and "
                                              "move times against a real engine",
-                              description=DESCRIPTION,
+                              description=DESCRIPTION.format(engines=_engines_text()),
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", "-v", action="append", default=[], metavar="V",
-                   help="a variant to measure (repeatable; default: chess, crazyhouse, "
-                        "suicide, giveaway, atomic, each against its engines)")
+                   help="a variant to measure (repeatable; default: every variant above, "
+                        "each against its engines)")
     p.add_argument("--engine", metavar="ENGINE",
                    help="fairy-stockfish (fsf), sjeng, fairy-stockfish-wasm (wasm), or "
                         "uci:COMMAND / xboard:COMMAND (default: each variant's engines)")
