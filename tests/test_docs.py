@@ -125,9 +125,12 @@ def test_local_links_resolve(page: Path) -> None:
     assert not broken, f"{_id(page)}: broken links {broken}"
 
 
-def test_the_engine_page_lists_the_xboard_variants() -> None:
-    """The `variants` feature is the spec's: the page names them all, in its order."""
+def test_the_engine_page_lists_the_protocols_variants() -> None:
+    """The `variants` feature and the UCI_Variant choices are the spec's: the page names
+    them all, in its order."""
+    from search.uci import UCI_VARIANTS
     from variants.spec import xboard_names
 
     text = " ".join((DOCS / "engine.md").read_text(encoding="utf-8").split())
     assert f"(`variants` feature: {', '.join(xboard_names())};" in text
+    assert f"| `UCI_Variant` | {', '.join(UCI_VARIANTS)} |" in text

@@ -160,7 +160,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        description=selective.__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--variant", action="extend", nargs="+", metavar="V",
-                   help="variants (default: chess, crazyhouse, atomic, suicide, giveaway)")
+                   help="variants (default: one of each rule set: " + ", ".join(RULE_FAMILIES) + ")")
     b.add_argument("--movetime", type=seconds_arg, default=0.05, metavar="S",
                    help="seconds a move for both sides (default 0.05)")
     b.add_argument("--max-games", type=positive_int, default=1000, metavar="N",

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from search.modes import SEARCH_MODES
+from variants.spec import xboard_names
 
 from .tools import CliError
 
@@ -71,8 +72,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     u.set_defaults(run=run_uci)
     x = subparsers.add_parser(
         "xboard", help="run the engine as an XBoard (CECP v2) engine on stdin/stdout",
-        description="Speak the XBoard/CECP v2 protocol on stdin/stdout. Variants: normal, "
-                    "crazyhouse, suicide, giveaway, atomic. 'protover' is answered at once "
+        description="Speak the XBoard/CECP v2 protocol on stdin/stdout. Variants: "
+                    + ", ".join(xboard_names()) + ". 'protover' is answered at once "
                     "with 'feature done=0' while the compiled code loads, then with the "
                     "features and done=1. A refused setboard leaves no position: moves and "
                     "go are answered with errors, never with a move, until new or a valid "
