@@ -19,19 +19,23 @@ and the value of the position is its best move's score, converted to [-1, 1]:
 
 A move that ends the game is scored exactly (python-chess's ``outcome()`` after it: a
 win ``MATE - 1``, a draw 0); a mate seen inside the shallow search is a win (loss) in so
-many plies. For the softmax, scores are clipped to +-99 pawns and wins/losses put just
-beyond, shorter wins (longer losses) first; their value is +-1. A position whose game is
+many plies. For the softmax, scores are clipped to +-(W - 1) pawns and wins/losses put
+at +-W, shorter wins (longer losses) first; their value is +-1. ``W``, the win's logit,
+is 100 pawns unless one was fitted with the temperature: then a win counts that much
+more than an even move, and a win the search sees but the label engine did not play
+costs the fit a bounded amount (BENCHMARKS.md). A position whose game is
 over (checkmate, stalemate, a variant win or loss, insufficient material, the 75-move
 rule, fivefold repetition for a position with history) has an empty policy and its exact
 value: 1 won, 0 drawn, -1 lost for the side to move.
 
-The temperature ``T`` is fitted (``tdleaf bench prior --fit``) by maximum likelihood of
-the moves Fairy-Stockfish plays at a fixed depth on positions from engine games; the
-fitted values are stored per variant, value set and depth in ``prior.json`` (shipped in
-``search/data``; a refit is saved to the per-user data folder, read first: see
-:mod:`search.shipped`) and, for learned weights, in ``weights.json``'s
-``meta.prior_temperature``
-(:func:`fitted_temperature`).
+The temperature ``T`` and the win's logit ``W`` are fitted (``tdleaf bench prior
+--fit``) by maximum likelihood of the moves Fairy-Stockfish plays at a fixed depth on
+positions from engine games; the fitted values are stored per variant, value set and
+depth in ``prior.json`` (shipped in ``search/data``; a refit is saved to the per-user
+data folder, read first: see :mod:`search.shipped`) and, for learned weights, in
+``weights.json``'s ``meta.prior_temperature`` and ``meta.prior_win_logit``
+(:func:`fitted_temperature`, :func:`fitted_win_logit`). A temperature stored without a
+win logit (fitted before there was one) is used with ``W`` = 100.
 
 Everything per move runs in one numba call for a whole batch of positions
 (:func:`prior_batch_arrays`); :func:`prior` and :func:`prior_batch` wrap it with UCI text.
@@ -75,9 +79,11 @@ TT_SIZE = 1 << 15
 #: MCTS node needs more than the last bit of depth.
 DEFAULT_QLIMIT = 8
 
-_CLIP = 99.0          # ordinary scores are clipped to +-_CLIP pawns for the softmax
-#: A win's logit, above any ordinary (clipped) score; a loss's is its negative.
+#: A win's logit when none was fitted (pawns): above any ordinary score, which the
+#: softmax clips a pawn below the win logit; a loss's is its negative.
 WIN_LOGIT = 100.0
+#: The smallest win logit: ordinary scores are clipped a pawn below it.
+MIN_WIN_LOGIT = 2.0
 
 # ---------------------------------------------------------------------------------------
 # numba
@@ -118,15 +124,27 @@ def child_outcome(bb, st, moves, sbb, sst):
 
 
 @njit(cache=True)
-def logit_score(s):
-    """A search score (pawns, mates as ``MATE - plies``) as the softmax sees it."""
+def logit_score(s, win=WIN_LOGIT):
+    """A search score (pawns, mates as ``MATE - plies``) as the softmax sees it: ordinary
+    scores clipped to +-(``win`` - 1) (the 99 pawns of ``win`` = 100), wins and losses
+    at +-``win`` plus a fraction of a pawn that puts shorter wins first."""
     if s > ab.MATE_BOUND:
         plies = ab.MATE - s
-        return WIN_LOGIT + (ab.MAXPLY - plies) / ab.MAXPLY
+        return win + (ab.MAXPLY - plies) / ab.MAXPLY
     if s < -ab.MATE_BOUND:
         plies = ab.MATE + s
-        return -WIN_LOGIT - (ab.MAXPLY - plies) / ab.MAXPLY
-    return min(_CLIP, max(-_CLIP, s))
+        return -win - (ab.MAXPLY - plies) / ab.MAXPLY
+    clip = win - 1.0
+    return min(clip, max(-clip, s))
+
+
+@njit(cache=True)
+def logits_of(scores, win=WIN_LOGIT):
+    """:func:`logit_score` of each score of an array (fitting the win's logit)."""
+    out = np.empty(scores.shape[0], dtype=np.float64)
+    for i in range(scores.shape[0]):
+        out[i] = logit_score(scores[i], win)
+    return out
 
 
 @njit(cache=True)
@@ -143,7 +161,7 @@ def score_value(s, mode, omega):
 
 
 @njit(cache=True, nogil=True)
-def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, value_mode, omega, uniform,
+def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, win, value_mode, omega, uniform,
                        out_n, out_moves, out_scores, out_probs, out_values, out_terminal,
                        bbs, sts, evals, moves, mscores, pv, pvlen, killers, history, keys,
                        tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, table):
@@ -155,7 +173,8 @@ def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, value_mode, ome
     is over: no moves, exact value). The other arrays are the search's work space (as
     for :func:`search.alphabeta.search_root`); ``ctl[C_QLIMIT]`` must be set. ``table``:
     the layout's leaf blocks (:attr:`search.layout.FeatureLayout.table`), or None.
-    ``uniform`` gives every move the same probability (the value is still searched).
+    ``uniform`` gives every move the same probability (the value is still searched);
+    ``win`` is the win's logit (:func:`logit_score`).
     """
     bbs, sts, evals, moves, mscores = (unmanaged(bbs), unmanaged(sts), unmanaged(evals),
                                        unmanaged(moves), unmanaged(mscores))
@@ -214,7 +233,7 @@ def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, value_mode, ome
             continue
         top = -ab.INF
         for i in range(n):
-            x = logit_score(out_scores[p, i]) / temperature
+            x = logit_score(out_scores[p, i], win) / temperature
             out_probs[p, i] = x
             top = max(top, x)
         total = 0.0
@@ -246,28 +265,41 @@ def fitted_temperature(variant: str, weights: Weights | None = None, depth: int 
     Looked up in ``weights.meta["prior_temperature"][str(depth)]`` first (learned weights
     carry their own), then in ``prior.json`` (the user's copy first) under the variant
     and the weights' value set (``meta["value_set"]``)."""
+    return _fitted(variant, weights, depth, "prior_temperature", "temperature")
+
+
+def fitted_win_logit(variant: str, weights: Weights | None = None, depth: int = 0) -> float | None:
+    """The win's logit (pawns) fitted with the temperature for these weights and depth, or
+    None (then :data:`WIN_LOGIT`): ``meta["prior_win_logit"]``, then ``prior.json``'s
+    ``win_logit``, as :func:`fitted_temperature` looks them up."""
+    return _fitted(variant, weights, depth, "prior_win_logit", "win_logit")
+
+
+def _fitted(variant: str, weights: Weights | None, depth: int, meta_key: str,
+            table_key: str) -> float | None:
     variant = canonical_variant(variant)
     if weights is None:
         weights = default_weights(variant)
     meta = weights.meta or {}
-    own = meta.get("prior_temperature")
+    own = meta.get(meta_key)
     if isinstance(own, dict) and str(depth) in own:
         return float(own[str(depth)])
     name = meta.get("value_set")
     if name is None:
         return None
-    table = _load_table().get("temperature", {})
-    key = spec.rules_family(variant)     # one temperature per rule set
+    table = _load_table().get(table_key, {})
+    key = spec.rules_family(variant)     # one fit per rule set
     entry = table.get(key, {}).get(name, {}).get(str(depth))
     return None if entry is None else float(entry)
 
 
 def save_temperature(variant: str, value_set_name: str, depth: int, temperature: float,
                      info: dict[str, Any] | None = None,
-                     path: str | os.PathLike[str] | None = None) -> Path:
-    """Store a fitted temperature of a built-in value set in ``prior.json``: at ``path``,
-    or without one in the per-user data folder (never in the package), with every
-    temperature of the table read now; returns the file written."""
+                     path: str | os.PathLike[str] | None = None,
+                     win_logit: float | None = None) -> Path:
+    """Store a fitted temperature (and the win's logit fitted with it) of a built-in value
+    set in ``prior.json``: at ``path``, or without one in the per-user data folder (never
+    in the package), with every fit of the table read now; returns the file written."""
     data = _read_table(path) if path is not None else _load_table()
     data.setdefault("about", "Softmax temperatures (pawns) of the heuristic prior, fitted by "
                              "maximum likelihood of Fairy-Stockfish's moves: tdleaf bench "
@@ -275,6 +307,11 @@ def save_temperature(variant: str, value_set_name: str, depth: int, temperature:
     key = spec.rules_family(variant)
     data.setdefault("temperature", {}).setdefault(key, {}).setdefault(value_set_name, {})[
         str(depth)] = round(float(temperature), 4)
+    wins = data.setdefault("win_logit", {}).setdefault(key, {}).setdefault(value_set_name, {})
+    if win_logit is None:
+        wins.pop(str(depth), None)        # a temperature fitted without one
+    else:
+        wins[str(depth)] = round(float(win_logit), 4)
     if info:
         data.setdefault("fit", {}).setdefault(key, {}).setdefault(value_set_name, {})[
             str(depth)] = info
@@ -326,14 +363,17 @@ class HeuristicPrior:
     (empty when the game is over); values are in [-1, 1] for the side to move.
     :meth:`arrays` gives the raw batch (encoded moves, scores) without Python per move.
 
-    ``temperature=None`` takes the fitted one (:func:`fitted_temperature`), else 1 pawn.
+    ``temperature=None`` takes the fitted one (:func:`fitted_temperature`), else 1 pawn;
+    ``win_logit=None`` the one fitted with it (:func:`fitted_win_logit`), else
+    :data:`WIN_LOGIT`.
     ``policy="uniform"`` keeps the searched value but gives every move the same
     probability (the baseline of the prior's worth in play).
     """
 
     def __init__(self, variant: str, weights: Weights | str | None = None, depth: int = 0,
                  temperature: float | None = None, *, value: str = "squash",
-                 omega: float = DEFAULT_OMEGA, policy: str = "search", qlimit: int = DEFAULT_QLIMIT) -> None:
+                 omega: float = DEFAULT_OMEGA, policy: str = "search", qlimit: int = DEFAULT_QLIMIT,
+                 win_logit: float | None = None) -> None:
         self.variant = canonical_variant(variant)
         if weights is None:
             weights = default_weights(self.variant)
@@ -358,6 +398,13 @@ class HeuristicPrior:
         if not temperature > 0:
             raise ValueError(f"temperature must be > 0, got {temperature}")
         self.temperature = float(temperature)
+        if win_logit is None:
+            win_logit = fitted_win_logit(self.variant, weights, self.depth)
+        if win_logit is None:
+            win_logit = WIN_LOGIT
+        if not win_logit >= MIN_WIN_LOGIT:
+            raise ValueError(f"win_logit must be >= {MIN_WIN_LOGIT:g}, got {win_logit}")
+        self.win_logit = float(win_logit)
         if value not in VALUE_MODES:
             raise ValueError(f"value must be one of {VALUE_MODES}, got {value!r}")
         if policy not in POLICY_MODES:
@@ -398,7 +445,7 @@ class HeuristicPrior:
         out_probs = np.empty((npos, width), dtype=np.float64)
         out_values = np.zeros(npos, dtype=np.float64)
         out_terminal = np.zeros(npos, dtype=np.bool_)
-        prior_batch_arrays(bbs, sts, npos, self.depth, self.temperature,
+        prior_batch_arrays(bbs, sts, npos, self.depth, self.temperature, self.win_logit,
                            VALUE_MODES.index(self.value_mode), self.omega,
                            self.policy_mode == "uniform", out_n, out_moves, out_scores,
                            out_probs, out_values, out_terminal, self._bbs, self._sts,

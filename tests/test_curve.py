@@ -409,9 +409,11 @@ def test_a_finished_job_resumed_keeps_the_temperatures_fitted_to_its_weights(job
     path = out / "weights.json"
     data = json.loads(path.read_text())
     data["meta"]["prior_temperature"] = {"0": 0.9}          # as `tdleaf bench prior --save`
+    data["meta"]["prior_win_logit"] = {"0": 7.5}
     path.write_text(json.dumps(data))
     _learn(out)                                             # summarised again
     assert json.loads(path.read_text())["meta"]["prior_temperature"] == {"0": 0.9}
+    assert json.loads(path.read_text())["meta"]["prior_win_logit"] == {"0": 7.5}
     # Only there: the normalised weights have another scale.
     for other in ("weights_std.json", "weights_normalised.json"):
         if (out / other).exists():
@@ -420,5 +422,5 @@ def test_a_finished_job_resumed_keeps_the_temperatures_fitted_to_its_weights(job
     data["material"]["P"] = data["material"]["P"] + 1.0
     path.write_text(json.dumps(data))
     _learn(out)
-    assert "prior_temperature" not in json.loads(path.read_text())["meta"]
+    assert not {"prior_temperature", "prior_win_logit"} & set(json.loads(path.read_text())["meta"])
     assert load_weights(str(path), "atomic").meta["games"] == 6

@@ -305,20 +305,46 @@ def test_labelled_positions_from_engine_games():
         assert read_epd(f"{d}/x.epd") == rows
 
 
-def test_the_pawn_scored_fit_leaves_out_decisive_positions():
-    """One position where the prior sees a win the label did not play sets the plain fit
-    (its label is about 100 logits down); the diagnostic fit leaves it out."""
-    from search.prior import WIN_LOGIT, logit_score
-    from tdleaf.bench.prior import fit_temperature, pawn_scored
+def test_the_win_logit_is_fitted_with_the_temperature():
+    """One position where the prior sees a win the label did not play sets a temperature
+    fitted alone (the label about 100 logits down); fitted with a win logit, the
+    temperature stays near that of the other positions and the likelihood is better."""
+    from search.prior import WIN_LOGIT, logit_score, logits_of
+    from tdleaf.bench.prior import _nll, fit_prior, fit_temperature
 
-    assert logit_score(MATE - 3) >= WIN_LOGIT > abs(logit_score(500.0))
+    assert logit_score(MATE - 3) >= WIN_LOGIT > abs(logit_score(500.0)) == WIN_LOGIT - 1
+    assert logit_score(MATE - 3, 6.0) > logit_score(MATE - 5, 6.0) > 6.0 > logit_score(9.0, 6.0) == 5.0
     rng = np.random.default_rng(0)
-    logits = [rng.normal(0.0, 1.0, 20) for _ in range(200)]
-    targets = [int(np.argmax(x + rng.gumbel(size=20) * 0.5)) for x in logits]  # T near 0.5
-    won = np.array([logit_score(MATE - 3), 0.5, 0.0])
-    kept, kept_targets = pawn_scored(logits + [won], targets + [1])
-    assert len(kept) == 200 and kept_targets == targets
-    clean = fit_temperature(logits, targets)
+    scores = [rng.normal(0.0, 1.0, 20) for _ in range(200)]
+    targets = [int(np.argmax(x + rng.gumbel(size=20) * 0.5)) for x in scores]  # T near 0.5
+    clean = fit_temperature([logits_of(x) for x in scores], targets)
     assert 0.3 < clean < 0.8
-    assert fit_temperature(logits + [won], targets + [1]) > 1.5 * clean
-    assert fit_temperature(kept, kept_targets) == clean
+    assert fit_prior(scores, targets)[0] == pytest.approx(clean, rel=0.05)   # no win: T alone
+    won = np.array([MATE - 3, 0.5, 0.0])               # the label (1) is not the win
+    with_win = scores + [won] * 3
+    labels = targets + [1] * 3
+    alone = fit_temperature([logits_of(x) for x in with_win], labels)
+    t, w = fit_prior(with_win, labels)
+    assert alone > 3 * clean and abs(t - clean) < abs(alone - clean) and w < 50
+    assert _nll([logits_of(x, w) for x in with_win], labels, t) < \
+        _nll([logits_of(x) for x in with_win], labels, alone)
+
+
+def test_a_stored_win_logit_is_used():
+    from search.layout import value_set
+    from search.prior import WIN_LOGIT, fitted_win_logit
+
+    w = value_set("traditional", "chess")
+    assert fitted_win_logit("chess", w, 0) is None
+    assert HeuristicPrior("chess", w).win_logit == WIN_LOGIT
+    w.meta["prior_temperature"] = {"0": 0.5}
+    w.meta["prior_win_logit"] = {"0": 4.0}
+    ev = HeuristicPrior("chess", w)
+    assert (ev.temperature, ev.win_logit) == (0.5, 4.0)
+    # mate in one: with W = 4 the mating move keeps less of the policy than with W = 100
+    fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+    low = ev.batch([fen])[0].policy(0)["a1a8"]
+    high = HeuristicPrior("chess", w, temperature=0.5, win_logit=WIN_LOGIT).batch([fen])[0].policy(0)["a1a8"]
+    assert 0.5 < low < high and high > 0.999
+    with pytest.raises(ValueError, match="win_logit must be >= 2"):
+        HeuristicPrior("chess", w, win_logit=1.0)

@@ -16,7 +16,7 @@ import chess.variant
 import pytest
 
 from search import shipped
-from search.prior import fitted_temperature
+from search.prior import fitted_temperature, fitted_win_logit
 from tdleaf.bench import prior_data
 from tdleaf.play.engines import EngineLog
 
@@ -121,7 +121,9 @@ def test_bench_prior_on_a_new_variant(variant):
     assert p["top1"] > c["top1"] > u["top1"] and p["loglik"] > c["loglik"] > u["loglik"]
     assert "Fairy-Stockfish 11.1 (Debian) depth 10" == r["label"]
     assert f"| {variant} | 0 | 400 |" in format_report(report)
-    pawn = r["pawn_scored"]
-    assert 300 < pawn["positions"] <= 400 and pawn["temperature_mle"] > 0
-    assert f"{variant} depth 0 {pawn['temperature_mle']:.3g} ({pawn['positions']} positions)" \
-        in format_report(report)
+    from search.prior import MIN_WIN_LOGIT, WIN_LOGIT
+
+    assert MIN_WIN_LOGIT <= r["win_logit_mle"] <= WIN_LOGIT
+    assert r["win_logit_used"] == (r["win_logit_mle"] if stored is None else
+                                   fitted_win_logit(variant, None, 0) or WIN_LOGIT)
+    assert "| T fitted | W fitted | T used | W used |" in format_report(report)

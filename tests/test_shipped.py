@@ -27,7 +27,7 @@ from search.layout import (
     weights_digest,
     weights_file,
 )
-from search.prior import fitted_temperature, save_temperature
+from search.prior import HeuristicPrior, fitted_temperature, save_temperature
 from tdleaf.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,12 +224,16 @@ def test_bench_prior_save_of_shipped_weights_goes_to_a_user_copy(user_data, caps
     t = w.meta["prior_temperature"]["0"]
     assert 0.1 < t < 20 and fitted_temperature("atomic", None, 0) == t
     assert w.meta["prior_temperature"]["1"] == shipped_w.meta["prior_temperature"]["1"]
+    win = w.meta["prior_win_logit"]["0"]         # fitted with it, and read with it
+    assert 2 <= win <= 100 and HeuristicPrior("atomic").win_logit == win
     # a value set's temperature goes to the FILE given
     target = user_data.parent / "mine.json"
     assert main(["bench", "prior", "--variant", "atomic", "--depth", "0", "--weights",
                  "traditional", "--save", str(target), "--no-mcts"]) == 0
     assert f"to {target}" in capsys.readouterr().err
-    assert json.loads(target.read_text())["temperature"]["atomic"]["traditional"]["0"] > 0
+    saved = json.loads(target.read_text())
+    assert saved["temperature"]["atomic"]["traditional"]["0"] > 0
+    assert 2 <= saved["win_logit"]["atomic"]["traditional"]["0"] <= 100
     assert not (user_data / "prior.json").exists()
 
 

@@ -4,12 +4,11 @@ On the labelled positions of ``search/data/prior_<variant>.epd`` (engine games, 
 self-play; the label is Fairy-Stockfish's move at a fixed depth, see
 :mod:`tdleaf.bench.prior_data`), for each variant and prior depth:
 
-* the temperature fitted by maximum likelihood of the label moves (one parameter,
-  bounded search on log T), and the one stored for the weights (``prior.json`` or the
-  weights' ``meta.prior_temperature``); and, as a diagnostic, the one fitted on the
-  positions whose best and label moves both have pawn scores (a decisive score, a win
-  the prior's search sees, puts the label about 100 logits away when the label engine
-  chose another move, and a few such positions can set the whole fit);
+* the temperature T and the win's logit W fitted together by maximum likelihood of the
+  label moves (:func:`fit_prior`: a win the prior's search sees and the label engine
+  did not play puts the label about W logits down, and with W = 100 a few such
+  positions set T alone), and the ones stored for the weights (``prior.json`` or the
+  weights' ``meta.prior_temperature`` and ``meta.prior_win_logit``);
 * top-1 and top-3 agreement with the label move, counting ties by their expected value
   under a uniformly random order (a material evaluation ties many quiet moves), and the
   mean log-likelihood of the label move;
@@ -40,10 +39,12 @@ from search import shipped
 from search.layout import Weights, weights_file
 from search.prior import (
     DEFAULT_OMEGA,
+    MIN_WIN_LOGIT,
     WIN_LOGIT,
     HeuristicPrior,
     fitted_temperature,
-    logit_score,
+    fitted_win_logit,
+    logits_of,
     save_temperature,
     score_value,
 )
@@ -58,10 +59,6 @@ BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 MCTS_PLAYOUTS = 3000
 
 
-def _logits(scores: np.ndarray) -> np.ndarray:
-    return np.array([logit_score(float(s)) for s in scores])
-
-
 def _nll(logits: list[np.ndarray], targets: list[int], t: float) -> float:
     total = 0.0
     for x, j in zip(logits, targets):
@@ -72,17 +69,31 @@ def _nll(logits: list[np.ndarray], targets: list[int], t: float) -> float:
 
 
 def fit_temperature(logits: list[np.ndarray], targets: list[int]) -> float:
-    """The maximum-likelihood softmax temperature (pawns)."""
+    """The maximum-likelihood softmax temperature (pawns) of fixed logits."""
     res = minimize_scalar(lambda lt: _nll(logits, targets, math.exp(lt)), bounds=(-5.0, 5.0),
                           method="bounded", options={"xatol": 1e-4})
     return float(math.exp(res.x))
 
 
-def pawn_scored(logits: list[np.ndarray], targets: list[int],
-                ) -> tuple[list[np.ndarray], list[int]]:
-    """The positions whose best and label moves have pawn scores, not decisive ones."""
-    kept = [(x, j) for x, j in zip(logits, targets) if max(abs(x.max()), abs(x[j])) < WIN_LOGIT]
-    return [x for x, _ in kept], [j for _, j in kept]
+def fit_prior(scores: list[np.ndarray], targets: list[int]) -> tuple[float, float]:
+    """The maximum-likelihood temperature and win logit ``(T, W)`` (pawns) of the softmax
+    of ``logit_score(score, W) / T``, the label being ``targets``. W = 100 (a win beyond
+    any ordinary score) is one candidate: a few wins the search sees and the label engine
+    did not play would otherwise set T alone (BENCHMARKS.md)."""
+    def nll(t: float, w: float) -> float:
+        return _nll([logits_of(x, w) for x in scores], targets, t)
+
+    plain = fit_temperature([logits_of(x, WIN_LOGIT) for x in scores], targets)
+    best = (nll(plain, WIN_LOGIT), plain, WIN_LOGIT)
+    lo, hi = math.log(MIN_WIN_LOGIT), math.log(WIN_LOGIT)
+    for w0 in (5.0, 20.0):
+        res = minimize(lambda p: nll(math.exp(p[0]), math.exp(p[1])),
+                       [math.log(plain), math.log(w0)], method="Nelder-Mead",
+                       bounds=[(-5.0, 5.0), (lo, hi)],
+                       options={"xatol": 1e-3, "fatol": 1e-6})
+        if res.fun < best[0]:
+            best = (float(res.fun), math.exp(res.x[0]), math.exp(res.x[1]))
+    return best[1], best[2]
 
 
 def _agreement(keys: np.ndarray, j: int, k: int) -> float:
@@ -136,29 +147,33 @@ def calibration(values: np.ndarray, results: np.ndarray) -> dict[str, Any]:
 
 
 def measure(variant: str, depth: int, weights: Any = None, use_mle: bool = False) -> dict[str, Any]:
-    """Every measurement of one variant at one prior depth, at the stored temperature
-    (the maximum-likelihood one with ``use_mle`` or when none is stored)."""
+    """Every measurement of one variant at one prior depth, at the stored temperature and
+    win logit (the maximum-likelihood ones with ``use_mle`` or when no temperature is
+    stored)."""
     rows = read_epd(data_path(variant))
     ev = HeuristicPrior(variant, weights, depth, temperature=1.0)
     t0 = time.perf_counter()
     arr, _ = ev.batch([r.fen for r in rows])
     seconds = time.perf_counter() - t0
-    logits, targets, feats, ns, raw_best = [], [], [], [], []
+    scores, targets, feats, ns, raw_best = [], [], [], [], []
     for i, r in enumerate(rows):
         k = int(arr.n[i])
         moves = [move_to_uci(int(m)) for m in arr.moves[i, :k]]
         if r.bm not in moves:
             raise RuntimeError(f"{variant}: label {r.bm} not among the legal moves of {r.fen}")
         targets.append(moves.index(r.bm))
-        logits.append(_logits(arr.scores[i, :k]))
+        scores.append(np.array(arr.scores[i, :k]))
         raw_best.append(float(arr.scores[i, :k].max()))
         feats.append(_features(variant, r.fen, moves))
         ns.append(k)
-    t_mle = fit_temperature(logits, targets)
-    pawn_logits, pawn_targets = pawn_scored(logits, targets)
-    t_pawn = fit_temperature(pawn_logits, pawn_targets) if pawn_targets else None
+    t_mle, w_mle = fit_prior(scores, targets)
     stored = fitted_temperature(variant, ev.weights, depth)
-    t_used = t_mle if use_mle or stored is None else stored
+    stored_w = fitted_win_logit(variant, ev.weights, depth) if stored is not None else None
+    if use_mle or stored is None:
+        t_used, w_used = t_mle, w_mle
+    else:
+        t_used, w_used = stored, WIN_LOGIT if stored_w is None else stored_w
+    logits = [logits_of(x, w_used) for x in scores]
 
     def logp(x: np.ndarray, j: int, t: float) -> float:
         z = x / t
@@ -193,7 +208,7 @@ def measure(variant: str, depth: int, weights: Any = None, use_mle: bool = False
                  f"depth {LABEL_DEPTH[variant]}",
         "mean_legal_moves": float(np.mean(ns)),
         "temperature_mle": t_mle, "temperature_stored": stored, "temperature_used": t_used,
-        "pawn_scored": {"positions": len(pawn_targets), "temperature_mle": t_pawn},
+        "win_logit_mle": w_mle, "win_logit_stored": stored_w, "win_logit_used": w_used,
         "prior": prior_m, "uniform": uniform_m,
         "capture_check": {**cc_m, "a_capture": float(ab[0]), "b_check": float(ab[1])},
         "value": {m: calibration(v, results) for m, v in values.items()},
@@ -258,6 +273,7 @@ def bench_prior(variants: list[str] | None, depths: list[int], fit: bool = False
                     report["warnings"].append(f"{v}: weights of no file nor value set; not saved")
                 else:
                     r["temperature_stored"] = round(r["temperature_mle"], 4)
+                    r["win_logit_stored"] = round(r["win_logit_mle"], 4)
                     if str(written) not in report["saved"]:
                         report["saved"].append(str(written))
             report["results"].append(r)
@@ -270,12 +286,14 @@ def bench_prior(variants: list[str] | None, depths: list[int], fit: bool = False
 
 def _save(variant: str, depth: int, r: dict[str, Any], w: Weights,
           save_path: str | os.PathLike[str] | None) -> Path | None:
-    """Store a fitted temperature (see :func:`bench_prior`); the file written, or None."""
+    """Store a fitted temperature and win logit (see :func:`bench_prior`); the file
+    written, or None."""
     name = w.meta.get("value_set")
     if name is not None:
         return save_temperature(variant, name, depth, r["temperature_mle"],
                                 {"positions": r["positions"], "label": r["label"],
-                                 "loglik": round(r["prior"]["loglik"], 4)}, path=save_path)
+                                 "loglik": round(r["prior"]["loglik"], 4)}, path=save_path,
+                                win_logit=r["win_logit_mle"])
     path = weights_file(w)
     if path is None:
         return None
@@ -283,6 +301,7 @@ def _save(variant: str, depth: int, r: dict[str, Any], w: Weights,
     if found is not None:                 # shipped (or the user's copy): the user's copy
         path = shipped.user_data_dir() / found[1]
     w.meta.setdefault("prior_temperature", {})[str(depth)] = round(r["temperature_mle"], 4)
+    w.meta.setdefault("prior_win_logit", {})[str(depth)] = round(r["win_logit_mle"], 4)
     w.save(path)
     return path
 
@@ -290,21 +309,20 @@ def _save(variant: str, depth: int, r: dict[str, Any], w: Weights,
 def format_report(report: dict[str, Any]) -> str:
     lines = [("Policy: agreement with the label engine's move (top-1, top-3; ties counted by "
              "their expected value) and mean log-likelihood of that move."), "",
-             ("| variant | depth | positions | moves | T fitted | T used | prior top-1 | top-3 | "
-             "log-lik | uniform top-1 | top-3 | log-lik | capture/check top-1 | top-3 | log-lik |"),
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             ("| variant | depth | positions | moves | T fitted | W fitted | T used | W used | "
+              "prior top-1 | top-3 | log-lik | uniform top-1 | top-3 | log-lik | "
+              "capture/check top-1 | top-3 | log-lik |"),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in report["results"]:
         p, u, c = r["prior"], r["uniform"], r["capture_check"]
         lines.append(
             f"| {r['variant']} | {r['depth']} | {r['positions']} | {r['mean_legal_moves']:.1f} | "
-            f"{r['temperature_mle']:.3g} | {r['temperature_used']:.3g} | {p['top1']:.1%} | "
+            f"{r['temperature_mle']:.3g} | {r['win_logit_mle']:.3g} | {r['temperature_used']:.3g} | "
+            f"{r['win_logit_used']:.3g} | {p['top1']:.1%} | "
             f"{p['top3']:.1%} | {p['loglik']:.3f} | {u['top1']:.1%} | {u['top3']:.1%} | "
             f"{u['loglik']:.3f} | {c['top1']:.1%} | {c['top3']:.1%} | {c['loglik']:.3f} |")
-    lines += ["", "Temperature fitted on the positions whose best and label moves have pawn scores "
-              "(no decisive score; a diagnostic, not stored): " + ", ".join(
-                  f"{r['variant']} depth {r['depth']} {r['pawn_scored']['temperature_mle']:.3g} "
-                  f"({r['pawn_scored']['positions']} positions)"
-                  for r in report["results"] if r["pawn_scored"]["temperature_mle"] is not None) + "."]
+    lines += ["", ("T: the softmax temperature; W: the win's logit (a win's score, pawns, in the "
+                   "softmax; 100 is the unbounded one of a temperature fitted alone).")]
     lines += ["", "Value: expected score (v + 1) / 2 of the side to move against the game's result.",
               "", "| variant | depth | value | Brier | sign accuracy | bins: expected -> actual (n) |",
               "|---|---|---|---|---|---|"]

@@ -65,7 +65,7 @@ def _record(arr: Any, i: int, fen: str, ev: Any) -> dict[str, Any]:
     scores = arr.move_scores(i)
     order = sorted(policy, key=lambda m: (-policy[m], m))
     return {"fen": fen, "variant": ev.variant, "depth": ev.depth,
-            "temperature": ev.temperature, "value_mode": ev.value_mode,
+            "temperature": ev.temperature, "win_logit": ev.win_logit, "value_mode": ev.value_mode,
             "value": float(arr.values[i]), "terminal": bool(arr.terminal[i]),
             "policy": {m: round(policy[m], 6) for m in order},
             "scores": {m: _score_json(scores[m]) for m in order}}
@@ -154,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"fen: {rec['fen']}")
         print(f"value: {rec['value']:+.4f} ({ev.value_mode}, side to move)"
               + ("  [game over]" if rec["terminal"] else ""))
-        print(f"temperature: {ev.temperature:g} pawns ({ev.temperature_source}), depth {ev.depth}")
+        print(f"temperature: {ev.temperature:g} pawns ({ev.temperature_source}), win logit "
+              f"{ev.win_logit:g} pawns, depth {ev.depth}")
         moves = list(rec["policy"])
         if args.top > 0:
             moves = moves[:args.top]

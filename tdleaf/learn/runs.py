@@ -741,7 +741,7 @@ def _leaf_part(out: Path, cfg: LearnConfig, layout: FeatureLayout, mean: np.ndar
 
 #: What tools add to a finished job's weights.json (``tdleaf bench prior --save``): kept
 #: when the job is summarised again (``--resume`` of a finished job) with the same weights.
-ADDED_META = ("prior_temperature",)
+ADDED_META = ("prior_temperature", "prior_win_logit")
 
 
 def _kept_meta(path: Path, variant: str, mean: np.ndarray) -> dict[str, Any]:
