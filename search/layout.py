@@ -812,8 +812,8 @@ def default_weights_name(variant: str) -> str:
 def reference_weights(name: str, variant: str) -> Weights:
     """A reference set by name (see :data:`REFERENCE_SETS`)."""
     variant = canonical_variant(variant)
-    if name == "learnt" and default_weights_name(variant) == shipped.AVERAGE:
-        name = shipped.AVERAGE
+    if name == "learnt" and (default := default_weights_name(variant)) != "traditional":
+        name = default                 # what the default is: learnt-<kind> or avg-psq
     entry = _reference_entry(name, variant)
     path = None if entry is None else shipped.find(entry["weights"])
     if entry is None:

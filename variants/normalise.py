@@ -64,13 +64,10 @@ def pawn_target(variant: str) -> float:
 
 
 def learnt_pieces(variant: str) -> str:
-    """The pieces whose material value is learnt: the king only where it can be lost,
-    and none that the variant's games never have (racing kings' pawn)."""
-    try:
-        v = spec.get(variant)
-    except UnknownVariantError:
-        return PIECES[:5]
-    return "".join(p for p in (PIECES if v.losing else PIECES[:5]) if p not in v.absent)
+    """The pieces whose material value is learnt: those with tables
+    (:func:`table_pieces`), the king only where it can be lost."""
+    kinds = table_pieces(variant)
+    return kinds if _losing(variant) else kinds.replace("K", "")
 
 
 def table_pieces(variant: str) -> str:
