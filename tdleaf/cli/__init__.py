@@ -25,14 +25,15 @@ DESCRIPTION = """\
 tdleaf: chess-variant rules in numba (chess, crazyhouse, suicide, giveaway,
 antichess, atomic, king of the hill, three-check, racing kings, horde), exact to
 python-chess; an alpha-beta engine with a learnable
-linear evaluation (UCI and XBoard); TDLeaf(lambda) learning builds on them."""
+linear evaluation (UCI and XBoard); self-play learning (TDLeaf(lambda),
+RootStrap, TreeStrap) builds on them."""
 
 EPILOG = "Run 'tdleaf COMMAND --help' for the options of a command."
 
 #: Every command, in the order ``tdleaf --help`` lists them: its module in
 #: ``tdleaf.cli`` (which registers it) and its one-line help.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("learn", "learn", "learn weights by self-play TDLeaf(lambda)"),
+    ("learn", "learn", "learn weights by self-play (TDLeaf(lambda), RootStrap, TreeStrap)"),
     ("curve", "curve", "learning curves: Elo of weight snapshots against a fixed opponent"),
     ("match", "match", "play a match between two players, with statistics"),
     ("tournament", "tournament", "play a tournament (the report's pairings, round robin, gauntlet)"),

@@ -46,12 +46,12 @@ default {HASH_MB} MB hash. Missing external engines are skipped with a note."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``bench`` command group: ``perft``, ``search`` and ``selfplay``."""
+    """Add the ``bench`` command group, one subcommand a benchmark."""
     p = subparsers.add_parser("bench",
                               help="benchmarks (perft and search speed against other engines)",
-                              description="Benchmarks. Run 'tdleaf bench perft --help', "
-                                          "'tdleaf bench search --help' or "
-                                          "'tdleaf bench selfplay --help'.")
+                              description="Benchmarks; the figures and the commands behind "
+                                          "them are in BENCHMARKS.md. Run 'tdleaf bench "
+                                          "BENCH --help' for the options of one.")
     sub = p.add_subparsers(title="benchmarks", metavar="BENCH")
     p.set_defaults(run=None, parser=p)
 

@@ -1,4 +1,5 @@
-"""``tdleaf learn``: TDLeaf(lambda) self-play learning runs (see README, "Learning")."""
+"""``tdleaf learn``: self-play learning runs, TDLeaf(lambda) or a bootstrapping learner
+(docs/learning.md)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ if TYPE_CHECKING:
 
 DESCRIPTION = """\
 Learn evaluation weights by self-play with TDLeaf(lambda) and temporal-coherence
-learning rates (Droste & Fuernkranz 2008): --runs independent runs of --games games
-each, every piece value starting at 1 (see --init), spread over worker processes (or
-a Ray cluster).
+learning rates (Droste & Fuernkranz 2008), or with a learner that updates after every
+move from its search (--method: RootStrap, TreeStrap; Veness et al. 2009): --runs
+independent runs of --games games each, every weight starting at 1 (see --init),
+spread over worker processes (or a Ray cluster).
 
 The defaults are the report's small experiment, 10 runs x 2,000 games at depth 5:
 hours of CPU time. For a first look: --runs 2 --games 50 --depth 2 (a few minutes).
@@ -55,7 +57,7 @@ _OPTIONS = {
 def register(subparsers: argparse._SubParsersAction) -> None:
     from variants import spec
     scaling = textwrap.fill(f"Normalised so that {spec.normalisation_text()}.", 84)
-    p = subparsers.add_parser("learn", help="learn weights by self-play TDLeaf(lambda)",
+    p = subparsers.add_parser("learn", help="learn weights by self-play (TDLeaf(lambda), RootStrap, TreeStrap)",
                               description=f"{DESCRIPTION}\n\n{scaling}",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", help=f"{spec.variant_list()} (required unless --resume)")
