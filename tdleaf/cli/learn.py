@@ -57,7 +57,9 @@ _OPTIONS = {
 def register(subparsers: argparse._SubParsersAction) -> None:
     from variants import spec
     scaling = textwrap.fill(f"Normalised so that {spec.normalisation_text()}.", 84)
-    p = subparsers.add_parser("learn", help="learn weights by self-play (TDLeaf(lambda), RootStrap, TreeStrap)",
+    p = subparsers.add_parser("learn",
+                              help="learn weights by self-play (TDLeaf(lambda), RootStrap, "
+                                   "TreeStrap)",
                               description=f"{DESCRIPTION}\n\n{scaling}",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", help=f"{spec.variant_list()} (required unless --resume)")
