@@ -7,8 +7,7 @@ errors and bad input are reported as one line ``tdleaf: error: ...`` with exit s
 Only the module of the command being run is imported (``tdleaf uci`` must answer
 within a fraction of a second, so it must not pay for numpy, python-chess and the
 other commands): :data:`COMMANDS` names every command, its module and its one-line
-help, which ``tdleaf --help`` lists (a test checks that it matches what the modules
-register).
+help, which ``tdleaf --help`` lists and the modules register (:func:`help_line`).
 """
 
 from __future__ import annotations
@@ -67,6 +66,12 @@ class _Version(argparse.Action):
             version = "unknown"
         print(f"tdleaf {version}")
         parser.exit()
+
+
+def help_line(name: str) -> str:
+    """The one-line help of command ``name``, as :data:`COMMANDS` gives it (the modules
+    register their parsers with it, so that the listing and the parsers agree)."""
+    return next(h for n, _, h in COMMANDS if n == name)
 
 
 def _command_of(argv: list[str]) -> str | None:

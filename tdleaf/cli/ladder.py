@@ -13,6 +13,7 @@ from typing import Any
 
 from variants.spec import SPECS
 
+from . import help_line
 from .match import adjudication
 from .tools import CliError, positive_int
 
@@ -95,8 +96,7 @@ def _float_list(text: str) -> list[float]:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``ladder`` command."""
-    p = subparsers.add_parser("ladder", help="measure tdleaf's strength at fixed depths and "
-                                             "move times against a real engine",
+    p = subparsers.add_parser("ladder", help=help_line("ladder"),
                               description=DESCRIPTION.format(engines=_engines_text()),
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", "-v", action="append", default=[], metavar="V",

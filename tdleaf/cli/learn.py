@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import help_line
 from .tools import CliError, exclusive, say_if_compiling
 
 if TYPE_CHECKING:
@@ -58,8 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from variants import spec
     scaling = textwrap.fill(f"Normalised so that {spec.normalisation_text()}.", 84)
     p = subparsers.add_parser("learn",
-                              help="learn weights by self-play (TDLeaf(lambda), RootStrap, "
-                                   "TreeStrap)",
+                              help=help_line("learn"),
                               description=f"{DESCRIPTION}\n\n{scaling}",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", help=f"{spec.variant_list()} (required unless --resume)")

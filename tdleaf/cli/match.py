@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from . import help_line
 from .tools import CliError, exclusive, positive_int
 
 DESCRIPTION = """\
@@ -44,7 +45,7 @@ as soon as a sequential test decides."""
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``match`` command."""
-    p = subparsers.add_parser("match", help="play a match between two players, with statistics",
+    p = subparsers.add_parser("match", help=help_line("match"),
                               description=DESCRIPTION,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("a", metavar="A", help="first player (statistics are from its side)")

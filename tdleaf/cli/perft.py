@@ -13,6 +13,7 @@ from typing import Any
 
 from tdleaf.bench.common import si
 
+from . import help_line
 from .tools import CliError, depth_arg, print_json
 
 DESCRIPTION = """\
@@ -51,7 +52,7 @@ class EpdEntry:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``perft`` subcommand."""
     p = subparsers.add_parser(
-        "perft", help="count leaf nodes of the move tree (one FEN or an EPD suite)",
+        "perft", help=help_line("perft"),
         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     from variants.spec import variant_list
     p.add_argument("--variant", default="chess", metavar="V",

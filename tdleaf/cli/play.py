@@ -14,9 +14,8 @@ from typing import Any, NoReturn
 from search.modes import SEARCH_MODES
 from variants.spec import xboard_names
 
+from . import help_line
 from .tools import CliError
-
-UCI_HELP = "run the engine as a UCI engine on stdin/stdout"
 
 UCI_INTRO = "Speak UCI on stdin/stdout."
 
@@ -66,12 +65,12 @@ class _UciHelp(argparse.Action):
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``uci`` and ``xboard`` commands."""
     u = subparsers.add_parser(
-        "uci", help=UCI_HELP, add_help=False,
+        "uci", help=help_line("uci"), add_help=False,
         formatter_class=argparse.RawDescriptionHelpFormatter, description=UCI_INTRO)
     u.add_argument("-h", "--help", action=_UciHelp, help="show this help message and exit")
     u.set_defaults(run=run_uci)
     x = subparsers.add_parser(
-        "xboard", help="run the engine as an XBoard (CECP v2) engine on stdin/stdout",
+        "xboard", help=help_line("xboard"),
         description="Speak the XBoard/CECP v2 protocol on stdin/stdout. Variants: "
                     + ", ".join(xboard_names()) + ". 'protover' is answered at once "
                     "with 'feature done=0' while the compiled code loads, then with the "

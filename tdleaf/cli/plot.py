@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from . import help_line
 from .tools import CliError
 
 DESCRIPTION = """\
@@ -47,7 +48,7 @@ its files is missing or malformed.
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``plot`` subcommand."""
     p = subparsers.add_parser(
-        "plot", help="draw the figures of a learning result folder",
+        "plot", help=help_line("plot"),
         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("run_dir", metavar="RUN_DIR", nargs="?",
                    help="a result folder of 'tdleaf learn'")
@@ -64,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "the values written in the squares (heatmaps-numbers, heatmap-numbers-P ...)")
     p.set_defaults(run=run)
     r = subparsers.add_parser(
-        "results", help="tables of the shipped experiments beside the report's",
+        "results", help=help_line("results"),
         description=RESULTS_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("reference", metavar="DIR", nargs="?", default="runs/reference",
                    help="a folder of <variant>/material and <variant>/psq result folders "

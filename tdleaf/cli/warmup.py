@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from functools import partial
 
+from . import help_line
+
 DESCRIPTION = """\
 Load, or compile the first time, every part of tdleaf's compiled (numba) code: the
 rules of every variant, both alpha-beta modes (with quiescence) in every variant, the
@@ -80,7 +82,7 @@ def learning(variant: str) -> None:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``warmup`` command."""
     p = subparsers.add_parser(
-        "warmup", help="load or compile all the compiled code now (for installers and CI)",
+        "warmup", help=help_line("warmup"),
         description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.set_defaults(run=run)
 
