@@ -7,7 +7,7 @@ errors and bad input are reported as one line ``tdleaf: error: ...`` with exit s
 Only the module of the command being run is imported (``tdleaf uci`` must answer
 within a fraction of a second, so it must not pay for numpy, python-chess and the
 other commands): :data:`COMMANDS` names every command, its module and its one-line
-help, which ``tdleaf --help`` lists and the modules register (:func:`help_line`).
+help, which ``tdleaf --help`` lists and the modules register (:func:`add_command`).
 """
 
 from __future__ import annotations
@@ -68,10 +68,14 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def help_line(name: str) -> str:
-    """The one-line help of command ``name``, as :data:`COMMANDS` gives it (the modules
-    register their parsers with it, so that the listing and the parsers agree)."""
-    return next(h for n, _, h in COMMANDS if n == name)
+def add_command(subparsers: argparse._SubParsersAction, name: str,
+                **kwargs: Any) -> argparse.ArgumentParser:
+    """Add command ``name`` to ``subparsers`` with its one-line help from :data:`COMMANDS`
+    (the modules register their commands through it, so the listing and the parsers
+    agree); ``kwargs`` go to ``add_parser``."""
+    line = next(h for n, _, h in COMMANDS if n == name)
+    parser: argparse.ArgumentParser = subparsers.add_parser(name, help=line, **kwargs)
+    return parser
 
 
 def _command_of(argv: list[str]) -> str | None:
@@ -88,13 +92,13 @@ def build_parser(argv: list[str] | None = None) -> Parser:
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
     wanted = None if argv is None else _command_of(argv)
     wanted_module = next((m for n, m, _ in COMMANDS if n == wanted), None)
-    for name, module, help_line in COMMANDS:
+    for name, module, _ in COMMANDS:
         if name in sub.choices:          # registered with another of its module's commands
             continue
         if argv is None or module == wanted_module:
             importlib.import_module(f".{module}", __name__).register(sub)
         if name not in sub.choices:      # listed only: its module is not loaded
-            sub.add_parser(name, help=help_line, add_help=False)
+            add_command(sub, name, add_help=False)
     parser.set_defaults(run=None, parser=parser)
     return parser
 

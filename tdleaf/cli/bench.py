@@ -13,7 +13,7 @@ from tdleaf.bench.search import DEFAULT_DEPTH, DEFAULT_MOVETIME, HASH_MB, VALUE_
 from tdleaf.bench.selfplay import VARIANTS as SELFPLAY_VARIANTS
 from variants.spec import RULE_FAMILIES
 
-from . import help_line
+from . import add_command
 from .tools import CliError, depth_arg, positive_int, seconds_arg
 
 PERFT_DESCRIPTION = """\
@@ -48,11 +48,10 @@ default {HASH_MB} MB hash. Missing external engines are skipped with a note."""
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``bench`` command group, one subcommand a benchmark."""
-    p = subparsers.add_parser("bench",
-                              help=help_line("bench"),
-                              description="Benchmarks; the figures and the commands behind "
-                                          "them are in BENCHMARKS.md. Run 'tdleaf bench "
-                                          "BENCH --help' for the options of one.")
+    p = add_command(subparsers, "bench",
+                    description="Benchmarks; the figures and the commands behind them are in "
+                                "BENCHMARKS.md. Run 'tdleaf bench BENCH --help' for the "
+                                "options of one.")
     sub = p.add_subparsers(title="benchmarks", metavar="BENCH")
     p.set_defaults(run=None, parser=p)
 

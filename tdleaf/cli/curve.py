@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import help_line
+from . import add_command
 from .tools import CliError, exclusive, positive_int
 
 DESCRIPTION = """\
@@ -29,9 +29,8 @@ saved more snapshots: finished games are kept (a kill loses the games in progres
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``curve`` command."""
-    p = subparsers.add_parser(
-        "curve", help=help_line("curve"),
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(subparsers, "curve", description=DESCRIPTION,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("runs", metavar="RUN", nargs="+", help="result folders of 'tdleaf learn'")
     p.add_argument("--opponent", default="traditional", metavar="PLAYER",
                    help="the fixed opponent: any player of 'tdleaf match' (a value set, a "

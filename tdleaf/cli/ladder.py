@@ -13,7 +13,7 @@ from typing import Any
 
 from variants.spec import SPECS
 
-from . import help_line
+from . import add_command
 from .match import adjudication
 from .tools import CliError, positive_int
 
@@ -96,9 +96,8 @@ def _float_list(text: str) -> list[float]:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``ladder`` command."""
-    p = subparsers.add_parser("ladder", help=help_line("ladder"),
-                              description=DESCRIPTION.format(engines=_engines_text()),
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(subparsers, "ladder", description=DESCRIPTION.format(engines=_engines_text()),
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", "-v", action="append", default=[], metavar="V",
                    help="a variant to measure (repeatable; default: every variant above, "
                         "each against its engines)")

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import help_line
+from . import add_command
 from .tools import CliError, exclusive, say_if_compiling
 
 if TYPE_CHECKING:
@@ -58,10 +58,8 @@ _OPTIONS = {
 def register(subparsers: argparse._SubParsersAction) -> None:
     from variants import spec
     scaling = textwrap.fill(f"Normalised so that {spec.normalisation_text()}.", 84)
-    p = subparsers.add_parser("learn",
-                              help=help_line("learn"),
-                              description=f"{DESCRIPTION}\n\n{scaling}",
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(subparsers, "learn", description=f"{DESCRIPTION}\n\n{scaling}",
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", help=f"{spec.variant_list()} (required unless --resume)")
     from search.layout import FEATURE_SETS, block_help
     p.add_argument("--features", metavar="SET[+BLOCK...]",

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import help_line
+from . import add_command
 from .tools import CliError, exclusive, positive_int
 
 DESCRIPTION = """\
@@ -45,9 +45,8 @@ as soon as a sequential test decides."""
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``match`` command."""
-    p = subparsers.add_parser("match", help=help_line("match"),
-                              description=DESCRIPTION,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(subparsers, "match", description=DESCRIPTION,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("a", metavar="A", help="first player (statistics are from its side)")
     p.add_argument("b", metavar="B", help="second player")
     add_game_options(p)

@@ -13,7 +13,7 @@ from typing import Any
 
 from tdleaf.bench.common import si
 
-from . import help_line
+from . import add_command
 from .tools import CliError, depth_arg, print_json
 
 DESCRIPTION = """\
@@ -51,9 +51,8 @@ class EpdEntry:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``perft`` subcommand."""
-    p = subparsers.add_parser(
-        "perft", help=help_line("perft"),
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(subparsers, "perft", description=DESCRIPTION,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     from variants.spec import variant_list
     p.add_argument("--variant", default="chess", metavar="V",
                    help=f"{variant_list()} (default: chess)")

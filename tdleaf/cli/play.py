@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 from search.modes import SEARCH_MODES
 from variants.spec import xboard_names
 
-from . import help_line
+from . import add_command
 from .tools import CliError
 
 UCI_INTRO = "Speak UCI on stdin/stdout."
@@ -64,13 +64,12 @@ class _UciHelp(argparse.Action):
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``uci`` and ``xboard`` commands."""
-    u = subparsers.add_parser(
-        "uci", help=help_line("uci"), add_help=False,
-        formatter_class=argparse.RawDescriptionHelpFormatter, description=UCI_INTRO)
+    u = add_command(subparsers, "uci", add_help=False, description=UCI_INTRO,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     u.add_argument("-h", "--help", action=_UciHelp, help="show this help message and exit")
     u.set_defaults(run=run_uci)
-    x = subparsers.add_parser(
-        "xboard", help=help_line("xboard"),
+    x = add_command(
+        subparsers, "xboard",
         description="Speak the XBoard/CECP v2 protocol on stdin/stdout. Variants: "
                     + ", ".join(xboard_names()) + ". 'protover' is answered at once "
                     "with 'feature done=0' while the compiled code loads, then with the "

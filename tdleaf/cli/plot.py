@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from . import help_line
+from . import add_command
 from .tools import CliError
 
 DESCRIPTION = """\
@@ -47,9 +47,8 @@ its files is missing or malformed.
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``plot`` subcommand."""
-    p = subparsers.add_parser(
-        "plot", help=help_line("plot"),
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(subparsers, "plot", description=DESCRIPTION,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("run_dir", metavar="RUN_DIR", nargs="?",
                    help="a result folder of 'tdleaf learn'")
     p.add_argument("--curves", nargs="+", metavar="RUN",
@@ -64,9 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also draw the piece-square tables with a diverging colour map and "
                         "the values written in the squares (heatmaps-numbers, heatmap-numbers-P ...)")
     p.set_defaults(run=run)
-    r = subparsers.add_parser(
-        "results", help=help_line("results"),
-        description=RESULTS_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    r = add_command(subparsers, "results", description=RESULTS_DESCRIPTION,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("reference", metavar="DIR", nargs="?", default="runs/reference",
                    help="a folder of <variant>/material and <variant>/psq result folders "
                         "(default runs/reference)")

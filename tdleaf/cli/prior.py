@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import help_line
+from . import add_command
 from .tools import CliError, depth_arg, positive_int
 
 DESCRIPTION = """\
@@ -33,9 +33,8 @@ must match --variant), with the game number, the ply and the move played there.
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "prior", help=help_line("prior"),
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(subparsers, "prior", description=DESCRIPTION,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     from variants.spec import variant_list
     p.add_argument("--variant", default="chess", metavar="V",
                    help=f"{variant_list()} (default chess)")

@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import help_line
+from . import add_command
 from .match import add_game_options, adjudication, parse_options, warn_early
 from .tools import CliError, exclusive, positive_int
 
@@ -44,9 +44,8 @@ PAPER_NAMES = ["learnt", "psq", "traditional", "original", "report", "sjeng", "l
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``tournament`` command."""
-    p = subparsers.add_parser("tournament", help=help_line("tournament"),
-                              description=DESCRIPTION,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(subparsers, "tournament", description=DESCRIPTION,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--plan", choices=["paper", "roundrobin", "gauntlet"], default="paper")
     p.add_argument("--players", nargs="+", default=[], metavar="PLAYER",
                    help="players of a round robin or gauntlet (as for 'tdleaf match')")

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from . import help_line
+from . import add_command
 
 DESCRIPTION = """\
 Load, or compile the first time, every part of tdleaf's compiled (numba) code: the
@@ -81,9 +81,8 @@ def learning(variant: str) -> None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``warmup`` command."""
-    p = subparsers.add_parser(
-        "warmup", help=help_line("warmup"),
-        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(subparsers, "warmup", description=DESCRIPTION,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     p.set_defaults(run=run)
 
 
