@@ -25,7 +25,9 @@ from .layout import Weights, default_weights, load_weights
 from .modes import SEARCH_MODES
 
 TT_ENTRY_BYTES = 8 + 8 + 8 + 2 + 1
-_compiled = False
+#: The kinds of search loaded so far in this process: False (the classic search), True
+#: (with leaf blocks, which numba compiles apart).
+_compiled: set[bool] = set()
 #: Non-zero features a collected node can have in the classic blocks: one table entry per
 #: occupied square, material of both colours (12, Black's own where the colours differ),
 #: pieces in hand (5). A row holds these plus every entry of the leaf blocks.
@@ -76,12 +78,17 @@ def search_flags(mode: str, variant: str | None = None) -> int:
     raise ValueError(f"unknown search mode {mode!r}; expected one of {', '.join(SEARCH_MODES)}")
 
 
-def ensure_compiled() -> None:
-    """Load (or compile) the search once per process, outside any time limit."""
-    global _compiled
-    if not _compiled:
-        _compiled = True
+def ensure_compiled(leaf_blocks: bool = False) -> None:
+    """Load (or compile) the search once per process, outside any time limit; with
+    ``leaf_blocks``, also the search with leaf blocks (:attr:`Engine.has_leaf_blocks`),
+    which numba compiles apart: one such load serves every variant and block."""
+    if False not in _compiled:
+        _compiled.add(False)
         Engine("chess", "traditional", hash_mb=1).search(None, depth=1)
+    if leaf_blocks and True not in _compiled:
+        _compiled.add(True)
+        from .warm import leaf_blocks as load_leaf_blocks
+        load_leaf_blocks("chess", depth=1)
 
 
 @dataclass
@@ -262,6 +269,12 @@ class Engine:
         self._leaf = self.table if self.table.size else None
         self._allocate_collection()
 
+    @property
+    def has_leaf_blocks(self) -> bool:
+        """Whether the weights' layout has leaf blocks: their search is compiled apart
+        (:func:`ensure_compiled`)."""
+        return self._leaf is not None
+
     def set_collect(self, nodes: int) -> None:
         """Record up to ``nodes`` interior nodes per search (0: none; see
         :class:`Collected`)."""
@@ -409,7 +422,7 @@ class Engine:
         search move that is not legal. ``leaf=False`` skips describing the PV's leaf
         (its FEN and features: what learning needs and play does not).
         """
-        ensure_compiled()
+        ensure_compiled(self._leaf is not None)
         pos = self._position(position)
         lim = limits or Limits()
         if depth is not None:

@@ -88,9 +88,10 @@ class XBoardEngine(Session):
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            from .engine import Engine
+            from .engine import Engine, ensure_compiled
             self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb,
                                   search=self.search_mode)
+            ensure_compiled(self._engine.has_leaf_blocks)   # leaf blocks: loaded apart
         return self._engine
 
     def handle(self, line: str) -> bool:

@@ -8,6 +8,8 @@
 * Every compiled module, imported first and alone, is stamped by variants/jitcache.py
   (the lazy package imports must not let a function be defined before it is installed).
 * ``tdleaf --help`` lists what the command modules register; ``tdleaf warmup`` runs.
+* A match player or UCI engine whose weights have leaf blocks loads their search, which
+  numba compiles apart, before its first move.
 """
 
 from __future__ import annotations
@@ -227,3 +229,32 @@ def test_tdleaf_warmup_runs_every_part():
     for name in names + ["total"]:
         line = next((text for text in lines if text.strip().startswith(name)), None)
         assert line is not None and line.rstrip().endswith(" s"), (name, proc.stdout)
+
+
+@pytest.mark.parametrize("front_end", ["match", "uci"])
+def test_a_player_with_leaf_blocks_loads_their_search_before_its_first_move(front_end, tmp_path):
+    """numba compiles the search with leaf blocks apart from the classic one: a match
+    player (and the UCI engine at ``isready``) loads it at start, so the first move's
+    clock pays for no compile. Checked in a fresh process, on the compiled dispatcher."""
+    proc = _python(f"""
+        import numpy as np
+        from search.layout import Weights, feature_layout, value_set
+        from search import alphabeta
+        layout = feature_layout("atomic", "psq+mobility")
+        w = np.zeros(layout.size)
+        w[:value_set("traditional", "atomic").w.size] = value_set("traditional", "atomic").w
+        Weights("atomic", w, {{}}, layout=layout).save({str(tmp_path / "w.json")!r})
+        before = len(alphabeta.search_root.signatures)
+        if {front_end!r} == "uci":
+            import io
+            from search.uci import main
+            main(io.StringIO("setoption name UCI_Variant value atomic\\n"
+                             "setoption name Weights value {tmp_path / "w.json"}\\n"
+                             "isready\\n"), io.StringIO())
+        else:
+            from tdleaf.play.players import make_player
+            make_player({str(tmp_path / "w.json")!r}).start("atomic")
+        print(before, len(alphabeta.search_root.signatures))
+        """)
+    before, after = map(int, proc.stdout.split())
+    assert (before, after) == (0, 2), proc.stdout    # the classic search and the leaf one

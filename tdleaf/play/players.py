@@ -204,7 +204,8 @@ class InternalPlayer(Player):
         except (WeightsError, ValueError) as exc:
             msg = str(exc)    # a weights error names its file already: name it once
             raise PlayerError(msg if msg.startswith(self.spec) else f"{self.spec}: {msg}") from None
-        ensure_compiled()   # load the numba code now, not on the first move's clock
+        # Load the numba code now (its leaf-block search too), not on the first move's clock.
+        ensure_compiled(self.engine.has_leaf_blocks)
 
     def new_game(self, seed: int) -> None:
         assert self.engine is not None
