@@ -48,3 +48,22 @@ def kill_after_4_games(argv: list[str], out: Path) -> Path:
         proc.stderr.close()
     assert proc.returncode == -signal.SIGKILL
     return ck_path
+
+
+def orphan_a_worker(out: str, cfg_json: dict, pid_file: str) -> None:
+    """Start ``tdleaf learn``'s pool worker on ``cfg_json`` in a child process, as the
+    learning job does, write its pid to ``pid_file`` once it has checkpointed a game,
+    then die without a word (as a job killed with kill -9 does)."""
+    import multiprocessing as mp
+
+    from tdleaf.learn import jobs
+
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()     # held here: the worker unpickles it after start() returns
+    worker = ctx.Process(target=jobs._pool_worker, args=(out, cfg_json, 0, q))
+    worker.start()
+    ck_path = Path(out) / "run-00" / "checkpoint.json"
+    while not ck_path.exists():
+        time.sleep(0.01)
+    Path(pid_file).write_text(str(worker.pid))
+    os._exit(0)

@@ -24,6 +24,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import chess.pgn
@@ -33,7 +34,7 @@ import pytest
 from search.layout import MATERIAL, PIECES
 from tdleaf.cli import main
 from tdleaf.cli.tools import exclusive
-from tdleaf.learn.runs import run_learning
+from tdleaf.learn.runs import LearnConfig, run_learning
 from tdleaf.learn.td import (
     TemporalCoherence,
     Trajectory,
@@ -43,7 +44,7 @@ from tdleaf.learn.td import (
     recommended_change,
     squash,
 )
-from tests.helpers_learn import checkout_env, kill_after_4_games, learn_command
+from tests.helpers_learn import checkout_env, kill_after_4_games, learn_command, orphan_a_worker
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -782,3 +783,28 @@ def test_a_run_that_one_colour_always_wins_is_warned_about(tmp_path, capsys):
     assert white[0] == 100 and 20 < white[1] < 80, white
     assert err.count("won each of its last 100 games") == 1, err
     assert "run 0: White won each of its last 100 games" in err
+
+
+def test_a_worker_whose_job_was_killed_stops_after_its_game(tmp_path):
+    """A pool worker outlives a job killed with kill -9 (Ctrl-C reaches the workers, a
+    kill does not): it must stop after its next checkpoint, not play on and write the
+    same run as the next --resume."""
+    import multiprocessing as mp
+
+    cfg = LearnConfig(variant="suicide", depth=1, games=100_000, runs=1, seed=3)
+    out, pid_file = tmp_path / "job", tmp_path / "worker.pid"
+    (out / "run-00").mkdir(parents=True)
+    job = mp.get_context("spawn").Process(target=orphan_a_worker,
+                                          args=(str(out), cfg.to_json(), str(pid_file)))
+    job.start()
+    job.join(timeout=300)
+    assert job.exitcode == 0 and pid_file.exists()
+    stat = Path(f"/proc/{pid_file.read_text()}/stat")
+    deadline = time.monotonic() + 300     # a liveness bound, not a timing
+    while stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] != "Z" \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "Z", \
+        "the orphaned worker plays on"
+    games = json.loads((out / "run-00" / "checkpoint.json").read_text())["games"]
+    assert 1 <= games < cfg.games

@@ -43,8 +43,22 @@ def _run_local(out: Path, cfg: LearnConfig, r: int, progress: Progress) -> None:
     run_learning(out, cfg.to_json(), r, lambda run, g, w: progress(run, g, _material(w)))
 
 
+class OrphanedWorker(Exception):
+    """The ``tdleaf learn`` process that started this worker has gone."""
+
+
 def _pool_worker(out: str, cfg_json: dict[str, Any], r: int, q) -> int:
-    run_learning(out, cfg_json, r, lambda run, g, w: q.put((run, g, _material(w))))
+    parent = mp.parent_process()
+
+    def progress(run: int, g: int, w: Any) -> None:
+        # Called after each game's checkpoint. A worker whose job was killed (kill, not
+        # Ctrl-C, which reaches the workers too) stops here: left playing, it would
+        # write the same run as the next --resume.
+        if parent is not None and not parent.is_alive():
+            raise OrphanedWorker(f"run {run}: the learning job has gone; stopped after game {g}")
+        q.put((run, g, _material(w)))
+
+    run_learning(out, cfg_json, r, progress)
     return r
 
 
