@@ -80,7 +80,7 @@ def search_flags(mode: str, variant: str | None = None) -> int:
 
 def ensure_compiled(leaf_blocks: bool = False) -> None:
     """Load (or compile) the search once per process, outside any time limit; with
-    ``leaf_blocks``, also the search with leaf blocks (:attr:`Engine.has_leaf_blocks`),
+    ``leaf_blocks``, also the search with leaf blocks (:meth:`Engine.load_compiled`),
     which numba compiles apart: one such load serves every variant and block."""
     if False not in _compiled:
         _compiled.add(False)
@@ -269,11 +269,11 @@ class Engine:
         self._leaf = self.table if self.table.size else None
         self._allocate_collection()
 
-    @property
-    def has_leaf_blocks(self) -> bool:
-        """Whether the weights' layout has leaf blocks: their search is compiled apart
-        (:func:`ensure_compiled`)."""
-        return self._leaf is not None
+    def load_compiled(self) -> None:
+        """Load (or compile) the search these weights need, once per process: what a
+        player calls before its first move is timed (with leaf blocks, a search that
+        numba compiles apart; :func:`ensure_compiled`)."""
+        ensure_compiled(self._leaf is not None)
 
     def set_collect(self, nodes: int) -> None:
         """Record up to ``nodes`` interior nodes per search (0: none; see
@@ -422,7 +422,7 @@ class Engine:
         search move that is not legal. ``leaf=False`` skips describing the PV's leaf
         (its FEN and features: what learning needs and play does not).
         """
-        ensure_compiled(self._leaf is not None)
+        self.load_compiled()
         pos = self._position(position)
         lim = limits or Limits()
         if depth is not None:

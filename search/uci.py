@@ -235,13 +235,13 @@ class UciEngine(Session):
                 ensure_mcts()               # compiled here, not on the first move's clock
                 self._engine = MCTS(self.variant, weights=weights)
             else:
-                from .engine import Engine, ensure_compiled
+                from .engine import Engine
                 mode = self.search_mode
                 if self._strength_limits() is not None:
                     mode = strength.ladder_search(self.variant)   # as the ladder measured it
                 self._engine = Engine(self.variant, weights, hash_mb=self.hash_mb, search=mode)
                 # Leaf blocks: their search loads here (isready), not on a move's clock.
-                ensure_compiled(self._engine.has_leaf_blocks)
+                self._engine.load_compiled()
             self._announce()
         return self._engine
 

@@ -88,10 +88,10 @@ class XBoardEngine(Session):
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            from .engine import Engine, ensure_compiled
+            from .engine import Engine
             self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb,
                                   search=self.search_mode)
-            ensure_compiled(self._engine.has_leaf_blocks)   # leaf blocks: loaded apart
+            self._engine.load_compiled()     # with leaf blocks, a search loaded apart
         return self._engine
 
     def handle(self, line: str) -> bool:

@@ -800,11 +800,16 @@ def test_a_worker_whose_job_was_killed_stops_after_its_game(tmp_path):
     job.join(timeout=300)
     assert job.exitcode == 0 and pid_file.exists()
     stat = Path(f"/proc/{pid_file.read_text()}/stat")
+
+    def running() -> bool:    # neither gone nor a zombie (its new parent may not reap it)
+        try:
+            return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+
     deadline = time.monotonic() + 300     # a liveness bound, not a timing
-    while stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] != "Z" \
-            and time.monotonic() < deadline:
+    while running() and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "Z", \
-        "the orphaned worker plays on"
+    assert not running(), "the orphaned worker plays on"
     games = json.loads((out / "run-00" / "checkpoint.json").read_text())["games"]
     assert 1 <= games < cfg.games

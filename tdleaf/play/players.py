@@ -38,7 +38,7 @@ import chess
 import chess.engine
 
 from search import Engine, Limits, WeightsError
-from search.engine import SEARCH_MODES, ensure_compiled
+from search.engine import SEARCH_MODES
 from search.layout import REFERENCE_SETS, VALUE_SETS
 from variants import Position, board_class
 
@@ -205,7 +205,7 @@ class InternalPlayer(Player):
             msg = str(exc)    # a weights error names its file already: name it once
             raise PlayerError(msg if msg.startswith(self.spec) else f"{self.spec}: {msg}") from None
         # Load the numba code now (its leaf-block search too), not on the first move's clock.
-        ensure_compiled(self.engine.has_leaf_blocks)
+        self.engine.load_compiled()
 
     def new_game(self, seed: int) -> None:
         assert self.engine is not None
