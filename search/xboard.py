@@ -178,7 +178,9 @@ class XBoardEngine(Session):
         self.variant = by_xboard(args[0]).name
         self._engine = None
         self._position = None               # a refused setboard stays refused
-
+        # Build the engine now, off the clock: weights with leaf blocks load a search
+        # compiled apart, and a GUI's ping after 'variant' waits for it.
+        _ = self.engine
 
     def cmd_setboard(self, args: list[str]) -> None:
         self._stop()

@@ -8,8 +8,8 @@
 * Every compiled module, imported first and alone, is stamped by variants/jitcache.py
   (the lazy package imports must not let a function be defined before it is installed).
 * ``tdleaf --help`` lists what the command modules register; ``tdleaf warmup`` runs.
-* A match player or UCI engine whose weights have leaf blocks loads their search, which
-  numba compiles apart, before its first move.
+* A match player, UCI or XBoard engine whose weights have leaf blocks loads their search,
+  which numba compiles apart, before its first move.
 """
 
 from __future__ import annotations
@@ -231,11 +231,11 @@ def test_tdleaf_warmup_runs_every_part():
         assert line is not None and line.rstrip().endswith(" s"), (name, proc.stdout)
 
 
-@pytest.mark.parametrize("front_end", ["match", "uci"])
+@pytest.mark.parametrize("front_end", ["match", "uci", "xboard"])
 def test_a_player_with_leaf_blocks_loads_their_search_before_its_first_move(front_end, tmp_path):
     """numba compiles the search with leaf blocks apart from the classic one: a match
-    player (and the UCI engine at ``isready``) loads it at start, so the first move's
-    clock pays for no compile. Checked in a fresh process, on the compiled dispatcher."""
+    player (the UCI engine at ``isready``, the XBoard engine at ``variant``) loads it at
+    start, so the first move's clock pays for no compile. Checked in a fresh process, on the compiled dispatcher."""
     proc = _python(f"""
         import numpy as np
         from search.layout import Weights, feature_layout, value_set
@@ -251,6 +251,11 @@ def test_a_player_with_leaf_blocks_loads_their_search_before_its_first_move(fron
             main(io.StringIO("setoption name UCI_Variant value atomic\\n"
                              "setoption name Weights value {tmp_path / "w.json"}\\n"
                              "isready\\n"), io.StringIO())
+        elif {front_end!r} == "xboard":
+            import io
+            from search.xboard import main
+            main(io.StringIO("xboard\\nprotover 2\\nnew\\nvariant atomic\\nping 1\\n"),
+                 io.StringIO(), weights={str(tmp_path / "w.json")!r})
         else:
             from tdleaf.play.players import make_player
             make_player({str(tmp_path / "w.json")!r}).start("atomic")
