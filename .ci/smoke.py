@@ -63,14 +63,16 @@ def shipped_data(package: Path) -> None:
 
 
 def default_weights(package: Path) -> None:
+    from search import shipped
     from search.layout import default_weights, load_weights
 
     for v in LEARNT:
+        kind = shipped.manifest()["variants"][v]["default"]      # psq; atomic: its blocks
         w = default_weights(v)
         src = w.source or ""
-        where = f"(package data: {package / 'data' / 'reference' / v / 'psq' / 'weights.json'})"
-        check(w.meta.get("value_set") != "traditional" and src == f"learnt-psq {where}",
-              f"default_weights({v!r}) is learnt-psq from the package: {src}")
+        where = f"(package data: {package / 'data' / 'reference' / v / kind / 'weights.json'})"
+        check(w.meta.get("value_set") != "traditional" and src == f"learnt-{kind} {where}",
+              f"default_weights({v!r}) is learnt-{kind} from the package: {src}")
     w = load_weights("learnt", "chess")
     check(w.source is not None and "package data" in w.source, "load_weights('learnt', 'chess')")
 

@@ -733,7 +733,7 @@ def value_set(name: str, variant: str) -> Weights:
 
 def load_weights(spec: str | os.PathLike[str], variant: str) -> Weights:
     """Weights from a file path, a result folder, a built-in value-set name or a
-    reference set (``learnt``, ``learnt-material``, ``learnt-psq``, ``avg-psq``)."""
+    reference set (``learnt``, ``learnt-<kind>`` such as ``learnt-psq``, ``avg-psq``)."""
     text = os.fspath(spec)
     if text in _SETS:
         return value_set(text, variant)
@@ -765,7 +765,7 @@ def _reference_sets() -> tuple[str, ...]:
 
 #: Names of the learnt reference weights (search/data/manifest.json): ``learnt`` is the
 #: variant's default (:func:`default_weights_name`), ``learnt-<kind>`` one of its sets
-#: (``learnt-material``, ``learnt-psq``); ``avg-psq`` is material only, each piece worth
+#: (``learnt-material``, ``learnt-psq``, a set with feature blocks); ``avg-psq`` is material only, each piece worth
 #: its table's visit-weighted average (the report's "average p-sq" player).
 REFERENCE_SETS = _reference_sets()
 

@@ -553,11 +553,11 @@ def test_ponder_waits_for_ponderhit():
 
 
 def test_classic_layouts_search_as_before_the_leaf_blocks():
-    """Without leaf blocks (every shipped layout) the search is the one before the leaf
+    """Without leaf blocks (the classic layouts) the search is the one before the leaf
     blocks reached it: the same move, score, PV and node count on fixed positions of each
     variant (tdleaf.bench.positions, every third, four a variant), with the traditional
-    values and the shipped learnt set, selective depth 4 and plain depth 3. Pinned in
-    tests/data/search_pinned.json from git 134f226's search with
+    values and the shipped tables (learnt-psq), selective depth 4 and plain depth 3.
+    Pinned in tests/data/search_pinned.json from git 134f226's search with
     ``Engine(variant, weights, hash_mb=4, search=mode).search(fen, depth)`` after
     ``new_game()``."""
     pins = json.loads((Path(__file__).parent / "data" / "search_pinned.json").read_text())

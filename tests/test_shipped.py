@@ -105,7 +105,10 @@ def test_every_reference_set_of_the_manifest_exists_and_loads():
         # the prior's temperatures are fitted for what plays (tdleaf bench prior --save)
         assert all(fitted_temperature(variant, w, d) is not None for d in (0, 1)), variant
         assert "traditional" not in json.dumps(w.meta)
-    assert REFERENCE_SETS == ("learnt", "learnt-material", "learnt-psq", "avg-psq")
+    # every shipped kind has its name (atomic's default set with feature blocks too)
+    assert REFERENCE_SETS == ("learnt",) + tuple(f"learnt-{k}" for k in shipped.reference_kinds()) \
+        + ("avg-psq",)
+    assert {"learnt-material", "learnt-psq"} <= set(REFERENCE_SETS)
 
 
 def test_a_variant_without_reference_sets_plays_the_traditional_values():
@@ -215,11 +218,12 @@ def test_bench_prior_save_of_shipped_weights_goes_to_a_user_copy(user_data, caps
     their weights.json with the fitted temperature in the user folder, read from then on."""
     assert main(["bench", "prior", "--variant", "atomic", "--depth", "0", "--save",
                  "--no-mcts"]) == 0
-    copy = user_data / "reference" / "atomic" / "psq" / "weights.json"
+    kind = shipped.manifest()["variants"]["atomic"]["default"]
+    copy = user_data / "reference" / "atomic" / kind / "weights.json"
     assert f"saved the fitted temperatures to {copy}" in capsys.readouterr().err
     w = default_weights("atomic")
-    assert w.source == f"learnt-psq (user data: {copy})"
-    shipped_w = load_weights(DATA / "reference" / "atomic" / "psq" / "weights.json", "atomic")
+    assert w.source == f"learnt-{kind} (user data: {copy})"
+    shipped_w = load_weights(DATA / "reference" / "atomic" / kind / "weights.json", "atomic")
     assert (w.w == shipped_w.w).all()
     t = w.meta["prior_temperature"]["0"]
     assert 0.1 < t < 20 and fitted_temperature("atomic", None, 0) == t
