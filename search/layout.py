@@ -765,8 +765,9 @@ def _reference_sets() -> tuple[str, ...]:
 
 #: Names of the learnt reference weights (search/data/manifest.json): ``learnt`` is the
 #: variant's default (:func:`default_weights_name`), ``learnt-<kind>`` one of its sets
-#: (``learnt-material``, ``learnt-psq``, a set with feature blocks); ``avg-psq`` is material only, each piece worth
-#: its table's visit-weighted average (the report's "average p-sq" player).
+#: (``learnt-material``, ``learnt-psq``, a set with feature blocks); ``avg-psq`` is
+#: material only, each piece worth its table's visit-weighted average (the report's
+#: "average p-sq" player).
 REFERENCE_SETS = _reference_sets()
 
 

@@ -235,7 +235,8 @@ def test_tdleaf_warmup_runs_every_part():
 def test_a_player_with_leaf_blocks_loads_their_search_before_its_first_move(front_end, tmp_path):
     """numba compiles the search with leaf blocks apart from the classic one: a match
     player (the UCI engine at ``isready``, the XBoard engine at ``variant``) loads it at
-    start, so the first move's clock pays for no compile. Checked in a fresh process, on the compiled dispatcher."""
+    start, so the first move's clock pays for no compile. Checked in a fresh process, on
+    the compiled dispatcher."""
     proc = _python(f"""
         import numpy as np
         from search.layout import Weights, feature_layout, value_set
