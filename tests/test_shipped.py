@@ -218,7 +218,7 @@ def test_bench_prior_save_of_shipped_weights_goes_to_a_user_copy(user_data, caps
     their weights.json with the fitted temperature in the user folder, read from then on."""
     assert main(["bench", "prior", "--variant", "atomic", "--depth", "0", "--save",
                  "--no-mcts"]) == 0
-    kind = shipped.manifest()["variants"]["atomic"]["default"]
+    kind = shipped.default_name("atomic")
     copy = user_data / "reference" / "atomic" / kind / "weights.json"
     assert f"saved the fitted temperatures to {copy}" in capsys.readouterr().err
     w = default_weights("atomic")
