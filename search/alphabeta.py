@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from variants import core, spec
+from variants import core
 from variants.bits import KING_ATTACKS, lsb, popcount
 from variants.nrt import unmanaged
 
@@ -60,7 +60,11 @@ C_FLAGS, C_NULL_PLY, C_ROOT_DEPTH = 9, 10, 11
 # holds; C_COL_ROWS: the reservoir's rows (the root's row follows them).
 C_COLLECT, C_SEEN, C_STORED, C_COL_RNG, C_REDUCED, C_OVERFLOW = 12, 13, 14, 15, 16, 17
 C_NFEAT, C_COL_K, C_COL_ROWS = 18, 19, 20
-N_CTL = 21
+# The futility and razoring margins, thousandths of a pawn per ply of depth (the
+# evaluation's own: search.engine.search_margins).
+C_FUTILITY, C_RAZOR = 21, 22
+N_CTL = 23
+MARGIN_UNIT = 0.001
 COLLECT_INTERIOR, COLLECT_QUIESCENCE = 1, 2
 
 # Selective techniques (bits of ctl[C_FLAGS]); each is measured on its own (BENCHMARKS.md).
@@ -100,11 +104,6 @@ _LMR = np.zeros((64, 64), dtype=np.int64)
 for _d in range(1, 64):
     for _i in range(1, 64):
         _LMR[_d, _i] = int(0.5 + np.log(_d) * np.log(_i) / 2.0)
-# Pruning margins in pawns per rules code, from the variant descriptions (one entry for
-# every code: numba does not check the index).
-_CODES = range(1 + max(spec.get(n).code for n in spec.VARIANTS))
-_FUTILITY_MARGIN = np.array([spec.by_code(c).futility_margin for c in _CODES])
-_RAZOR_MARGIN = np.array([spec.by_code(c).razor_margin for c in _CODES])
 # Suicide/giveaway quiescence: from this many capture plies on, only the best few
 # captures (by ordering) are tried.
 _SUICIDE_QDEEP = 4
@@ -545,14 +544,15 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     # Pruning before any move (selective mode, never at PV nodes, in check or near mates).
     prune = flags != 0 and not is_pv and not in_check and not antichess
     static = 0.0
+    futility = ctl[C_FUTILITY] * MARGIN_UNIT
     if prune:
         static = static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, ctl[C_NOISE_SEED])
         quiet_window = abs(alpha) < MATE_BOUND and abs(beta) < MATE_BOUND
         if (flags & F_REVERSE_FUTILITY and depth <= 3 and quiet_window
-                and static - _FUTILITY_MARGIN[v] * depth >= beta):
+                and static - futility * depth >= beta):
             return static
         if (flags & F_RAZOR and depth <= 2 and quiet_window
-                and static + _RAZOR_MARGIN[v] * depth <= alpha):
+                and static + ctl[C_RAZOR] * MARGIN_UNIT * depth <= alpha):
             q = negamax(ply, no_pv, alpha, alpha + NULL_EPS, no_pv, bbs, sts, evals, moves,
                         mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
                         tt_score, tt_depth, tt_flag, ctl, w, table, noise)
@@ -591,7 +591,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     searched = 0
     skipped = False     # futility skipped a move: the value is partly an estimate
     futile = (prune and flags & F_FUTILITY and depth <= 2 and abs(alpha) < MATE_BOUND
-              and static + _FUTILITY_MARGIN[v] * depth <= alpha)
+              and static + futility * depth <= alpha)
     reduce = flags & F_LMR and depth >= 3 and not in_check
     extend_checks = flags & F_CHECK_EXT and (v == core.CHESS or v == core.ATOMIC) \
         and ply < 2 * ctl[C_ROOT_DEPTH]
@@ -610,7 +610,7 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
                 and not core.made_goal(st, m, sts[ply + 1])):
             # This quiet move cannot lift the score to alpha (nor end the game at once:
             # three-check's third check gives check): skip it, keeping the bound.
-            bound = static + _FUTILITY_MARGIN[v] * depth
+            bound = static + futility * depth
             best = max(best, bound)
             skipped = True
             continue

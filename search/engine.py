@@ -21,7 +21,7 @@ from variants.position import move_to_uci
 
 from . import alphabeta as ab
 from .evaluate import evaluate, feature_vector
-from .layout import Weights, default_weights, load_weights
+from .layout import Weights, WeightsError, default_weights, load_weights
 from .modes import SEARCH_MODES
 
 TT_ENTRY_BYTES = 8 + 8 + 8 + 2 + 1
@@ -35,8 +35,10 @@ _CLASSIC_NNZ = 64 + 12 + 5
 
 #: Aspiration windows at the root (not a numba flag: the root loop is here).
 F_ASPIRATION = 1 << 16
-#: Half-width of the first aspiration window, pawns, per variant code (from the spec).
-_ASPIRATION: dict[int, float] = {v.code: v.aspiration for v in spec.SPECS.values()}
+#: The margins an evaluation may refit for itself (``tdleaf bench margins --save``), in
+#: its ``meta[MARGINS_META]``: fields of :class:`variants.spec.Variant`, in pawns.
+MARGINS_META = "search_margins"
+MARGIN_FIELDS = ("futility_margin", "razor_margin", "aspiration")
 #: Never let a clock fall below this (seconds): what a move costs to send and read.
 TIME_MARGIN = 0.1
 
@@ -89,6 +91,27 @@ def ensure_compiled(leaf_blocks: bool = False) -> None:
         _compiled.add(True)
         from .warm import leaf_blocks as load_leaf_blocks
         load_leaf_blocks("chess", depth=1)
+
+
+def search_margins(variant: str, weights: Weights) -> dict[str, float]:
+    """The futility and razoring margins (pawns per ply of depth) and the aspiration
+    window's half-width (pawns) the selective search plays ``weights`` with: the
+    variant's (``variants/spec.py``, measured with its shipped tables), each replaced by
+    the weights' own refit where their ``meta["search_margins"]`` holds one."""
+    v = spec.get(variant)
+    margins = {f: float(getattr(v, f)) for f in MARGIN_FIELDS}
+    own = (weights.meta or {}).get(MARGINS_META, {})
+    where = f"{weights.source or 'weights'}: meta.{MARGINS_META}"
+    if not isinstance(own, dict):
+        raise WeightsError(f"{where} must be an object of margins, got {own!r}")
+    for name, x in own.items():
+        if name not in MARGIN_FIELDS:
+            raise WeightsError(f"{where}: unknown margin {name!r}; expected one of "
+                               + ", ".join(MARGIN_FIELDS))
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 1e6:
+            raise WeightsError(f"{where}.{name} must be a number of pawns >= 0, got {x!r}")
+        margins[name] = float(x)
+    return margins
 
 
 @dataclass
@@ -261,6 +284,7 @@ class Engine:
         if missing:
             raise ValueError(f"block(s) {', '.join(missing)} of layout {weights.layout.name!r} "
                              "have no compiled kernel: the search cannot evaluate them")
+        self.margins = search_margins(self.variant, weights)
         self.weights = weights
         self.w = np.ascontiguousarray(weights.w, dtype=np.float64)
         # The leaf blocks the search adds at every node it evaluates (none: 0 rows).
@@ -469,6 +493,8 @@ class Engine:
         ctl[ab.C_NOISE_SEED] = (self.seed * 1000003 + 17) % (1 << 62)
         ctl[ab.C_RNG] = (self.seed * 7919 + self._searches) % (1 << 62)
         ctl[ab.C_FLAGS] = self.flags & ab.SELECTIVE
+        ctl[ab.C_FUTILITY] = round(self.margins["futility_margin"] / ab.MARGIN_UNIT)
+        ctl[ab.C_RAZOR] = round(self.margins["razor_margin"] / ab.MARGIN_UNIT)
         ctl[ab.C_COLLECT] = (0 if not self.collect else ab.COLLECT_QUIESCENCE
                              if self.collect_quiescence else ab.COLLECT_INTERIOR)
         ctl[ab.C_NFEAT] = self.weights.layout.size
@@ -621,7 +647,7 @@ class Engine:
         if (prev_score is None or not (self.flags & F_ASPIRATION) or depth < 4 or ties
                 or abs(prev_score) > ab.MATE_BOUND):
             return ab.search_root(depth, ties, prev_best, *args, -ab.INF, ab.INF)
-        delta = _ASPIRATION[int(self.sts[0, core.VARIANT])]
+        delta = self.margins["aspiration"]
         alpha, beta = prev_score - delta, prev_score + delta
         while True:
             n = ab.search_root(depth, ties, prev_best, *args, alpha, beta)

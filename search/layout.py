@@ -885,6 +885,22 @@ def weights_file(w: Weights) -> Path | None:
     return w.path
 
 
+def save_meta(w: Weights, updates: dict[str, Any]) -> Path | None:
+    """Add ``updates`` to the meta of the ``weights.json`` that ``w`` was loaded from and
+    write it: shipped weights (or the user's copy of them) to the user's copy in the
+    per-user data folder, never into the installed package. The file written, or None for
+    weights not loaded from a file."""
+    path = weights_file(w)
+    if path is None:
+        return None
+    found = shipped.origin(path)
+    if found is not None:
+        path = shipped.user_data_dir() / found[1]
+    w.meta.update(updates)
+    w.save(path)
+    return path
+
+
 def weights_digest(w: np.ndarray) -> str:
     """A short fingerprint of a weight vector: the first 12 hex digits of the SHA-256
     of its float64 values (little-endian), to tell two evaluations apart."""

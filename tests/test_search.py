@@ -623,12 +623,40 @@ def test_a_game_the_hill_has_ended_is_lost_for_the_side_to_move(mode):
     assert r.move is None and r.score < -1000
 
 
-def test_pruning_margins_cover_every_variant():
-    """The margins are indexed by rules code in compiled code, which checks no bounds: a
-    variant without its entry would read past the array."""
-    from search import alphabeta as ab
+def test_an_evaluation_plays_the_spec_margins_unless_it_carries_its_own():
+    from search.engine import search_margins
+    from search.layout import WeightsError, value_set
     from variants import spec
     for name in spec.VARIANTS:
         v = spec.get(name)
-        assert ab._FUTILITY_MARGIN[v.code] == v.futility_margin
-        assert ab._RAZOR_MARGIN[v.code] == v.razor_margin
+        m = search_margins(name, value_set("traditional", name))
+        assert m == {"futility_margin": v.futility_margin, "razor_margin": v.razor_margin,
+                     "aspiration": v.aspiration}
+    w = value_set("traditional", "crazyhouse")
+    w.meta["search_margins"] = {"razor_margin": 5.25}
+    assert search_margins("crazyhouse", w)["razor_margin"] == 5.25
+    futility = search_margins("crazyhouse", w)["futility_margin"]
+    assert futility == spec.get("crazyhouse").futility_margin
+    for bad in ({"razor": 1.0}, {"razor_margin": -1}, {"aspiration": "wide"}, [1.0]):
+        w.meta["search_margins"] = bad
+        with pytest.raises(WeightsError, match="search_margins"):
+            Engine("crazyhouse", w)
+
+
+def test_the_search_prunes_with_the_evaluations_margins():
+    """Margins too wide to ever prune search the tree of the search without the three
+    prunings: the compiled search reads the margins it is given, not the spec's."""
+    from search import alphabeta as ab
+    from search.engine import search_flags
+    from search.layout import value_set
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+    w = value_set("traditional", "crazyhouse")
+    plain = Engine("crazyhouse", w, hash_mb=1).search(fen, depth=5).nodes
+    w.meta["search_margins"] = {"futility_margin": 1e5, "razor_margin": 1e5}
+    wide = Engine("crazyhouse", w, hash_mb=1)
+    flags = search_flags("selective", "crazyhouse") & ~(
+        ab.F_FUTILITY | ab.F_REVERSE_FUTILITY | ab.F_RAZOR)
+    without = Engine("crazyhouse", value_set("traditional", "crazyhouse"), hash_mb=1,
+                     flags=flags)
+    assert wide.search(fen, depth=5).nodes == without.search(fen, depth=5).nodes != plain
+    assert wide.ctl[ab.C_FUTILITY] == 10**8 and wide.ctl[ab.C_RAZOR] == 10**8

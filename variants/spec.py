@@ -74,7 +74,9 @@ class Variant:
     #: Futility and razoring margins of the selective search, pawns per ply of depth
     #: (drops and explosions swing material further in one move; 0 where captures are
     #: compulsory and the search does not prune). The four lichess variants added last
-    #: take chess's, not yet measured.
+    #: take chess's, not yet measured. These three are for the variant's shipped tables,
+    #: which the techniques were measured with; other weights may carry their own refit
+    #: (``meta.search_margins``: ``search.engine.search_margins``, ``tdleaf bench margins``).
     futility_margin: float = 1.0
     razor_margin: float = 3.0
     #: The leaf feature block (``search.layout.BLOCKS``) of its own way to win, which its

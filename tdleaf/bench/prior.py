@@ -35,8 +35,7 @@ import chess
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 
-from search import shipped
-from search.layout import Weights, weights_file
+from search.layout import Weights, save_meta
 from search.prior import (
     DEFAULT_OMEGA,
     MIN_WIN_LOGIT,
@@ -294,16 +293,10 @@ def _save(variant: str, depth: int, r: dict[str, Any], w: Weights,
                                 {"positions": r["positions"], "label": r["label"],
                                  "loglik": round(r["prior"]["loglik"], 4)}, path=save_path,
                                 win_logit=r["win_logit_mle"])
-    path = weights_file(w)
-    if path is None:
-        return None
-    found = shipped.origin(path)
-    if found is not None:                 # shipped (or the user's copy): the user's copy
-        path = shipped.user_data_dir() / found[1]
-    w.meta.setdefault("prior_temperature", {})[str(depth)] = round(r["temperature_mle"], 4)
-    w.meta.setdefault("prior_win_logit", {})[str(depth)] = round(r["win_logit_mle"], 4)
-    w.save(path)
-    return path
+    temperatures = {**w.meta.get("prior_temperature", {}),
+                    str(depth): round(r["temperature_mle"], 4)}
+    wins = {**w.meta.get("prior_win_logit", {}), str(depth): round(r["win_logit_mle"], 4)}
+    return save_meta(w, {"prior_temperature": temperatures, "prior_win_logit": wins})
 
 
 def format_report(report: dict[str, Any]) -> str:

@@ -155,6 +155,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_blocks)
 
+    from tdleaf.bench import margins as bench_margins_module
+    b = sub.add_parser("margins", help="the pruning margins and aspiration window refitted "
+                                       "to an evaluation",
+                       description=bench_margins_module.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
+                   help="variants (default: those that ship the reference tables and play "
+                        "another evaluation by default)")
+    b.add_argument("--weights", metavar="W",
+                   help="the evaluation to fit to: a value set, reference set, weights.json or "
+                        "result folder (default: each variant's default weights)")
+    b.add_argument("--reference", default=bench_margins_module.REFERENCE, metavar="R",
+                   help="the evaluation the spec's margins were measured with (default "
+                        f"{bench_margins_module.REFERENCE})")
+    b.add_argument("--positions", type=positive_int, metavar="N",
+                   help="the first N labelled positions of each variant (default: all 400)")
+    b.add_argument("--save", action="store_true",
+                   help="store the refitted margins in the weights' meta, which the engine "
+                        "then plays (shipped weights: in their copy in the per-user data "
+                        "folder, never in the installed package)")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_margins)
+
     from tdleaf.bench import selective
     b = sub.add_parser("selective", help="Elo of each selective-search technique (SPRT matches)",
                        description=selective.__doc__,
@@ -271,6 +294,25 @@ def run_blocks(args: argparse.Namespace) -> int:
                 n for n, blk in BLOCKS.items() if blk.evaluation == "leaf"))
     report = bench_blocks(names, args.block, args.depth, args.positions,
                           progress=not args.json and sys.stderr.isatty())
+    print_report(report, args.json, format_report)
+    return 0
+
+
+def run_margins(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench margins``."""
+    from search.layout import WeightsError
+    from search.shipped import ShippedDataError
+    from tdleaf.bench.margins import bench_margins, default_variants, format_report
+    from variants import canonical_variant
+
+    names = [canonical_variant(v) for v in args.variant or default_variants()]
+    if args.weights and len(names) != 1:
+        raise CliError("--weights needs exactly one --variant")
+    try:
+        report = bench_margins(names, args.weights, args.reference, args.positions,
+                               progress=not args.json and sys.stderr.isatty(), save=args.save)
+    except (WeightsError, ShippedDataError, ValueError) as exc:
+        raise CliError(str(exc)) from None
     print_report(report, args.json, format_report)
     return 0
 
