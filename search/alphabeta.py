@@ -544,8 +544,9 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     # Pruning before any move (selective mode, never at PV nodes, in check or near mates).
     prune = flags != 0 and not is_pv and not in_check and not antichess
     static = 0.0
-    futility = ctl[C_FUTILITY] * MARGIN_UNIT
+    futility = 0.0
     if prune:
+        futility = ctl[C_FUTILITY] * MARGIN_UNIT
         static = static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, ctl[C_NOISE_SEED])
         quiet_window = abs(alpha) < MATE_BOUND and abs(beta) < MATE_BOUND
         if (flags & F_REVERSE_FUTILITY and depth <= 3 and quiet_window

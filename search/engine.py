@@ -689,6 +689,12 @@ class Engine:
         result._codes = codes  # type: ignore[attr-defined]
         return result
 
+    def static_eval(self, pos: Position) -> float:
+        """The evaluation the search gives ``pos`` at a node (White's view, pawns, no
+        noise): the incremental blocks and the layout's leaf blocks."""
+        return float(ab.node_eval(pos.bb, pos.st, evaluate(pos.bb, pos.st, self.w), self.w,
+                                  self._leaf))
+
     def _add_leaf(self, pos: Position, result: SearchResult) -> None:
         """Play the PV and describe where it ends (for TDLeaf and the tests)."""
         leaf = pos.copy()
@@ -704,8 +710,7 @@ class Engine:
         elif codes and self._drawn_in_search(leaf):
             terminal, leaf_score = True, 0.0
         else:
-            leaf_score = float(ab.node_eval(leaf.bb, leaf.st, evaluate(leaf.bb, leaf.st, self.w),
-                                            self.w, self._leaf))
+            leaf_score = self.static_eval(leaf)
         result.leaf_fen = leaf.fen()
         result.leaf_score = leaf_score
         result.leaf_terminal = bool(terminal)

@@ -99,19 +99,16 @@ def swings(variant: str, weights: Any, fens: list[str],
     NaN rows for positions left out."""
     from search import Engine
     from search.alphabeta import MATE_BOUND
-    from search.evaluate import feature_vector
     from variants import movegen
     from variants.position import Position
 
     engine = Engine(variant, weights, hash_mb=HASH_MB, search="plain")
-    w = engine.w
-    layout = engine.weights.layout
     n = len(fens)
     out = {"gain": np.full((n, 1), np.nan), "gap": np.full((n, 3), np.nan),
            "change": np.full((n, len(DEPTHS) - 1), np.nan)}
 
     def static(p: Position) -> float:
-        e = float(feature_vector(p.bb, p.st, layout) @ w)
+        e = engine.static_eval(p)
         return e if p.turn else -e
 
     for i, fen in enumerate(fens):
@@ -144,38 +141,32 @@ def swings(variant: str, weights: Any, fens: list[str],
     return out
 
 
+def _excess(stats: dict[str, np.ndarray], bets: tuple[Bet, ...]) -> np.ndarray:
+    """Every trial of a margin's bets as the margin it needs (``sign x / scale``): a
+    bet fails where this exceeds the margin."""
+    parts = [b.sign * stats[b.statistic][:, b.depth] / b.scale for b in bets]
+    x = np.concatenate(parts)
+    return x[np.isfinite(x)]
+
+
 def failure_rate(stats: dict[str, np.ndarray], bets: tuple[Bet, ...], margin: float) -> float:
     """The fraction of a margin's bets that fail on these positions."""
-    fails = trials = 0
-    for b in bets:
-        x = stats[b.statistic][:, b.depth]
-        x = x[np.isfinite(x)]
-        fails += int(np.count_nonzero(b.sign * x > margin * b.scale))
-        trials += x.size
-    return fails / trials if trials else float("nan")
+    x = _excess(stats, bets)
+    return float(np.count_nonzero(x > margin)) / x.size if x.size else float("nan")
 
 
 def margin_at(stats: dict[str, np.ndarray], bets: tuple[Bet, ...], rate: float) -> float:
-    """The smallest margin (to 0.001 pawns) whose failure rate is at most ``rate``."""
-    lo, hi = 0.0, 1.0
-    while failure_rate(stats, bets, hi) > rate:
-        hi *= 2.0
-        if hi > 1e6:
-            return float("inf")
-    while hi - lo > 1e-3:
-        mid = (lo + hi) / 2
-        if failure_rate(stats, bets, mid) > rate:
-            lo = mid
-        else:
-            hi = mid
-    return hi
+    """The smallest margin whose failure rate is at most ``rate``: the (k+1)-th largest
+    need, where k failures are allowed (never below 0)."""
+    x = np.sort(_excess(stats, bets))[::-1]
+    k = int(np.floor(rate * x.size + 1e-9))
+    return max(float(x[k]), 0.0) if k < x.size else 0.0
 
 
 def _fit(ref: dict[str, np.ndarray], new: dict[str, np.ndarray], bets: tuple[Bet, ...],
          margin: float) -> tuple[float, float]:
     """(refitted margin, ratio of the two evaluations' margins at the common rate)."""
-    trials = sum(int(np.isfinite(ref[b.statistic][:, b.depth]).sum()) for b in bets)
-    rate = max(failure_rate(ref, bets, margin), MIN_FAILURES / max(trials, 1))
+    rate = max(failure_rate(ref, bets, margin), MIN_FAILURES / max(_excess(ref, bets).size, 1))
     at_ref, at_new = margin_at(ref, bets, rate), margin_at(new, bets, rate)
     if not at_ref > 0:
         return at_new, float("nan")
@@ -237,13 +228,14 @@ def bench_margins(variants: list[str], weights: str | None = None,
                 x[~both] = np.nan
         used = int(both.sum())
         v = spec(variant)
+        plays = search_margins(variant, new_w)
         margins = {}
         for field, (techniques, bets) in MARGINS.items():
             on = [t for t in techniques if t not in v.selective_off]
             margin = float(getattr(v, field))
             r: dict[str, Any] = refit(ref, new, bets, margin) if margin > 0 else {"spec": margin}
             r["techniques"] = on
-            r["plays"] = search_margins(variant, new_w)[field]
+            r["plays"] = plays[field]
             margins[field] = r
         saved = None
         if save:
