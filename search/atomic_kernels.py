@@ -19,20 +19,20 @@ KING_THREATS, QUEEN_THREATS, ADJ_PAWN, ADJ_PIECE, TOUCHING = range(5)
 
 
 @njit(cache=True)
-def atomic(bb, st, w, out, at):
+def atomic(bb, st, w, out, at, ctx):
     """``atomic``: per side, capture squares that explode the enemy king, that hit or
     touch an enemy queen, own pawns and pieces next to the own king (White's minus
     Black's), and the kings touching for the side to move (leaf-block signature, see
     search.evaluate._block_kernel)."""
     s = 0.0
-    occ = bb[OCC] | bb[OCC + 1]
     kings = bb[KING - 1]
     ksq0, ksq1 = king_square(bb, 0), king_square(bb, 1)
     for c in range(2):
         sign = 1.0 if c == 0 else -1.0
         own_king = ksq0 if c == 0 else ksq1
         enemy_king = ksq1 if c == 0 else ksq0
-        captures = goal_kernels.attacked_squares(bb, c, occ, QUEEN) & bb[OCC + 1 - c] & ~kings
+        a = ctx[0][c]                         # over the whole board (attack_context)
+        captures = (a[0] | a[1] | a[2] | a[3] | a[4]) & bb[OCC + 1 - c] & ~kings
         if own_king >= 0:
             near = KING_ATTACKS[own_king]
             captures &= ~near                 # such a capture would explode the own king

@@ -18,7 +18,6 @@ from variants.bits import (
     PAWN_ATTACKS,
     bishop_attacks,
     lsb,
-    popcount,
     rook_attacks,
 )
 
@@ -163,33 +162,29 @@ def _put(w, out, i, x):
 
 
 @njit(cache=True)
-def _mobility(bb, w, out, at):
+def _mobility(w, out, at, ctx):
     """The ``mobility`` block (search.layout.MOBILITY_BLOCK): per piece type, the squares
-    its pieces attack that their own side does not occupy, White's minus Black's."""
+    its pieces attack that their own side does not occupy, White's minus Black's (the
+    counts of the node's attack context, :mod:`search.attack_kernels`)."""
     s = 0.0
-    occ = bb[core.OCC] | bb[core.OCC + 1]
     for c in range(2):
         sign = 1.0 if c == 0 else -1.0
-        own = bb[core.OCC + c]
-        for t in range(1, 7):
-            b = bb[t - 1] & own
-            n = 0
-            while b:
-                n += popcount(piece_attacks(t, c, lsb(b), occ) & ~own)
-                b &= b - np.uint64(1)
-            s += _put(w, out, at + t - 1, sign * n)
+        counts = ctx[1][c]
+        for t in range(6):
+            s += _put(w, out, at + t, sign * counts[t])
     return s
 
 
 @njit(cache=True)
-def _block_kernel(code, bb, st, w, out, at):
+def _block_kernel(code, bb, st, w, out, at, ctx):
     """The leaf block with kernel ``code``, at offset ``at``: adds its features to
-    ``out``, or, with an empty ``out``, returns its score (see :func:`_put`). A block
+    ``out``, or, with an empty ``out``, returns its score (see :func:`_put`); ``ctx``:
+    the node's attack maps (:func:`search.attack_kernels.attack_context`). A block
     with a compiled kernel gets its branch here (``if code == K: ...``, K from
     search.layout); code 0 has none (its features come from its Python reference,
     outside the search)."""
     if code == MOBILITY_CODE:
-        return _mobility(bb, w, out, at)
+        return _mobility(w, out, at, ctx)
     if code == CHECKS_CODE:
         return goal_kernels.checks(st, w, out, at)
     if code == HILL_CODE:
@@ -201,11 +196,11 @@ def _block_kernel(code, bb, st, w, out, at):
     if code == KINGREL_CODE:
         return kingrel_kernels.kingrel(bb, st, w, out, at)
     if code == SAFETY_CODE:
-        return safety_kernels.safety(bb, st, w, out, at)
+        return safety_kernels.safety(bb, st, w, out, at, ctx)
     if code == DROPS_CODE:
-        return safety_kernels.drops(bb, st, w, out, at)
+        return safety_kernels.drops(bb, st, w, out, at, ctx)
     if code == ATOMIC_CODE:
-        return atomic_kernels.atomic(bb, st, w, out, at)
+        return atomic_kernels.atomic(bb, st, w, out, at, ctx)
     if code == CHAINS_CODE:
         return chain_kernels.chains(bb, st, w, out, at)
     return 0.0
@@ -215,11 +210,12 @@ def _block_kernel(code, bb, st, w, out, at):
 def leaf_features(bb, st, table, out):
     """Write the features of the layout's leaf blocks (``table`` rows: code, offset,
     size) into ``out`` (the whole feature vector)."""
+    ctx = attack_kernels.attack_context(bb, attack_kernels.context_extent(table))
     for k in range(table.shape[0]):
         at, size = table[k, 1], table[k, 2]
         out[at:at + size] = 0.0
         if table[k, 0]:
-            _block_kernel(table[k, 0], bb, st, out, out, at)
+            _block_kernel(table[k, 0], bb, st, out, out, at, ctx)
 
 
 @njit(cache=True)
@@ -228,9 +224,10 @@ def leaf_score(bb, st, w, table):
     the search adds at every node it evaluates)."""
     s = 0.0
     scoring = w[:0]             # an empty view: the kernels return w . x, nothing written
+    ctx = attack_kernels.attack_context(bb, attack_kernels.context_extent(table))
     for k in range(table.shape[0]):
         if table[k, 0]:
-            s += _block_kernel(table[k, 0], bb, st, w, scoring, table[k, 1])
+            s += _block_kernel(table[k, 0], bb, st, w, scoring, table[k, 1], ctx)
     return s
 
 
@@ -275,6 +272,7 @@ def sparse_features(bb: np.ndarray, st: np.ndarray,
 # (their kernels are looked up when _block_kernel compiles).
 from . import (
     atomic_kernels,
+    attack_kernels,
     chain_kernels,
     goal_kernels,
     hand_kernels,

@@ -28,7 +28,19 @@ def test_a_run_searches_the_same_tree_with_and_without_each_block(capsys):
         assert r["ratio"] == pytest.approx(r["nps"][1] / r["nps"][0])
 
 
+def test_a_set_of_blocks_is_measured_together_where_all_of_them_fit(capsys):
+    assert main(["bench", "blocks", "--variant", "atomic", "crazyhouse", "--block",
+                 "mobility+atomic+safety", "safety+drops", "--depth", "2", "--positions", "2",
+                 "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [(r["variant"], r["block"]) for r in rows] == [
+        ("atomic", "mobility+atomic+safety"), ("crazyhouse", "safety+drops")]
+    assert all(r["same_tree"] and r["nodes"] > 0 for r in rows)
+
+
 def test_an_unknown_block_is_refused(capsys):
     assert main(["bench", "blocks", "--block", "nosuch"]) == 2
+    assert "unknown leaf block 'nosuch'" in capsys.readouterr().err
+    assert main(["bench", "blocks", "--block", "safety+nosuch"]) == 2
     err = capsys.readouterr().err
     assert "unknown leaf block 'nosuch'" in err and "kingrel" in err

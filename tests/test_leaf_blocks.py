@@ -320,3 +320,28 @@ def test_resume_after_kill_with_the_block_equals_an_uninterrupted_run(tmp_path):
     _assert_same_job(reference, out)
     assert json.loads((out / "weights.json").read_text()) == \
         json.loads((reference / "weights.json").read_text())
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_block_computes_the_same_features_whatever_blocks_share_its_attack_maps(variant):
+    """The attack maps are computed once per node for every block of the layout
+    (search.attack_kernels), over the kings' zones or the whole board depending on
+    the blocks: each block's features with all the variant's blocks equal its features
+    alone, and the evaluation is still w . x."""
+    from search.layout import extra_blocks
+
+    names = extra_blocks(variant)
+    everything = feature_layout(variant, "+".join(["psq", *names]))
+    rng = np.random.default_rng(43)
+    w = rng.uniform(-0.5, 0.5, everything.size)
+    for fen in random_positions(variant, "shared-maps", 12, lo=2, hi=100):
+        pos = Position.from_fen(fen, variant)
+        x = feature_vector(pos.bb, pos.st, everything)
+        for name in names:
+            alone = feature_layout(variant, f"psq+{name}")
+            got = x[everything.span(name)].tolist()
+            assert got == feature_vector(pos.bb, pos.st, alone)[alone.span(name)].tolist(), \
+                (name, fen)
+        assert evaluate_layout(pos.bb, pos.st, w, everything.table) == pytest.approx(
+            float(w @ x), abs=1e-9), fen
+

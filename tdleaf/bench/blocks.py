@@ -12,6 +12,11 @@ positions are the first ``--positions`` of the variant's labelled positions
 search, the two layouts alternating. Time is the process's CPU time, which other work on
 the machine disturbs less than wall time; the ratio is the figure to read (nps with the
 block / nps without).
+
+A set of blocks (``--block safety+drops+kingrel``) is measured the same way, all its
+blocks at once: what a layout with them costs. That is less than the blocks' costs
+summed where blocks read attacked squares: they share one computation of them per node
+(:mod:`search.attack_kernels`).
 """
 
 from __future__ import annotations
@@ -45,14 +50,18 @@ def _search(weights: Any, fen: str, depth: int) -> tuple[int, float]:
 
 def bench_blocks(variants: list[str], blocks: list[str] | None = None, depth: int = DEPTH,
                  n_positions: int = POSITIONS, progress: bool = False) -> dict[str, Any]:
-    """Run the benchmark (see the module's docstring); the JSON-ready report."""
+    """Run the benchmark (see the module's docstring); the JSON-ready report. ``blocks``:
+    names (measured in registration order) or sets (``safety+drops``, after them), each
+    where all its blocks fit (default: each block that fits, alone)."""
     from search.layout import extra_blocks
     from tdleaf.bench.prior_data import data_path, read_epd
 
     rows = []
     for variant in (canonical_variant(v) for v in variants):
         fens = [r.fen for r in read_epd(data_path(variant))[:n_positions]]
-        names = [b for b in extra_blocks(variant) if blocks is None or b in blocks]
+        fits = extra_blocks(variant)
+        names = [b for b in fits if blocks is None or b in blocks] + [
+            b for b in blocks or [] if "+" in b and all(p in fits for p in b.split("+"))]
         base = _weights(variant, "psq")
         _search(base, fens[0], 2)                # compile outside the clock
         for name in names:
@@ -80,14 +89,15 @@ def bench_blocks(variants: list[str], blocks: list[str] | None = None, depth: in
 
 def format_report(report: dict[str, Any]) -> str:
     """The report as a table."""
+    width = max([11] + [len(r["block"]) + 2 for r in report["rows"]])
     lines = [(f"Leaf blocks' cost: selective search, depth {report['depth']}, "
               f"{report['positions']} positions per variant, CPU time; zero block weights "
               "(the same tree)"),
-             (f"{'variant':<14}{'block':<11}{'nodes':>10}{'nps psq':>11}{'nps +block':>12}"
-              f"{'ratio':>8}")]
+             (f"{'variant':<14}{'block':<{width}}{'nodes':>10}{'nps psq':>11}"
+              f"{'nps +block':>12}{'ratio':>8}")]
     for r in report["rows"]:
         flag = "" if r["same_tree"] else "  (trees differ!)"
-        lines.append(f"{r['variant']:<14}{r['block']:<11}{r['nodes']:>10}"
+        lines.append(f"{r['variant']:<14}{r['block']:<{width}}{r['nodes']:>10}"
                      f"{r['nps'][0] / 1e6:>10.2f}M{r['nps'][1] / 1e6:>11.2f}M"
                      f"{r['ratio']:>8.2f}{flag}")
     if not report["rows"]:

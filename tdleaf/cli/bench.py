@@ -146,7 +146,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="variants (default: one per set of rules: "
                         + ", ".join(RULE_FAMILIES) + ")")
     b.add_argument("--block", action="extend", nargs="+", metavar="B",
-                   help="blocks to measure (default: every leaf block that fits)")
+                   help="blocks to measure, each alone, or sets measured together "
+                        "(safety+drops); default: every leaf block that fits, alone")
     b.add_argument("--depth", type=positive_int, default=bench_blocks_module.DEPTH,
                    metavar="D", help=f"search depth (default {bench_blocks_module.DEPTH})")
     b.add_argument("--positions", type=positive_int, default=bench_blocks_module.POSITIONS,
@@ -288,7 +289,7 @@ def run_blocks(args: argparse.Namespace) -> int:
     from variants import canonical_variant
 
     names = [canonical_variant(v) for v in (args.variant or RULE_FAMILIES)]
-    for b in args.block or []:
+    for b in (part for name in args.block or [] for part in name.split("+")):
         if b not in BLOCKS or BLOCKS[b].evaluation != "leaf":
             raise CliError(f"unknown leaf block {b!r}; expected one of: " + ", ".join(
                 n for n, blk in BLOCKS.items() if blk.evaluation == "leaf"))

@@ -1,0 +1,147 @@
+"""The attack maps that several leaf blocks read, computed once per evaluated node.
+
+``mobility``, ``atomic``, ``safety`` and ``drops`` all start from the squares each side's
+pieces attack. Computed by each block apart, a node with three of them paid for the
+same slider rays three times. :func:`attack_context` computes them once, as a tuple
+(nothing allocated) that :func:`search.evaluate.leaf_score` hands to every kernel:
+
+- ``(attacks, counts)``: per side (``attacks[colour]``), the squares its pieces of each
+  type P..K attack (sliders blocked by every piece), and per side and type the sum over
+  its pieces of the squares each attacks that its own side does not occupy
+  (``mobility``'s counts).
+- With ``mobility`` or ``atomic`` in the layout the maps cover the whole board. With only
+  ``safety`` and ``drops``, which look at the kings' zones alone, they cover the zones
+  (a slider whose lines miss them on an empty board is not followed) and the counts
+  are zero. Without any of these blocks nothing is computed.
+
+Whatever the extent, a block reads the same squares, so its features do not depend on
+which other blocks share the context (tests/test_leaf_blocks.py holds them to that).
+The per-type loops are inlined into their caller (numba's ``inline="always"``), so that
+their constant arguments fold away.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from variants.bits import (
+    EMPTY,
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    ONE,
+    PAWN_ATTACKS,
+    RAYS,
+    bishop_attacks,
+    lsb,
+    pawn_attack_set,
+    popcount,
+    rook_attacks,
+)
+from variants.board import OCC, king_square
+
+from .layout import ATOMIC_CODE, DROPS_CODE, MOBILITY_CODE, SAFETY_CODE
+
+#: Squares a bishop (a rook) on each square attacks on an empty board (RAYS' directions
+#: 2, 3, 6, 7 are the diagonals).
+_DIAGONALS = RAYS[2] | RAYS[3] | RAYS[6] | RAYS[7]
+_LINES = RAYS[0] | RAYS[1] | RAYS[4] | RAYS[5]
+_ALL = ~EMPTY
+#: Extents of the context.
+NONE, ZONES, BOARD = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def _step_attacks(pieces, table, own):
+    """(squares attacked, sum of each piece's attacked squares off ``own``) of the
+    knights or kings ``pieces`` (``table``: their attacks)."""
+    a = EMPTY
+    n = 0
+    while pieces:
+        x = table[lsb(pieces)]
+        a |= x
+        n += popcount(x & ~own)
+        pieces &= pieces - ONE
+    return a, n
+
+
+@njit(cache=True, inline="always")
+def _slider_attacks(pieces, diagonal, line, occ, area, own):
+    """(squares within ``area`` attacked, sum of each piece's attacked squares off
+    ``own``) of the sliders ``pieces`` along diagonals and/or lines, blocked by ``occ``;
+    a slider whose lines miss ``area`` on an empty board is not followed."""
+    a = EMPTY
+    n = 0
+    while pieces:
+        sq = lsb(pieces)
+        x = EMPTY
+        if diagonal and _DIAGONALS[sq] & area:
+            x = bishop_attacks(sq, occ)
+        if line and _LINES[sq] & area:
+            x |= rook_attacks(sq, occ)
+        a |= x
+        n += popcount(x & ~own)
+        pieces &= pieces - ONE
+    return a & area, n
+
+
+@njit(cache=True, inline="always")
+def _pawn_count(pawns, c, own):
+    """The sum of each pawn's attacked squares off ``own``."""
+    n = 0
+    while pawns:
+        n += popcount(PAWN_ATTACKS[c, lsb(pawns)] & ~own)
+        pawns &= pawns - ONE
+    return n
+
+
+@njit(cache=True)
+def side_attacks(bb, c, occ, area, board):
+    """Colour ``c``'s attacks within ``area`` per type P..K, and its mobility counts per
+    type (meaningful only over the whole ``board``; the pawns' are then counted): two
+    tuples, nothing allocated."""
+    own = bb[OCC + c]
+    pawns = bb[0] & own
+    p, np_ = pawn_attack_set(pawns, c), 0
+    if board:
+        np_ = _pawn_count(pawns, c, own)
+    n, nn = _step_attacks(bb[1] & own, KNIGHT_ATTACKS, own)
+    b, nb = _slider_attacks(bb[2] & own, True, False, occ, area, own)
+    r, nr = _slider_attacks(bb[3] & own, False, True, occ, area, own)
+    q, nq = _slider_attacks(bb[4] & own, True, True, occ, area, own)
+    k, nk = _step_attacks(bb[5] & own, KING_ATTACKS, own)
+    return (p & area, n & area, b, r, q, k & area), (np_, nn, nb, nr, nq, nk)
+
+
+@njit(cache=True)
+def _zone(k):
+    """The zone of a king on ``k`` (``k`` and its neighbours); empty for k = -1."""
+    return KING_ATTACKS[k] | (ONE << np.uint64(k)) if k >= 0 else EMPTY
+
+
+@njit(cache=True)
+def context_extent(table):
+    """The extent the leaf blocks of ``table`` need (NONE, ZONES or BOARD)."""
+    extent = NONE
+    for i in range(table.shape[0]):
+        code = table[i, 0]
+        if code == MOBILITY_CODE or code == ATOMIC_CODE:
+            return BOARD
+        if code == SAFETY_CODE or code == DROPS_CODE:
+            extent = ZONES
+    return extent
+
+
+@njit(cache=True)
+def attack_context(bb, extent):
+    """The attack maps of the position for blocks that need ``extent`` (see the module
+    docstring): ((white, black), (white counts, black counts))."""
+    if extent == NONE:
+        z, n = (EMPTY, EMPTY, EMPTY, EMPTY, EMPTY, EMPTY), (0, 0, 0, 0, 0, 0)
+        return (z, z), (n, n)
+    occ = bb[OCC] | bb[OCC + 1]
+    board = extent == BOARD
+    area = _ALL if board else _zone(king_square(bb, 0)) | _zone(king_square(bb, 1))
+    white, white_n = side_attacks(bb, 0, occ, area, board)
+    black, black_n = side_attacks(bb, 1, occ, area, board)
+    return (white, black), (white_n, black_n)
