@@ -119,6 +119,12 @@ def _zone(k):
     return KING_ATTACKS[k] | (ONE << np.uint64(k)) if k >= 0 else EMPTY
 
 
+@njit(cache=True, inline="always")
+def reads_attacks(code):
+    """Whether the block with kernel ``code`` reads the attack maps."""
+    return code == MOBILITY_CODE or code == ATOMIC_CODE or code == SAFETY_CODE or code == DROPS_CODE
+
+
 @njit(cache=True)
 def context_extent(table):
     """The extent the leaf blocks of ``table`` need (NONE, ZONES or BOARD)."""

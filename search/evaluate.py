@@ -176,15 +176,12 @@ def _mobility(w, out, at, ctx):
 
 
 @njit(cache=True)
-def _block_kernel(code, bb, st, w, out, at, ctx):
+def _block_kernel(code, bb, st, w, out, at):
     """The leaf block with kernel ``code``, at offset ``at``: adds its features to
-    ``out``, or, with an empty ``out``, returns its score (see :func:`_put`); ``ctx``:
-    the node's attack maps (:func:`search.attack_kernels.attack_context`). A block
+    ``out``, or, with an empty ``out``, returns its score (see :func:`_put`). A block
     with a compiled kernel gets its branch here (``if code == K: ...``, K from
-    search.layout); code 0 has none (its features come from its Python reference,
-    outside the search)."""
-    if code == MOBILITY_CODE:
-        return _mobility(w, out, at, ctx)
+    search.layout), or in :func:`_attack_block` if it reads the node's attack maps; code
+    0 has none (its features come from its Python reference, outside the search)."""
     if code == CHECKS_CODE:
         return goal_kernels.checks(st, w, out, at)
     if code == HILL_CODE:
@@ -195,14 +192,24 @@ def _block_kernel(code, bb, st, w, out, at, ctx):
         return hand_kernels.handcount(bb, st, w, out, at)
     if code == KINGREL_CODE:
         return kingrel_kernels.kingrel(bb, st, w, out, at)
+    if code == CHAINS_CODE:
+        return chain_kernels.chains(bb, st, w, out, at)
+    return 0.0
+
+
+@njit(cache=True)
+def _attack_block(code, bb, st, w, out, at, ctx):
+    """As :func:`_block_kernel`, for the blocks that read the node's attack maps ``ctx``
+    (:func:`search.attack_kernels.attack_context`; passed to these alone: the maps are
+    two dozen words, a cost at every call)."""
+    if code == MOBILITY_CODE:
+        return _mobility(w, out, at, ctx)
     if code == SAFETY_CODE:
         return safety_kernels.safety(bb, st, w, out, at, ctx)
     if code == DROPS_CODE:
         return safety_kernels.drops(bb, st, w, out, at, ctx)
     if code == ATOMIC_CODE:
         return atomic_kernels.atomic(bb, st, w, out, at, ctx)
-    if code == CHAINS_CODE:
-        return chain_kernels.chains(bb, st, w, out, at)
     return 0.0
 
 
@@ -212,10 +219,12 @@ def leaf_features(bb, st, table, out):
     size) into ``out`` (the whole feature vector)."""
     ctx = attack_kernels.attack_context(bb, attack_kernels.context_extent(table))
     for k in range(table.shape[0]):
-        at, size = table[k, 1], table[k, 2]
+        code, at, size = table[k, 0], table[k, 1], table[k, 2]
         out[at:at + size] = 0.0
-        if table[k, 0]:
-            _block_kernel(table[k, 0], bb, st, out, out, at, ctx)
+        if attack_kernels.reads_attacks(code):
+            _attack_block(code, bb, st, out, out, at, ctx)
+        elif code:
+            _block_kernel(code, bb, st, out, out, at)
 
 
 @njit(cache=True)
@@ -226,8 +235,11 @@ def leaf_score(bb, st, w, table):
     scoring = w[:0]             # an empty view: the kernels return w . x, nothing written
     ctx = attack_kernels.attack_context(bb, attack_kernels.context_extent(table))
     for k in range(table.shape[0]):
-        if table[k, 0]:
-            s += _block_kernel(table[k, 0], bb, st, w, scoring, table[k, 1], ctx)
+        code = table[k, 0]
+        if attack_kernels.reads_attacks(code):
+            s += _attack_block(code, bb, st, w, scoring, table[k, 1], ctx)
+        elif code:
+            s += _block_kernel(code, bb, st, w, scoring, table[k, 1])
     return s
 
 
