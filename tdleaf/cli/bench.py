@@ -179,6 +179,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_margins)
 
+    from tdleaf.bench import speedup as bench_speedup_module
+    b = sub.add_parser("speedup", help="this checkout's search speed against another "
+                                       "commit's, in one process",
+                       description=bench_speedup_module.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--base", required=True, metavar="REV",
+                   help="the commit to compare with (any git revision: HEAD, HEAD~3, a sha)")
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
+                   help="variants (default: one per set of rules: "
+                        + ", ".join(RULE_FAMILIES) + ")")
+    b.add_argument("--weights", metavar="W",
+                   help="the evaluation both play: a value set, reference set, weights.json "
+                        "or result folder (default: each variant's default weights)")
+    b.add_argument("--depth", type=positive_int, default=bench_speedup_module.DEPTH,
+                   metavar="D", help=f"search depth (default {bench_speedup_module.DEPTH})")
+    b.add_argument("--positions", type=positive_int, default=bench_speedup_module.POSITIONS,
+                   metavar="N", help="positions per variant (default "
+                                     f"{bench_speedup_module.POSITIONS})")
+    b.add_argument("--rounds", type=positive_int, default=bench_speedup_module.ROUNDS,
+                   metavar="N", help=f"rounds over the positions (default "
+                                     f"{bench_speedup_module.ROUNDS})")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_speedup)
+
     from tdleaf.bench import selective
     b = sub.add_parser("selective", help="Elo of each selective-search technique (SPRT matches)",
                        description=selective.__doc__,
@@ -315,6 +339,26 @@ def run_margins(args: argparse.Namespace) -> int:
     except (WeightsError, ShippedDataError, ValueError) as exc:
         raise CliError(str(exc)) from None
     print_report(report, args.json, format_report)
+    return 0
+
+
+def run_speedup(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench speedup``."""
+    from search.layout import WeightsError
+    from tdleaf.bench.speedup import SpeedupError, bench_speedup, format_report
+    from variants import canonical_variant
+
+    names = [canonical_variant(v) for v in args.variant or RULE_FAMILIES]
+    if args.weights and len(names) != 1:
+        raise CliError("--weights needs exactly one --variant")
+    try:
+        reports = [bench_speedup(v, args.base, args.weights, args.depth, args.positions,
+                                 args.rounds, progress=not args.json and sys.stderr.isatty())
+                   for v in names]
+    except (SpeedupError, WeightsError) as exc:
+        raise CliError(str(exc)) from None
+    print_report({"benchmark": "speedup", "rows": reports}, args.json,
+                 lambda r: format_report(r["rows"]))
     return 0
 
 
