@@ -14,7 +14,8 @@ positions, the first ``--positions`` of the variant's labelled ones
 node counts show whether the two searched the same trees; the figure to read is the
 ratio of wall times, this checkout's over the base's (below 1: faster), over all
 rounds and over the fastest round of each position. Comparing a commit with itself
-gives the method's noise (0.99-1.01 at depth 7 on the development machine).
+gives the method's noise: on the development machine, within 3% with 30 rounds at
+depth 7, within about 5% with 3 (BENCHMARKS.md).
 
 The other commit's code is compiled by numba on first use (its cache stays in the
 cache folder: ``$XDG_CACHE_HOME/tdleaf/speedup``, else ``~/.cache/tdleaf/speedup``).
@@ -35,7 +36,7 @@ from typing import Any
 #: Search depth, positions and rounds by default.
 DEPTH = 7
 POSITIONS = 12
-ROUNDS = 3
+ROUNDS = 10
 HASH_MB = 16
 
 
