@@ -133,7 +133,7 @@ def context_extent(table):
         code = table[i, 0]
         if code == MOBILITY_CODE or code == ATOMIC_CODE:
             return BOARD
-        if code == SAFETY_CODE or code == DROPS_CODE:
+        if reads_attacks(code):
             extent = ZONES
     return extent
 

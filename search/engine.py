@@ -21,7 +21,7 @@ from variants.position import move_to_uci
 
 from . import alphabeta as ab
 from .evaluate import evaluate, feature_vector
-from .layout import Weights, WeightsError, default_weights, load_weights
+from .layout import Weights, WeightsError, weights_or_default
 from .modes import SEARCH_MODES
 
 TT_ENTRY_BYTES = 8 + 8 + 8 + 2 + 1
@@ -274,10 +274,7 @@ class Engine:
     # -- configuration --------------------------------------------------------------
 
     def set_weights(self, weights: Weights | str | None) -> None:
-        if weights is None:
-            weights = default_weights(self.variant)
-        elif not isinstance(weights, Weights):
-            weights = load_weights(weights, self.variant)
+        weights = weights_or_default(weights, self.variant)
         if not spec.get(weights.variant).same_rules(spec.get(self.variant)):
             raise ValueError(f"weights are for {weights.variant}, engine plays {self.variant}")
         missing = [b.name for b in weights.layout.blocks if b.evaluation == "leaf" and not b.code]

@@ -61,12 +61,11 @@ def hill(bb, w, out, at):
 
 
 @njit(cache=True)
-def attacked_squares(bb, c, occ, last=6):
-    """Every square a piece of colour ``c`` attacks, sliders blocked by ``occ`` (only
-    pieces of type 1..``last``: 5 leaves the king out)."""
+def attacked_squares(bb, c, occ):
+    """Every square a piece of colour ``c`` attacks, sliders blocked by ``occ``."""
     a = EMPTY
     own = bb[OCC + c]
-    for t in range(1, last + 1):
+    for t in range(1, 7):
         b = bb[t - 1] & own
         while b:
             a |= piece_attacks(t, c, lsb(b), occ)

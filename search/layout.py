@@ -879,6 +879,16 @@ def default_weights(variant: str) -> Weights:
     return value_set("traditional", variant)
 
 
+def weights_or_default(weights: Weights | str | os.PathLike[str] | None, variant: str) -> Weights:
+    """``weights`` as :class:`Weights`: as they are, loaded (:func:`load_weights`), or the
+    variant's default for None."""
+    if weights is None:
+        return default_weights(variant)
+    if isinstance(weights, Weights):
+        return weights
+    return load_weights(weights, variant)
+
+
 def weights_file(w: Weights) -> Path | None:
     """The ``weights.json`` the weights were loaded from, or None for a value set,
     avg-psq or weights made in memory."""

@@ -62,7 +62,7 @@ from variants.position import move_to_uci
 from . import alphabeta as ab
 from . import shipped
 from .evaluate import evaluate, evaluate_delta
-from .layout import Weights, default_weights, load_weights
+from .layout import Weights, default_weights, weights_or_default
 
 #: The file of the fitted temperatures of the built-in value sets, relative to
 #: search/data (the per-user data folder's copy first: search.shipped).
@@ -375,10 +375,7 @@ class HeuristicPrior:
                  omega: float = DEFAULT_OMEGA, policy: str = "search", qlimit: int = DEFAULT_QLIMIT,
                  win_logit: float | None = None) -> None:
         self.variant = canonical_variant(variant)
-        if weights is None:
-            weights = default_weights(self.variant)
-        elif not isinstance(weights, Weights):
-            weights = load_weights(weights, self.variant)
+        weights = weights_or_default(weights, self.variant)
         self.weights = weights
         self.w = np.ascontiguousarray(weights.w, dtype=np.float64)
         # The layout's leaf blocks (the goal blocks, mobility) are scored at the search's

@@ -210,14 +210,14 @@ def bench_margins(variants: list[str], weights: str | None = None,
     go into the weights' ``meta`` (:func:`search.layout.save_meta`), which the engine
     then plays (:func:`search.engine.search_margins`)."""
     from search.engine import MARGINS_META, search_margins
-    from search.layout import default_weights, load_weights, save_meta
+    from search.layout import load_weights, save_meta, weights_or_default
     from tdleaf.bench.prior_data import data_path, read_epd
 
     rows = []
     t0 = time.perf_counter()
     for variant in (canonical_variant(v) for v in variants):
         fens = [r.fen for r in read_epd(data_path(variant))][:n_positions]
-        new_w = default_weights(variant) if weights is None else load_weights(weights, variant)
+        new_w = weights_or_default(weights, variant)
         ref_w = load_weights(reference, variant)
         name = weights or f"the default ({new_w.layout.name})"
         ref = swings(variant, ref_w, fens, f"{variant} {reference}" if progress else None)

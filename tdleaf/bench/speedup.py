@@ -72,6 +72,11 @@ def cache_root() -> Path:
     return Path(base) / "tdleaf" / "speedup"
 
 
+def _sources(folder: Path) -> dict[str, bytes]:
+    """The Python files of a package folder, by name."""
+    return {p.name: p.read_bytes() for p in folder.glob("*.py")}
+
+
 def load_base(rev: str, cache: Path | None = None) -> ModuleType:
     """Commit ``rev``'s ``search`` package, imported as ``search_<sha>``; refused when
     its ``variants`` differ from this checkout's."""
@@ -88,12 +93,9 @@ def load_base(rev: str, cache: Path | None = None) -> ModuleType:
         with tempfile.TemporaryDirectory(dir=folder) as tmp:
             archive = _git(root, "archive", "--format=tar", sha, "search", "variants")
             subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-            ours = Path(variants.__file__).resolve().parent
-            theirs = Path(tmp) / "variants"
-            differ = sorted({p.name for p in ours.glob("*.py")} ^ {p.name for p in theirs.glob("*.py")}
-                            | {p.name for p in theirs.glob("*.py")
-                               if (ours / p.name).exists()
-                               and (ours / p.name).read_bytes() != p.read_bytes()})
+            ours, theirs = (_sources(Path(variants.__file__).resolve().parent),
+                            _sources(Path(tmp) / "variants"))
+            differ = sorted(n for n in ours.keys() | theirs.keys() if ours.get(n) != theirs.get(n))
             if differ:
                 raise SpeedupError(f"the rules differ between {rev} and this checkout "
                                    f"(variants/: {', '.join(differ)}); the two searches "
@@ -107,9 +109,9 @@ def load_base(rev: str, cache: Path | None = None) -> ModuleType:
 def _engines(base: ModuleType, variant: str, weights: Any) -> tuple[Any, Any]:
     """(base engine, this checkout's engine) with the same weights."""
     from search import Engine
-    from search.layout import default_weights, load_weights
+    from search.layout import weights_or_default
 
-    new = default_weights(variant) if weights is None else load_weights(weights, variant)
+    new = weights_or_default(weights, variant)
     layout = importlib.import_module(f"{base.__name__}.layout")
     engine = importlib.import_module(f"{base.__name__}.engine")
     with tempfile.TemporaryDirectory() as tmp:
