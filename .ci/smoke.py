@@ -67,7 +67,7 @@ def default_weights(package: Path) -> None:
     from search.layout import default_weights, load_weights
 
     for v in LEARNT:
-        kind = shipped.default_name(v)      # psq; atomic: its feature blocks
+        kind = shipped.default_name(v)      # psq; atomic, crazyhouse: feature blocks
         w = default_weights(v)
         src = w.source or ""
         where = f"(package data: {package / 'data' / 'reference' / v / kind / 'weights.json'})"

@@ -294,7 +294,7 @@ def test_ladder_warning_when_the_engine_plays_other_weights(tmp_path):
 
 def test_ladder_warning_for_the_shipped_ladder_and_defaults():
     """The shipped ladder measured the traditional values; the default crazyhouse engine
-    plays its learnt tables (a warning), giveaway plays the traditional values (none)."""
+    plays its learnt weights (a warning), giveaway plays the traditional values (none)."""
     from search.layout import default_weights, value_set, weights_digest
 
     w = default_weights("crazyhouse")

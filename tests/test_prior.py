@@ -230,7 +230,7 @@ def test_cli_one_position(capsys):
     assert main(["prior", "--variant", "zh", "--top", "3"]) == 0
     out = capsys.readouterr().out
     lines = out.strip().splitlines()
-    # crazyhouse plays its learnt tables by default: the value is that of the best move (b1c3 > 0)
+    # crazyhouse plays its learnt weights by default: the value is that of the best move (g1f3 > 0)
     assert len(lines) == 6 and lines[1].startswith("value: ")
     assert 0.0 < float(lines[1].split()[1]) < 0.5
 
