@@ -293,18 +293,22 @@ def test_ladder_warning_when_the_engine_plays_other_weights(tmp_path):
 
 
 def test_ladder_warning_for_the_shipped_ladder_and_defaults():
-    """The shipped ladder measured the traditional values; the default crazyhouse engine
-    plays its learnt weights (a warning), giveaway plays the traditional values (none)."""
+    """The shipped ladder measured each variant's default evaluation: the default engines
+    play without a warning; suicide's learnt tables on giveaway's ladder (the traditional
+    values) and chess with the traditional values get one."""
     from search.layout import default_weights, value_set, weights_digest
 
-    w = default_weights("crazyhouse")
-    text = strength.ladder_warning("crazyhouse", w.source, weights_digest(w.w))
-    assert text is not None and "measured with the traditional values" in text
+    for variant in ("chess", "crazyhouse", "giveaway", "atomic"):
+        w = default_weights(variant)
+        assert strength.ladder_warning(variant, w.source, weights_digest(w.w)) is None, variant
+    w = default_weights("suicide")
+    text = strength.ladder_warning("suicide", w.source, weights_digest(w.w))
+    assert text is not None and "the giveaway ladder (which suicide uses)" in text
+    assert "measured with the traditional values" in text
     assert w.source is not None and w.source in text
-    w = default_weights("giveaway")
-    assert strength.ladder_warning("giveaway", w.source, weights_digest(w.w)) is None
     w = value_set("traditional", "chess")
-    assert strength.ladder_warning("chess", w.source, weights_digest(w.w)) is None
+    text = strength.ladder_warning("chess", w.source, weights_digest(w.w))
+    assert text is not None and "measured with learnt-psq" in text
 
 
 def test_save_ladder_goes_to_the_user_folder_and_is_read_first(tmp_path, monkeypatch):
@@ -504,8 +508,9 @@ def test_remeasure_killed_and_resumed_against_fairy_stockfish(tmp_path, monkeypa
     assert [e["level"] for e in saved["variants"]["chess"]] == [{"depth": 1}]
     assert "--remeasure" in saved["sources"]["chess"]["runs"][0]["command"]
     assert strength.ladder_warning("chess", w.source, weights_digest(w.w)) is None
-    # the other variants' shipped ladders are kept, and still warn
-    assert (strength.ladder_evaluation("crazyhouse") or {}).get("weights") == "traditional"
+    # the other variants' shipped ladders are kept
+    shipped = strength.ladder_evaluation("crazyhouse", DATA / "ladder.json")
+    assert shipped is not None and strength.ladder_evaluation("crazyhouse") == shipped
 
 
 def test_remeasure_errors(tmp_path, capsys):
