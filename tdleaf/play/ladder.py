@@ -742,8 +742,10 @@ def save_ladder(data: dict[str, Any], path: Path | None = None, note: str = "") 
                             "extrapolated": r.get("extrapolated", False)})
         variant = lad["variant"]
         # Another evaluation is another ladder: the source must match to merge levels.
+        # Its name and digest say which; where this machine loaded it from does not.
+        evaluation = {k: v for k, v in (lad.get("evaluation") or {}).items() if k != "source"}
         source = {"engine": lad["engine"], "engine_limits": lad["engine_limits"],
-                  "player": data["player"], "evaluation": lad.get("evaluation") or {},
+                  "player": data["player"], "evaluation": evaluation,
                   "search": data.get("player_settings", {}).get("search", "selective")}
         run = {"date": data["date"], "games_per_rung": data["games_per_rung"],
                "command": data["command"], "note": note,
