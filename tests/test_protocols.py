@@ -1164,3 +1164,28 @@ def test_uci_elo_warns_when_the_engine_plays_other_weights_than_the_ladder_measu
     eng.handle("go depth 1")
     out.wait_for(lambda line: line.startswith("bestmove"), "bestmove", start)
     assert sum(x.startswith("info string UCI_Elo:") for x in out.lines[start:]) == 1
+
+
+def test_uci_elo_is_ignored_in_a_variant_the_ladder_file_lacks(tmp_path, monkeypatch):
+    """Every variant has a shipped ladder; a per-user ladder file (read first) may lack
+    one: the search then plays unlimited, and an info string says why at go."""
+    import json
+
+    from search import strength
+    shipped = strength.load_ladder()
+    chess_only = dict(shipped, variants={"chess": shipped["variants"]["chess"]},
+                      sources={"chess": shipped["sources"]["chess"]})
+    (tmp_path / "ladder.json").write_text(json.dumps(chess_only))
+    monkeypatch.setenv("TDLEAF_DATA", str(tmp_path))
+    assert strength.has_ladder("chess") and not strength.has_ladder("horde")
+    eng, out = _uci_session()
+    start = len(out.lines)
+    for line in ("setoption name UCI_Variant value horde",
+                 "setoption name UCI_LimitStrength value true", "isready"):
+        eng.handle(line)
+    out.wait_for(lambda line: line == "readyok", "readyok", start)
+    eng.handle("position startpos")
+    eng.handle("go depth 1")
+    out.wait_for(lambda line: line.startswith("bestmove"), "bestmove", start)
+    said = [x for x in out.lines[start:] if "UCI_LimitStrength ignored" in x]
+    assert len(said) == 1 and "no strength ladder for horde" in said[0], said
