@@ -237,7 +237,7 @@ class UciEngine(Session):
             else:
                 from .engine import Engine
                 mode = self.search_mode
-                if self._strength_limits(say=False) is not None:
+                if self.limit_strength and strength.has_ladder(self.variant):
                     mode = strength.ladder_search(self.variant)   # as the ladder measured it
                 self._engine = Engine(self.variant, weights, hash_mb=self.hash_mb, search=mode)
                 # Leaf blocks: their search loads here (isready), not on a move's clock.
@@ -457,17 +457,15 @@ class UciEngine(Session):
             self._held = None
         self.search.start(engine, position.copy(), lim, self._info, self._done)
 
-    def _strength_limits(self, *, say: bool = True) -> dict[str, int] | None:
+    def _strength_limits(self) -> dict[str, int] | None:
         """The ladder's limit for UCI_Elo when UCI_LimitStrength is on, else None (also
-        when the variant has no ladder: then, with ``say``, an info string says so; 'go'
-        says, building the engine at 'isready' does not)."""
+        when the variant has no ladder: then an info string says so at 'go')."""
         if not self.limit_strength:
             return None
         try:
             return strength.limits_for_elo(self.variant, self.elo)
         except strength.StrengthError as exc:
-            if say:
-                self.info(f"UCI_LimitStrength ignored: {exc}")
+            self.info(f"UCI_LimitStrength ignored: {exc}")
             return None
 
     def _legal_search_moves(self, position: Position, moves: list[str]) -> list[str]:

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import shlex
 import shutil
@@ -1169,8 +1170,6 @@ def test_uci_elo_warns_when_the_engine_plays_other_weights_than_the_ladder_measu
 def test_uci_elo_is_ignored_in_a_variant_the_ladder_file_lacks(tmp_path, monkeypatch):
     """Every variant has a shipped ladder; a per-user ladder file (read first) may lack
     one: the search then plays unlimited, and an info string says why at go."""
-    import json
-
     from search import strength
     shipped = strength.load_ladder()
     chess_only = dict(shipped, variants={"chess": shipped["variants"]["chess"]},
