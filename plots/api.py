@@ -11,7 +11,8 @@ from typing import Any, cast
 
 from . import figures as F
 from . import paper
-from .blocks import BlockBars, block_bars, block_figure, block_title
+from .blockfigures import block_figure
+from .blocks import BlockBars, block_bars, block_title
 from .runfolder import (
     CONVENTION,
     FEATURE_TITLES,

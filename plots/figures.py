@@ -28,6 +28,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from . import paper
+from .blocks import BAR_COLOUR, BlockBars, block_title
 from .runfolder import HAND_PIECES, PIECE_NAMES, PIECES, RunData, convention_text
 from .values import Boards, Curves, Finals, Series, hand_key
 
@@ -559,8 +560,6 @@ def summary_figure(data: RunData, c: Curves, f: Finals, b: Boards | None,
         sub.suptitle("Piece-square values: " + heatmap_subtitle(data, b, False), fontsize=9.5)
         row += 1
     if blocks:
-        from .blocks import block_title, draw_block  # it imports this module
-
         ratios = [len(k.keys) + 3 for k in blocks]
         # An empty last column keeps a block of 2 or 3 bars from spanning the page.
         axes = subs[row].subplots(1, len(blocks) + 1, squeeze=False,
@@ -581,3 +580,51 @@ def summary_figure(data: RunData, c: Curves, f: Finals, b: Boards | None,
     fig.suptitle(headline(data, fig, 12) + f"\n{values}" + (f"\n{header}" if header else ""),
                  fontsize=12)
     return fig
+
+
+def draw_block(ax: Any, data: RunData, b: BlockBars, *, title: str,
+               annotate: bool = True) -> None:
+    """The bars of one block, with error bars of one standard deviation over runs; each
+    value written beyond the end of its error bar."""
+    x = np.arange(len(b.keys))
+    pieces = all(k in PIECE_COLOURS for k in b.keys)          # mobility: per piece
+    edges = [PIECE_COLOURS[k] if pieces else BAR_COLOUR for k in b.keys]
+    ax.bar(x, b.mean, 0.7, color=[(*mcolors.to_rgb(c), 0.85) for c in edges],
+           edgecolor=edges, lw=1.0)
+    ax.errorbar(x, b.mean, yerr=np.abs(b.std), fmt="none", ecolor="#222222", capsize=2.5,
+                lw=0.9, capthick=0.9)
+    ends = [float(v + e if v >= 0 else v - e) for v, e in zip(b.mean, np.abs(b.std))]
+    if annotate:
+        for xi, v, end in zip(x, b.mean, ends):
+            ax.annotate(fmt(float(v)), (xi, end), xytext=(0, 5 if v >= 0 else -5),
+                        textcoords="offset points", rotation=90, rotation_mode="anchor",
+                        ha="left" if v >= 0 else "right", va="center", fontsize=6.5,
+                        gid="value-label")
+    hi, lo = max(ends + [0.0]), min(ends + [0.0])
+    span = max(hi - lo, 1e-9)
+    ax.set_ylim(lo - (0.22 * span if lo < 0 else 0), hi + (0.22 * span if hi > 0 else 0.02 * span))
+    ax.axhline(0, color="#555555", lw=0.8)
+    ax.set_xticks(x, b.keys, rotation=90 if len(b.keys) > 8 else 0)
+    ax.set_xlim(-0.6, len(b.keys) - 0.4)
+    ax.set_xlabel(wrap(block_title(b.name)[1], 10 + 7 * len(b.keys)))
+    ax.set_ylabel(value_axis(data, b.normalised))
+    ax.set_title(title)
+    ax.grid(True, axis="y", color="#e6e6e6", lw=0.6)
+    ax.set_axisbelow(True)
+
+
+def block_caption(data: RunData, b: BlockBars, spread: str | None = None) -> str:
+    """What the bars are: which runs, which normalisation, what the error bars are
+    (``spread``: what a figure without error bars says of the spread over runs
+    instead)."""
+    lo, hi = min(b.games), max(b.games)
+    when = f"after {lo} games" if lo == hi else f"after {lo}\u2013{hi} games"
+    n = len(b.games)
+    if b.normalised:
+        text = (f"Final weights {when}: {conv_text(data.normalisation, n)} by the factor "
+                f"of the material values ({b.scale:.4g}); ")
+        bars = "error bars: one standard deviation over runs of the raw weights, same scale"
+    else:
+        text = f"Final weights {when}: mean of {n} runs, raw weights, {b.problem}; "
+        bars = "error bars: one standard deviation over runs"
+    return minus(text + (bars if spread is None else spread))

@@ -9,7 +9,7 @@ from matplotlib import colors as mcolors
 from matplotlib.figure import Figure
 
 from . import figures as F
-from .blocks import BlockBars, block_caption
+from .blocks import BlockBars
 from .runfolder import HAND_PIECES, RunData
 
 #: The counts drawn, and the block's offsets that apply from each on.
@@ -57,7 +57,7 @@ def handcount_figure(data: RunData, b: BlockBars) -> Figure:
     ax.legend(fontsize=8, ncols=4, loc="upper left")
     ax.grid(True, axis="y", color="#e6e6e6", lw=0.6)
     ax.set_axisbelow(True)
-    caption = block_caption(data, b, "a piece's value: its hand value plus the block's "
+    caption = F.block_caption(data, b, "a piece's value: its hand value plus the block's "
                                      "offsets up to its count")
     ax.set_title("handcount: the value of each piece in hand by how many are in hand")
     fig.suptitle(f"{F.headline(data, fig)}\n{F.wrap(caption, F.chars(fig))}", fontsize=10)

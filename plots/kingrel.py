@@ -9,7 +9,7 @@ from matplotlib import colors as mcolors
 from matplotlib.figure import Figure
 
 from . import figures as F
-from .blocks import BlockBars, block_caption, block_title
+from .blocks import BlockBars, block_title
 from .runfolder import RunData
 
 KINGS = ("own", "enemy")
@@ -58,7 +58,7 @@ def kingrel_figure(data: RunData, b: BlockBars) -> Figure:
     assert image is not None
     fig.colorbar(image, ax=[a for row in axes for a in row], shrink=0.8,
                  label=F.value_axis(data, b.normalised))
-    caption = block_caption(data, b, "standard deviations over runs: summary.json's blocks_std")
+    caption = F.block_caption(data, b, "standard deviations over runs: summary.json's blocks_std")
     fig.suptitle(f"{F.headline(data, fig)}\n{block_title(b.name)[0]}\n"
                  f"{F.wrap(caption, F.chars(fig))}", fontsize=10)
     return fig

@@ -17,21 +17,18 @@ pieces in hand there are the hand weights learnt beside the tables.
 
 from __future__ import annotations
 
+from search.evaluation.value_sets import REPORT_HAND, REPORT_LEARNT
+from variants.spec import get as _variant
+
 REPORT = ("Droste & F\u00fcrnkranz 2008, Learning of Piece Values for Chess Variants "
           "(TUD-KE-2008-07)")
 
+#: Tables 5.1, 6.1, 7.1, 8.1: the values the value set ``report`` plays, the king where
+#: it is valued (suicide), crazyhouse's pieces in hand marked "@hand".
 LEARNT: dict[str, dict[str, float]] = {
-    # Table 5.1
-    "chess": {"P": 1.20, "N": 2.43, "B": 3.00, "R": 4.35, "Q": 9.48},
-    # Table 6.1; "@hand" marks a piece in hand
-    "crazyhouse": {"P": 1.34, "N": 2.35, "B": 3.00, "R": 3.14, "Q": 6.04,
-                   "P@hand": 1.49, "N@hand": 2.96, "B@hand": 2.81, "R@hand": 3.53,
-                   "Q@hand": 5.63},
-    # Table 7.1
-    "suicide": {"P": -2.36, "N": -3.22, "B": -4.41, "R": -5.00, "Q": -4.79, "K": -2.98},
-    # Table 8.1
-    "atomic": {"P": 2.91, "N": 2.50, "B": -0.77, "R": 6.37, "Q": 24.77},
-}
+    v: {**{p: x for p, x in values.items() if p != "K" or _variant(v).losing},
+        **{f"{p}@hand": x for p, x in REPORT_HAND.get(v, {}).items()}}
+    for v, values in REPORT_LEARNT.items()}
 
 PSQ_AVERAGE: dict[str, dict[str, float]] = {
     "chess": {"P": 1.05, "N": 2.82, "B": 3.00, "R": 4.51, "Q": 9.38},

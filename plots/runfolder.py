@@ -6,8 +6,8 @@ run is done, ``weights.json``, ``weights_std.json`` and ``summary.json``. A fold
 being written (or interrupted) has no ``summary.json``; it can still be plotted from the
 rows of ``history.csv`` and the latest checkpoints.
 
-Weight vector layout (duplicated from ``search/layout.py`` on purpose: ``plots`` reads
-files and imports nothing of the engine): ``material`` P..K at 0..5, ``hand`` P..Q at
+Weight vector layout (:mod:`search.evaluation.classic`, the numba-free description of
+the evaluation, the one part of search that plots reads): ``material`` P..K at 0..5, ``hand`` P..Q at
 6..10 (11 unused), piece-square tables at 12 + 64 * piece + square, a1 = 0 ... h8 = 63,
 White's view. In a variant with separate values per colour (horde: spec mirror
 ``"colour"``) Black's own values follow: ``material_black`` P..K at 396..401 and
@@ -15,7 +15,7 @@ White's view. In a variant with separate values per colour (horde: spec mirror
 apart (:meth:`RunData.black_side`), on the board's own squares. A run with leaf blocks
 (the variant's goal block in ``psq``, ``--features psq+mobility``) has them after those,
 in the order its weights files' ``layout`` lists them, each entry named by its key in
-those files (:attr:`RunData.leaf_keys`; drawn by :mod:`plots.blocks`).
+those files (:attr:`RunData.leaf_keys`; drawn by :mod:`plots.blockfigures`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,19 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+# The layout's offsets are the evaluation's own description (numba-free).
+from search.evaluation.block import HAND_PIECES, PIECES
+from search.evaluation.classic import (
+    CLASSIC,
+    COLOUR_SIZE,
+    HAND,
+    MATERIAL,
+    MATERIAL_BLACK,
+    N_FEATURES,
+    PSQ,
+    PSQ_BLACK,
+)
 
 # The normalisation is learning's (summary.json holds the same numbers): one pure NumPy
 # module that imports nothing of the engine.
@@ -45,13 +58,8 @@ from variants.normalise import convention_text as _convention_text
 from variants.spec import SPECS as _SPECS
 from variants.spec import get as _spec
 
-PIECES = "PNBRQK"
-HAND_PIECES = "PNBRQ"
-MATERIAL, HAND, PSQ, N_FEATURES = 0, 6, 12, 12 + 6 * 64
-MATERIAL_BLACK, PSQ_BLACK = N_FEATURES, N_FEATURES + 6       # horde: Black's own values
-COLOUR_SIZE = PSQ_BLACK + 6 * 64
 #: The blocks at fixed places (above); every other block a layout lists is a leaf block.
-INCREMENTAL_BLOCKS = ("material", "hand", "psq", "material_black", "psq_black")
+INCREMENTAL_BLOCKS = tuple(b.name for b in CLASSIC)
 _FLIP = np.arange(64) ^ 56          # Black's view <-> the board's squares
 
 VARIANT_TITLES = {name: v.title for name, v in _SPECS.items()}

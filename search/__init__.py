@@ -13,24 +13,21 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .engine import Engine, Limits, SearchResult
-    from .layout import (
-        LAYOUT,
-        N_FEATURES,
-        VALUE_SETS,
-        FeatureLayout,
-        Weights,
-        WeightsError,
-        default_weights,
-        load_weights,
-        value_set,
-    )
+    from .evaluation.classic import N_FEATURES
+    from .evaluation.errors import WeightsError
+    from .evaluation.layout import LAYOUT, FeatureLayout
+    from .evaluation.load import default_weights, load_weights
+    from .evaluation.value_sets import VALUE_SETS, value_set
+    from .evaluation.weights import Weights
 
 #: Names loaded on first use, and the module of each.
 _LAZY = {
     "Engine": "engine", "Limits": "engine", "SearchResult": "engine",
-    "LAYOUT": "layout", "N_FEATURES": "layout", "VALUE_SETS": "layout",
-    "FeatureLayout": "layout", "Weights": "layout", "WeightsError": "layout",
-    "default_weights": "layout", "load_weights": "layout", "value_set": "layout",
+    "LAYOUT": "evaluation.layout", "N_FEATURES": "evaluation.classic",
+    "VALUE_SETS": "evaluation.value_sets", "FeatureLayout": "evaluation.layout",
+    "Weights": "evaluation.weights", "WeightsError": "evaluation.errors",
+    "default_weights": "evaluation.load", "load_weights": "evaluation.load",
+    "value_set": "evaluation.value_sets",
 }
 
 __all__ = [

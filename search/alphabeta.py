@@ -2,9 +2,9 @@
 
 Everything here is numba. The search works on per-ply rows of position arrays
 (copy-make: row ``ply + 1`` is the child), keeps the evaluation of every row up to date
-with :func:`search.evaluate.evaluate_delta` (the classic blocks), adds the feature
+with :func:`search.kernels.classic.evaluate_delta` (the classic blocks), adds the feature
 layout's leaf blocks where it evaluates a node (:func:`node_eval`, from the int64
-``table`` of :attr:`search.layout.FeatureLayout.table`; None for the classic layouts,
+``table`` of :attr:`search.evaluation.layout.FeatureLayout.table`; None for the classic layouts,
 where nothing is added), and writes a triangular principal
 variation that runs through the quiescence search, so the PV ends at the very
 position whose evaluation is the score (the leaf TDLeaf learns from).
@@ -32,8 +32,10 @@ from variants import core
 from variants.bits import KING_ATTACKS, lsb, popcount
 from variants.nrt import unmanaged
 
-from .evaluate import evaluate_delta, features, leaf_features, leaf_score
+from .kernels.classic import evaluate_delta, features
+from .kernels.dispatch import leaf_features, leaf_score
 from .see import see
+from .state import Eval, Line, Memory, Rows
 
 MAXPLY = 120
 MATE = 100000.0
@@ -70,7 +72,7 @@ COLLECT_INTERIOR, COLLECT_QUIESCENCE = 1, 2
 # Selective techniques (bits of ctl[C_FLAGS]); each is measured on its own (BENCHMARKS.md).
 F_NULL_MOVE = 1          # null-move pruning (not in suicide/giveaway: zugzwang is the rule)
 F_LMR = 2                # late-move reductions of quiet moves
-F_CHECK_EXT = 4          # check extensions (chess, atomic)
+F_CHECK_EXT = 4          # check extensions (where the spec allows them)
 F_FUTILITY = 8           # futility pruning of quiet moves near the leaves
 F_REVERSE_FUTILITY = 16  # static null move: eval far above beta near the leaves
 F_RAZOR = 32             # razoring: eval far below alpha near the leaves -> quiescence
@@ -139,7 +141,7 @@ def static_eval(bb, st, e, noise, seed):
 def node_eval(bb, st, e, w, table):
     """The evaluation of a node (White's view, no noise): ``e``, its incremental classic
     part, plus the layout's leaf blocks (``table``: rows of code, offset, size; see
-    :attr:`search.layout.FeatureLayout.table`), computed here from the whole position.
+    :attr:`search.evaluation.layout.FeatureLayout.table`), computed here from the whole position.
     ``table`` is None without leaf blocks: numba then compiles the search without their
     code (even an unused branch to it cost a few per cent of the nodes per second)."""
     if table is None:
@@ -157,42 +159,14 @@ def _unmanaged_table(table):
 
 @njit(cache=True)
 def terminal_score(bb, st, ply):
-    """Score of a position without legal moves (or whose game the variant has ended)."""
-    v = st[core.VARIANT]
-    us = st[core.TURN]
-    them = 1 - us
-    win = MATE - ply
-    if v == core.SUICIDE or v == core.GIVEAWAY:
-        own = bb[core.OCC + us]
-        theirs = bb[core.OCC + them]
-        if not own:
-            return win
-        if not theirs:
-            return 0.0
-        if v == core.GIVEAWAY:
-            return win
-        bal = popcount(own) - popcount(theirs)
-        if bal > 0:
-            return -win
-        if bal < 0:
-            return win
-        return 0.0
-    if v == core.ATOMIC:
-        kings = bb[core.KING - 1]
-        if kings:
-            if not kings & bb[core.OCC + us]:
-                return -win
-            if not kings & bb[core.OCC + them]:
-                return win
-    if v == core.KOTH or v == core.THREECHECK or v == core.RACING or v == core.HORDE:
-        # The hill, the third check, the race or the horde may have ended the game.
-        term, winner = core.variant_result(bb, st)
-        if term == core.T_VARIANT_DRAW:
-            return 0.0
-        if term != core.T_NONE:
-            return win if winner == us else -win
-    if core.checkers_mask(bb, st):
-        return -win
+    """Score of a position without legal moves (or whose game the variant has ended):
+    a won game ``MATE - ply``, a lost one its negation, a draw 0
+    (:func:`variants.outcome.terminal_result`)."""
+    result = core.terminal_result(bb, st)
+    if result > 0:
+        return MATE - ply
+    if result < 0:
+        return -(MATE - ply)
     return 0.0
 
 
@@ -203,7 +177,7 @@ def _capture_gain(bb, st, m):
     to = core.m_to(m)
     victim = core.PAWN if core.m_flags(m) & core.F_EP else st[to]
     attacker = st[frm]
-    if st[core.VARIANT] != core.ATOMIC:
+    if not core.EXPLOSIONS[st[core.VARIANT]]:
         return _ORDER_VALUE[victim] * 16 - _ORDER_VALUE[attacker]
     us = st[core.TURN]
     gain = (_ORDER_VALUE[victim] - _ORDER_VALUE[attacker]) * 16
@@ -357,65 +331,96 @@ def _collect(bb, st, ply, depth, value, kind, ctl, table, evals):
         ctl[C_STORED] += 1
 
 
+# ---------------------------------------------------------------------------------------
+# Quiescence (its recursion lives in negamax)
+# ---------------------------------------------------------------------------------------
+
 @njit(cache=True)
-def _is_repetition(st, keys, idx, key, floor):
-    """Whether ``key`` (at history index ``idx``) occurred before, same side to move,
-    at index ``floor`` or later (a null move on the line is a floor)."""
-    limit = floor
-    if st[core.VARIANT] != core.CRAZYHOUSE:
-        limit = max(limit, idx - st[core.HALFMOVE])
-    j = idx - 2
-    while j >= limit:
-        if keys[j] == key:
-            return True
-        j -= 2
-    return False
+def _quiescence_probe(ply, depth, alpha, beta, rows, mem):
+    """The transposition table at a quiescence node, for the forced capture chains of
+    the variants where captures are compulsory, which transpose a lot (elsewhere probing
+    costs more time than it saves nodes): (cut, value, key, slot). Only bounds that cut
+    are taken, so no PV is cut short; key 0 where the table is not used."""
+    bb, st = rows.bbs[ply], rows.sts[ply]
+    qkey = np.uint64(0)
+    if core.MUST_CAPTURE[st[core.VARIANT]]:
+        qkey = core.position_key(bb, st, rows.bbs[ply + 1], rows.sts[ply + 1])
+    qslot = np.int64(qkey % np.uint64(mem.tt_key.shape[0]))
+    if qkey != 0 and mem.tt_key[qslot] == qkey and mem.tt_depth[qslot] >= depth:
+        s = tt_to_score(mem.tt_score[qslot], ply)
+        f = mem.tt_flag[qslot]
+        if (f != TT_UPPER and s >= beta) or (f != TT_LOWER and s <= alpha):
+            return True, s, qkey, qslot
+    return False, 0.0, qkey, qslot
 
 
 @njit(cache=True)
-def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, ctl, w, table,
-                      noise):
+def _quiescence_enter(ply, depth, alpha, beta, rows, mem, ctl, ev):
+    """A quiescence node before its moves: (done, value, k, standing, alpha, probe) as
+    :func:`_quiescence_moves`, after :func:`_quiescence_probe` (``probe``: its key and
+    slot)."""
+    ctl[C_SELDEPTH] = max(ctl[C_SELDEPTH], ply)
+    cut, s, qkey, qslot = _quiescence_probe(ply, depth, alpha, beta, rows, mem)
+    if cut:
+        return True, s, 0, False, alpha, (qkey, qslot)
+    done, best, k, standing, alpha = _quiescence_moves(ply, alpha, beta, -depth, rows, ctl, ev)
+    return done, best, k, standing, alpha, (qkey, qslot)
+
+
+@njit(cache=True)
+def _quiescence_moves(ply, alpha, beta, qply, rows, ctl, ev):
     """Set up a quiescence node: returns (done, value, k, standing, alpha). When ``done``
     the node's value is ``value``; otherwise its ``k`` moves are ordered in
-    ``moves[ply]``, ``value`` is the best score so far (the stand-pat when ``standing``,
-    else -INF: in check, or a compulsory capture)."""
-    bb = bbs[ply]
-    st = sts[ply]
+    ``rows.moves[ply]``, ``value`` is the best score so far (the stand-pat when
+    ``standing``, else -INF: in check, or a compulsory capture)."""
+    bb = rows.bbs[ply]
+    st = rows.sts[ply]
     v = st[core.VARIANT]
-    seed = ctl[C_NOISE_SEED]
+    moves, child_bb, child_st = rows.moves[ply], rows.bbs[ply + 1], rows.sts[ply + 1]
     if ply >= MAXPLY - 1:
-        return True, static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, seed), \
-            0, False, alpha
+        return True, _stand_pat(ply, rows, ctl, ev), 0, False, alpha
     limit_reached = qply >= ctl[C_QLIMIT]
-    if v == core.SUICIDE or v == core.GIVEAWAY:
+    if core.MUST_CAPTURE[v]:
         # Captures are compulsory: a position with a capture is not quiet and allows no
         # stand-pat; a quiet one is simply evaluated.
-        k = core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
+        k = core.gen_legal(bb, st, moves, child_bb, child_st)
         if k == 0:
             return True, terminal_score(bb, st, ply), 0, False, alpha
-        if not core.is_tactical(st, moves[ply, 0]) or limit_reached:
-            stand = static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, seed)
-            return True, stand, 0, False, alpha
+        if not core.is_tactical(st, moves[0]) or limit_reached:
+            return True, _stand_pat(ply, rows, ctl, ev), 0, False, alpha
         best = -INF
     else:
-        if v != core.CHESS and v != core.CRAZYHOUSE and core.is_variant_end(bb, st):
+        if core.ENDS_ON_BOARD[v] and core.is_variant_end(bb, st):
             return True, terminal_score(bb, st, ply), 0, False, alpha
         if not limit_reached and core.checkers_mask(bb, st) != 0:
             # In check: every evasion, no stand-pat (and mate is seen).
-            k = core.gen_legal(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
+            k = core.gen_legal(bb, st, moves, child_bb, child_st)
             if k == 0:
                 return True, terminal_score(bb, st, ply), 0, False, alpha
             best = -INF
         else:
-            stand = static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, seed)
+            stand = _stand_pat(ply, rows, ctl, ev)
             if stand >= beta or limit_reached:
                 return True, stand, 0, False, alpha
             alpha = max(alpha, stand)
             best = stand
-            k = core.gen_legal_tactical(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1])
-    mv = moves[ply]
-    sc = mscores[ply]
-    standing = best > -INF
+            k = core.gen_legal_tactical(bb, st, moves, child_bb, child_st)
+    _order_quiescence(bb, st, moves, rows.scores[ply], k, best > -INF)
+    return False, best, k, best > -INF, alpha
+
+
+@njit(cache=True)
+def _stand_pat(ply, rows, ctl, ev):
+    """The node's own evaluation for the side to move (with the search's noise)."""
+    bb, st = rows.bbs[ply], rows.sts[ply]
+    return static_eval(bb, st, node_eval(bb, st, rows.evals[ply], ev.w, ev.table), ev.noise,
+                       ctl[C_NOISE_SEED])
+
+
+@njit(cache=True)
+def _order_quiescence(bb, st, mv, sc, k, standing):
+    """Ordering scores of a quiescence node's ``k`` moves: captures and promotions by
+    gain; where the side stands pat, a quiet move (one that ends the game) first."""
     for i in range(k):
         if core.is_tactical(st, mv[i]):
             s = _CAPTURE_BONUS
@@ -426,244 +431,247 @@ def _quiescence_moves(ply, alpha, beta, qply, bbs, sts, evals, moves, mscores, c
         if st[core.m_to(mv[i])] != 0 or core.m_flags(mv[i]) & core.F_EP:
             s += _capture_gain(bb, st, mv[i])
         sc[i] = s + _ORDER_VALUE[core.m_piece(mv[i])]
-    return False, best, k, standing, alpha
 
 
 @njit(cache=True)
-def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv, pvlen,
-            killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, table, noise):
-    pvlen[ply] = ply
-    bb = bbs[ply]
-    st = sts[ply]
-    v = st[core.VARIANT]
-    # Flags passed to the recursive calls must not be literals: numba would compile a
-    # specialisation per literal, which its cache cannot load back (segfault).
-    no_pv = ply - ply
-    yes_pv = no_pv + 1
-    if _poll(ctl):
-        return 0.0
-    if depth <= 0:
-        # Quiescence lives in this same function (-depth counts its plies): numba
-        # cannot load from its cache a recursive function calling another recursive one.
-        ctl[C_SELDEPTH] = max(ctl[C_SELDEPTH], ply)
-        # Transposition table for the forced capture chains of suicide and giveaway,
-        # which transpose a lot. Only bounds that cut are taken, so no PV is cut short.
-        # (Only where it pays: elsewhere probing costs more time than it saves nodes.)
-        use_tt = v == core.SUICIDE or v == core.GIVEAWAY
-        qkey = core.position_key(bb, st, bbs[ply + 1], sts[ply + 1]) if use_tt else np.uint64(0)
-        qslot = np.int64(qkey % np.uint64(tt_key.shape[0]))
-        if use_tt and tt_key[qslot] == qkey and tt_depth[qslot] >= depth:
-            s = tt_to_score(tt_score[qslot], ply)
-            f = tt_flag[qslot]
-            if (f != TT_UPPER and s >= beta) or (f != TT_LOWER and s <= alpha):
-                return s
-        qalpha0 = alpha
-        done, best, k, standing, alpha = _quiescence_moves(ply, alpha, beta, -depth, bbs, sts,
-                                                           evals, moves, mscores, ctl, w, table,
-                                                           noise)
-        if done:
-            return best
-        start_best = best               # the stand-pat, or -INF (no stand-pat here)
-        us = st[core.TURN]
-        legal = 0
-        flags = ctl[C_FLAGS]
-        antichess = v == core.SUICIDE or v == core.GIVEAWAY
-        qsee = (flags & F_QSEE) != 0 and standing and not antichess
-        narrow = (flags & F_SUICIDE_QBOUND) != 0 and antichess and -depth >= _SUICIDE_QDEEP
-        for i in range(k):
-            if narrow and i >= _SUICIDE_QWIDTH:
-                break
-            m = pick(moves[ply], mscores[ply], i, k)
-            if qsee and core.is_tactical(st, m) and see(bb, st, m) < 0:
-                continue
-            core.copy_make(bb, st, bbs[ply + 1], sts[ply + 1], m)
-            if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(bbs[ply + 1], us):
-                continue
-            legal += 1
-            evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, bbs[ply + 1], sts[ply + 1], w)
-            score = -negamax(ply + 1, depth - 1, -beta, -alpha, no_pv, bbs, sts, evals, moves,
-                             mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                             tt_score, tt_depth, tt_flag, ctl, w, table, noise)
-            if ctl[C_STOP]:
-                return 0.0
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    _update_pv(pv, pvlen, ply, m)
-                    if score >= beta:
-                        break
-        # No capture to try: make sure the stand-pat is not a stalemate.
-        if standing and legal == 0 and not core.has_legal_move(bb, st, moves[ply], bbs[ply + 1],
-                                                               sts[ply + 1]):
-            return terminal_score(bb, st, ply)
-        # A quiescence node's value counts only where its moves changed it (else it is
-        # the stand-pat, the evaluation itself); as for interior nodes, not under a null
-        # move nor as a reduced child, and a value inside a null window is a lower bound.
-        if (ctl[C_COLLECT] == COLLECT_QUIESCENCE and best > start_best
-                and ctl[C_NULL_PLY] == 0 and ctl[C_REDUCED] != ply):
-            qflag = TT_LOWER if best >= beta else (TT_EXACT if best > qalpha0 else TT_UPPER)
-            _collect(bb, st, ply, depth, best,
-                     qflag if is_pv or qflag != TT_EXACT else TT_LOWER, ctl, table, evals)
-        if use_tt and k > 0 and (tt_key[qslot] != qkey or depth >= tt_depth[qslot]):
-            s = score_to_tt(best, ply)
-            tt_key[qslot] = qkey
-            tt_move[qslot] = -1
-            tt_score[qslot] = s
-            tt_depth[qslot] = depth
-            tt_flag[qslot] = TT_LOWER if best >= beta else (TT_EXACT if best > qalpha0 else TT_UPPER)
-        return best
-    key = core.position_key(bb, st, bbs[ply + 1], sts[ply + 1])
-    hidx = ctl[C_HIST_LEN] + ply
-    keys[hidx] = key
-    if ply > 0:
-        if v != core.CRAZYHOUSE and st[core.HALFMOVE] >= 100:
-            return 0.0
-        floor = ctl[C_HIST_LEN] + ctl[C_NULL_PLY] - 1 if ctl[C_NULL_PLY] > 0 else 0
-        if _is_repetition(st, keys, hidx, key, floor):
-            return 0.0
-        if popcount(bb[core.OCC] | bb[core.OCC + 1]) <= 6 and core.is_insufficient_material(bb, st):
-            return 0.0
-    if ply >= MAXPLY - 1:
-        return static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, ctl[C_NOISE_SEED])
-
-    size = np.uint64(tt_key.shape[0])
-    slot = np.int64(key % size)
-    hash_move = np.int64(-1)
-    if tt_key[slot] == key:
-        hash_move = tt_move[slot]
-        if not is_pv and tt_depth[slot] >= depth:
-            s = tt_to_score(tt_score[slot], ply)
-            f = tt_flag[slot]
-            if f == TT_EXACT or (f == TT_LOWER and s >= beta) or (f == TT_UPPER and s <= alpha):
-                return s
-
+def _quiescence_filters(ply, depth, standing, rows, ctl):
+    """(qsee, narrow): skip captures that lose material by SEE (where the side stands
+    pat), and try only the best few captures deep in compulsory capture chains."""
     flags = ctl[C_FLAGS]
-    antichess = v == core.SUICIDE or v == core.GIVEAWAY
-    in_check = core.checkers_mask(bb, st) != 0
-    # Pruning before any move (selective mode, never at PV nodes, in check or near mates).
-    prune = flags != 0 and not is_pv and not in_check and not antichess
-    static = 0.0
-    futility = 0.0
-    if prune:
-        futility = ctl[C_FUTILITY] * MARGIN_UNIT
-        static = static_eval(bb, st, node_eval(bb, st, evals[ply], w, table), noise, ctl[C_NOISE_SEED])
-        quiet_window = abs(alpha) < MATE_BOUND and abs(beta) < MATE_BOUND
-        if (flags & F_REVERSE_FUTILITY and depth <= 3 and quiet_window
-                and static - futility * depth >= beta):
-            return static
-        if (flags & F_RAZOR and depth <= 2 and quiet_window
-                and static + ctl[C_RAZOR] * MARGIN_UNIT * depth <= alpha):
-            q = negamax(ply, no_pv, alpha, alpha + NULL_EPS, no_pv, bbs, sts, evals, moves,
-                        mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                        tt_score, tt_depth, tt_flag, ctl, w, table, noise)
-            if ctl[C_STOP]:
-                return 0.0
-            if q <= alpha:
-                return q
-        if (flags & F_NULL_MOVE and depth >= 3 and static >= beta and abs(beta) < MATE_BOUND
-                and ctl[C_NULL_PLY] != ply + 1 and _has_pieces(bb, st)):
-            reduction = 3 + depth // 6
-            core.make_null(bb, st, bbs[ply + 1], sts[ply + 1])
-            evals[ply + 1] = evals[ply]
-            saved = ctl[C_NULL_PLY]
-            ctl[C_NULL_PLY] = ply + 2
-            score = -negamax(ply + 1, depth - 1 - reduction, -beta, -beta + NULL_EPS, no_pv, bbs,
-                             sts, evals, moves, mscores, pv, pvlen, killers, history, keys,
-                             tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, table, noise)
-            ctl[C_NULL_PLY] = saved
-            if ctl[C_STOP]:
-                return 0.0
-            if score >= beta:
-                return beta if score > MATE_BOUND else score
+    forced = core.MUST_CAPTURE[rows.sts[ply][core.VARIANT]]
+    qsee = (flags & F_QSEE) != 0 and standing and not forced
+    narrow = (flags & F_SUICIDE_QBOUND) != 0 and forced and -depth >= _SUICIDE_QDEEP
+    return qsee, narrow
 
-    n = core.gen_moves(bb, st, moves[ply], bbs[ply + 1], sts[ply + 1], True)
-    if n == 0:
+
+@njit(cache=True)
+def _next_capture(ply, i, k, qsee, rows, ev):
+    """Play the ``i``-th best of a quiescence node's ``k`` moves into row ``ply + 1``:
+    the move, or -1 when it is skipped (SEE) or illegal."""
+    bb, st = rows.bbs[ply], rows.sts[ply]
+    m = pick(rows.moves[ply], rows.scores[ply], i, k)
+    if qsee and core.is_tactical(st, m) and see(bb, st, m) < 0:
+        return np.int64(-1)
+    core.copy_make(bb, st, rows.bbs[ply + 1], rows.sts[ply + 1], m)
+    if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(rows.bbs[ply + 1],
+                                                                      st[core.TURN]):
+        return np.int64(-1)
+    _child_eval(ply, rows, ev)
+    return m
+
+
+@njit(cache=True)
+def _quiescence_value(ply, depth, best, window, moved, probe, rows, mem, ctl, ev):
+    """The value of a quiescence node whose moves were tried: a stand-pat that is a
+    stalemate corrected, the node collected and its bound stored. ``window``: (the
+    stand-pat or -INF, alpha on entry, beta); ``moved``: (legal moves played, moves,
+    standing, is_pv); ``probe``: (key, slot) of :func:`_quiescence_probe`."""
+    start_best, qalpha0, beta = window
+    legal, k, standing, is_pv = moved
+    qkey, qslot = probe
+    bb, st = rows.bbs[ply], rows.sts[ply]
+    # No capture to try: make sure the stand-pat is not a stalemate.
+    if standing and legal == 0 and not core.has_legal_move(bb, st, rows.moves[ply],
+                                                           rows.bbs[ply + 1], rows.sts[ply + 1]):
         return terminal_score(bb, st, ply)
+    # A quiescence node's value counts only where its moves changed it (else it is the
+    # stand-pat, the evaluation itself); as for interior nodes, not under a null move nor
+    # as a reduced child, and a value inside a null window is a lower bound.
+    if (ctl[C_COLLECT] == COLLECT_QUIESCENCE and best > start_best
+            and ctl[C_NULL_PLY] == 0 and ctl[C_REDUCED] != ply):
+        qflag = TT_LOWER if best >= beta else (TT_EXACT if best > qalpha0 else TT_UPPER)
+        _collect(bb, st, ply, depth, best, qflag if is_pv or qflag != TT_EXACT else TT_LOWER,
+                 ctl, ev.table, rows.evals)
+    if qkey != 0 and k > 0 and (mem.tt_key[qslot] != qkey or depth >= mem.tt_depth[qslot]):
+        mem.tt_key[qslot] = qkey
+        mem.tt_move[qslot] = -1
+        mem.tt_score[qslot] = score_to_tt(best, ply)
+        mem.tt_depth[qslot] = depth
+        mem.tt_flag[qslot] = TT_LOWER if best >= beta else (
+            TT_EXACT if best > qalpha0 else TT_UPPER)
+    return best
 
-    mv = moves[ply]
-    sc = mscores[ply]
-    score_moves(bb, st, mv, n, sc, hash_move, killers[ply], history, (flags & F_SEE_ORDER) != 0)
-    alpha0 = alpha
-    best = -INF
-    best_move = mv[0]
+
+# ---------------------------------------------------------------------------------------
+# Interior nodes
+# ---------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _enter(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
+    """What an interior node knows before its moves: (done, value, hash move, key,
+    slot). Done with a draw by rule or by material, at the deepest ply, or with a
+    transposition-table bound that decides it."""
+    bb, st = rows.bbs[ply], rows.sts[ply]
+    key = core.position_key(bb, st, rows.bbs[ply + 1], rows.sts[ply + 1])
+    hidx = ctl[C_HIST_LEN] + ply
+    line.keys[hidx] = key
+    slot = np.int64(key % np.uint64(mem.tt_key.shape[0]))
+    if ply > 0:
+        # A null move on the line is a floor: no repetition is looked for across it.
+        floor = ctl[C_HIST_LEN] + ctl[C_NULL_PLY] - 1 if ctl[C_NULL_PLY] > 0 else 0
+        if core.rule_draw(st, line.keys, hidx, key, floor):
+            return True, 0.0, np.int64(-1), key, slot
+        if popcount(bb[core.OCC] | bb[core.OCC + 1]) <= 6 and core.is_insufficient_material(bb, st):
+            return True, 0.0, np.int64(-1), key, slot
+    if ply >= MAXPLY - 1:
+        return True, _stand_pat(ply, rows, ctl, ev), np.int64(-1), key, slot
+    hash_move = np.int64(-1)
+    if mem.tt_key[slot] == key:
+        hash_move = mem.tt_move[slot]
+        if not is_pv and mem.tt_depth[slot] >= depth:
+            s = tt_to_score(mem.tt_score[slot], ply)
+            f = mem.tt_flag[slot]
+            if f == TT_EXACT or (f == TT_LOWER and s >= beta) or (f == TT_UPPER and s <= alpha):
+                return True, s, hash_move, key, slot
+    return False, 0.0, hash_move, key, slot
+
+
+@njit(cache=True)
+def _pruning(ply, depth, alpha, beta, rows, ctl, ev):
+    """The selective search's pruning before any move, at a node where it may prune:
+    (static evaluation, futility margin, return the static evaluation at once (reverse
+    futility), try razoring, try a null move)."""
+    bb, st = rows.bbs[ply], rows.sts[ply]
+    flags = ctl[C_FLAGS]
+    futility = ctl[C_FUTILITY] * MARGIN_UNIT
+    static = _stand_pat(ply, rows, ctl, ev)
+    quiet_window = abs(alpha) < MATE_BOUND and abs(beta) < MATE_BOUND
+    reverse = (flags & F_REVERSE_FUTILITY != 0 and depth <= 3 and quiet_window
+               and static - futility * depth >= beta)
+    razor = (flags & F_RAZOR != 0 and depth <= 2 and quiet_window
+             and static + ctl[C_RAZOR] * MARGIN_UNIT * depth <= alpha)
+    null = (flags & F_NULL_MOVE != 0 and depth >= 3 and static >= beta
+            and abs(beta) < MATE_BOUND and ctl[C_NULL_PLY] != ply + 1 and _has_pieces(bb, st))
+    return static, futility, reverse, razor, null
+
+
+@njit(cache=True)
+def _make_null(ply, rows, ctl):
+    """Pass the move into row ``ply + 1``; returns the null-move ply to restore after."""
+    core.make_null(rows.bbs[ply], rows.sts[ply], rows.bbs[ply + 1], rows.sts[ply + 1])
+    rows.evals[ply + 1] = rows.evals[ply]
+    saved = ctl[C_NULL_PLY]
+    ctl[C_NULL_PLY] = ply + 2
+    return saved
+
+
+@njit(cache=True)
+def _has_pieces(bb, st):
+    """Whether the side to move has more than pawns and king (on the board or, in
+    crazyhouse, in hand): a null move is then unlikely to be a zugzwang."""
     us = st[core.TURN]
-    legal = 0
-    searched = 0
-    skipped = False     # futility skipped a move: the value is partly an estimate
-    futile = (prune and flags & F_FUTILITY and depth <= 2 and abs(alpha) < MATE_BOUND
-              and static + futility * depth <= alpha)
-    reduce = flags & F_LMR and depth >= 3 and not in_check
-    extend_checks = flags & F_CHECK_EXT and (v == core.CHESS or v == core.ATOMIC) \
-        and ply < 2 * ctl[C_ROOT_DEPTH]
-    for i in range(n):
-        m = pick(mv, sc, i, n)
-        core.copy_make(bb, st, bbs[ply + 1], sts[ply + 1], m)
-        if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(bbs[ply + 1], us):
-            continue
-        legal += 1
-        quiet = not core.is_tactical(st, m) and m != killers[ply, 0] and m != killers[ply, 1] \
-            and m != hash_move
-        gives_check = False
-        if (futile or reduce or extend_checks) and not antichess:
-            gives_check = core.checkers_mask(bbs[ply + 1], sts[ply + 1]) != 0
-        if (futile and quiet and legal > 1 and not gives_check
-                and not core.made_goal(st, m, sts[ply + 1])):
-            # This quiet move cannot lift the score to alpha (nor end the game at once:
-            # three-check's third check gives check): skip it, keeping the bound.
-            bound = static + futility * depth
-            best = max(best, bound)
-            skipped = True
-            continue
-        searched += 1
-        evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, bbs[ply + 1], sts[ply + 1], w)
-        new_depth = depth - 1
-        if extend_checks and gives_check:
-            new_depth += 1
-        if searched == 1:
-            score = -negamax(ply + 1, new_depth, -beta, -alpha, is_pv, bbs, sts, evals, moves,
-                             mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                             tt_score, tt_depth, tt_flag, ctl, w, table, noise)
-        else:
-            r = 0
-            if reduce and quiet and not gives_check and searched > (4 if is_pv else 2):
-                r = _LMR[min(depth, 63), min(searched, 63)] - (1 if is_pv else 0)
-                r = max(0, min(r, new_depth - 1))
-            reduced = 0
-            if r > 0:
-                reduced = ctl[C_REDUCED]
-                ctl[C_REDUCED] = ply + 1        # the child's value is not collected
-            score = -negamax(ply + 1, new_depth - r, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts,
-                             evals, moves, mscores, pv, pvlen, killers, history, keys, tt_key,
-                             tt_move, tt_score, tt_depth, tt_flag, ctl, w, table, noise)
-            if r > 0:
-                ctl[C_REDUCED] = reduced
-            if r > 0 and score > alpha and not ctl[C_STOP]:
-                score = -negamax(ply + 1, new_depth, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts,
-                                 evals, moves, mscores, pv, pvlen, killers, history, keys,
-                                 tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, table, noise)
-            if score > alpha and score < beta and not ctl[C_STOP]:
-                score = -negamax(ply + 1, new_depth, -beta, -alpha, yes_pv, bbs, sts, evals,
-                                 moves, mscores, pv, pvlen, killers, history, keys, tt_key,
-                                 tt_move, tt_score, tt_depth, tt_flag, ctl, w, table, noise)
-        if ctl[C_STOP]:
-            return 0.0
-        if score > best:
-            best = score
-            best_move = m
-            if score > alpha:
-                alpha = score
-                _update_pv(pv, pvlen, ply, m)
-                if score >= beta:
-                    if not core.is_tactical(st, m):
-                        if killers[ply, 0] != m:
-                            killers[ply, 1] = killers[ply, 0]
-                            killers[ply, 0] = m
-                        history[us, history_index(m)] += depth * depth
-                    break
+    if bb[core.OCC + us] & ~bb[core.PAWN - 1] & ~bb[core.KING - 1]:
+        return True
+    if core.POCKETS[st[core.VARIANT]]:
+        for t in range(core.PAWN, core.KING):
+            if st[core.POCKET + 6 * us + t] > 0:
+                return True
+    return False
 
-    if legal == 0:
-        return terminal_score(bb, st, ply)
+
+@njit(cache=True)
+def _try_move(ply, i, n, hash_move, futile, checks, rows, mem):
+    """Play the ``i``-th best of ``n`` moves into row ``ply + 1``: (the move, status,
+    quiet, gives check). Status -1: illegal; 0: a quiet move futility may skip (if not
+    the first legal one); 1: to be searched. ``futile``: futility may skip quiet moves
+    here; ``checks``: whether the move gives check matters (futility, reductions or
+    check extensions)."""
+    bb, st = rows.bbs[ply], rows.sts[ply]
+    child_bb, child_st = rows.bbs[ply + 1], rows.sts[ply + 1]
+    m = pick(rows.moves[ply], rows.scores[ply], i, n)
+    core.copy_make(bb, st, child_bb, child_st, m)
+    if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(child_bb, st[core.TURN]):
+        return m, -1, False, False
+    killers = mem.killers[ply]
+    quiet = not core.is_tactical(st, m) and m != killers[0] and m != killers[1] and m != hash_move
+    gives_check = False
+    if checks and not core.MUST_CAPTURE[st[core.VARIANT]]:
+        gives_check = core.checkers_mask(child_bb, child_st) != 0
+    skippable = futile and quiet and not gives_check and not core.made_goal(st, m, child_st)
+    return m, 0 if skippable else 1, quiet, gives_check
+
+
+@njit(cache=True)
+def _ordered_moves(ply, hash_move, rows, mem, ctl):
+    """The node's pseudo-legal moves in ``rows.moves[ply]`` with their ordering scores;
+    their number."""
+    bb, st = rows.bbs[ply], rows.sts[ply]
+    n = core.gen_moves(bb, st, rows.moves[ply], rows.bbs[ply + 1], rows.sts[ply + 1], True)
+    if n:
+        score_moves(bb, st, rows.moves[ply], n, rows.scores[ply], hash_move, mem.killers[ply],
+                    mem.history, (ctl[C_FLAGS] & F_SEE_ORDER) != 0)
+    return n
+
+
+@njit(cache=True)
+def _move_rules(ply, depth, alpha, prune, bound, in_check, rows, ctl):
+    """What the selective search may do to this node's moves: (skip quiet moves by
+    futility, whose value cannot reach alpha (``bound``: the static evaluation plus the
+    margin); reduce late quiet moves; extend checks)."""
+    flags = ctl[C_FLAGS]
+    futile = (prune and flags & F_FUTILITY != 0 and depth <= 2 and abs(alpha) < MATE_BOUND
+              and bound <= alpha)
+    reduce = flags & F_LMR != 0 and depth >= 3 and not in_check
+    extend = (flags & F_CHECK_EXT != 0 and core.CHECK_EXTENSIONS[rows.sts[ply][core.VARIANT]]
+              and ply < 2 * ctl[C_ROOT_DEPTH])
+    return futile, reduce, extend
+
+
+@njit(cache=True)
+def _may_prune(ply, is_pv, rows, ctl):
+    """(in check, may prune before any move): selective mode, never at PV nodes, in
+    check or where captures are compulsory."""
+    bb, st = rows.bbs[ply], rows.sts[ply]
+    in_check = core.checkers_mask(bb, st) != 0
+    return in_check, ctl[C_FLAGS] != 0 and not (is_pv or in_check
+                                                or core.MUST_CAPTURE[st[core.VARIANT]])
+
+
+@njit(cache=True)
+def _child_eval(ply, rows, ev):
+    """Row ``ply + 1``'s classic evaluation, from its parent's and the move's difference."""
+    rows.evals[ply + 1] = rows.evals[ply] + evaluate_delta(rows.bbs[ply], rows.sts[ply],
+                                                           rows.bbs[ply + 1], rows.sts[ply + 1],
+                                                           ev.w)
+
+
+@njit(cache=True)
+def _mark_reduced(ply, r, ctl):
+    """Before a child searched ``r`` plies short (r > 0): its value is not collected. The
+    mark to restore after."""
+    reduced = ctl[C_REDUCED]
+    if r > 0:
+        ctl[C_REDUCED] = ply + 1
+    return reduced
+
+
+@njit(cache=True)
+def _reduction(ply, depth, new_depth, searched, is_pv, quiet, gives_check, reduce):
+    """Plies of late-move reduction for the ``searched``-th move searched (0: none)."""
+    if not (reduce and quiet and not gives_check and searched > (4 if is_pv else 2)):
+        return 0
+    r = _LMR[min(depth, 63), min(searched, 63)] - (1 if is_pv else 0)
+    return max(0, min(r, new_depth - 1))
+
+
+@njit(cache=True)
+def _cutoff(ply, depth, m, st, mem):
+    """A quiet move that failed high: a killer of its ply, and history by depth."""
+    if not core.is_tactical(st, m):
+        killers = mem.killers[ply]
+        if killers[0] != m:
+            killers[1] = killers[0]
+            killers[0] = m
+        mem.history[st[core.TURN], history_index(m)] += depth * depth
+
+
+@njit(cache=True)
+def _interior_value(ply, depth, best, best_move, bounds, is_pv, skipped, slot, rows, mem, ctl,
+                    ev):
+    """The value of an interior node whose moves were searched: collected (unless it
+    rests on an estimate) and stored. ``bounds``: (alpha on entry, beta, key)."""
+    alpha0, beta, key = bounds
+    bb, st = rows.bbs[ply], rows.sts[ply]
     if best >= beta:
         flag = TT_LOWER
     elif best > alpha0:
@@ -676,67 +684,164 @@ def negamax(ply, depth, alpha, beta, is_pv, bbs, sts, evals, moves, mscores, pv,
     if (ctl[C_COLLECT] != 0 and not skipped and ctl[C_NULL_PLY] == 0
             and ctl[C_REDUCED] != ply):
         _collect(bb, st, ply, depth, best, flag if is_pv or flag != TT_EXACT else TT_LOWER,
-                 ctl, table, evals)
-    if tt_key[slot] != key or depth >= tt_depth[slot] or flag == TT_EXACT:
-        s = score_to_tt(best, ply)
-        tt_key[slot] = key
-        tt_move[slot] = best_move
-        tt_score[slot] = s
-        tt_depth[slot] = depth
-        tt_flag[slot] = flag
+                 ctl, ev.table, rows.evals)
+    if mem.tt_key[slot] != key or depth >= mem.tt_depth[slot] or flag == TT_EXACT:
+        mem.tt_key[slot] = key
+        mem.tt_move[slot] = best_move
+        mem.tt_score[slot] = score_to_tt(best, ply)
+        mem.tt_depth[slot] = depth
+        mem.tt_flag[slot] = flag
     return best
 
 
 @njit(cache=True)
-def _has_pieces(bb, st):
-    """Whether the side to move has more than pawns and king (on the board or, in
-    crazyhouse, in hand): a null move is then unlikely to be a zugzwang."""
-    us = st[core.TURN]
-    if bb[core.OCC + us] & ~bb[core.PAWN - 1] & ~bb[core.KING - 1]:
-        return True
-    if st[core.VARIANT] == core.CRAZYHOUSE:
-        for t in range(core.PAWN, core.KING):
-            if st[core.POCKET + 6 * us + t] > 0:
-                return True
-    return False
+def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
+    """The value of the node at ``ply`` for the side to move: PVS to ``depth``, then
+    quiescence (``depth`` <= 0, ``-depth`` counts its plies). The state it reads and
+    writes is grouped as :mod:`search.state` describes."""
+    line.pvlen[ply] = ply
+    # Flags passed to the recursive calls must not be literals: numba would compile a
+    # specialisation per literal, which its cache cannot load back (segfault).
+    no_pv = ply - ply
+    yes_pv = no_pv + 1
+    if _poll(ctl):
+        return 0.0
+    if depth <= 0:
+        # Quiescence lives in this same function: numba cannot load from its cache a
+        # recursive function calling another recursive one.
+        qalpha0 = alpha
+        done, best, k, standing, alpha, probe = _quiescence_enter(ply, depth, alpha, beta, rows,
+                                                                  mem, ctl, ev)
+        if done:
+            return best
+        start_best = best               # the stand-pat, or -INF (no stand-pat here)
+        legal = 0
+        qsee, narrow = _quiescence_filters(ply, depth, standing, rows, ctl)
+        for i in range(k):
+            if narrow and i >= _SUICIDE_QWIDTH:
+                break
+            m = _next_capture(ply, i, k, qsee, rows, ev)
+            if m < 0:
+                continue
+            legal += 1
+            score = -negamax(ply + 1, depth - 1, -beta, -alpha, no_pv, rows, mem, line, ctl, ev)
+            if ctl[C_STOP]:
+                return 0.0
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    _update_pv(line.pv, line.pvlen, ply, m)
+                    if score >= beta:
+                        break
+        return _quiescence_value(ply, depth, best, (start_best, qalpha0, beta),
+                                 (legal, k, standing, is_pv), probe, rows, mem, ctl, ev)
+
+    done, value, hash_move, key, slot = _enter(ply, depth, alpha, beta, is_pv, rows, mem, line,
+                                               ctl, ev)
+    if done:
+        return value
+    bb, st = rows.bbs[ply], rows.sts[ply]
+    in_check, prune = _may_prune(ply, is_pv, rows, ctl)
+    static = futility = 0.0
+    if prune:
+        static, futility, reverse, razor, null = _pruning(ply, depth, alpha, beta, rows, ctl, ev)
+        if reverse:
+            return static
+        if razor:
+            q = negamax(ply, no_pv, alpha, alpha + NULL_EPS, no_pv, rows, mem, line, ctl, ev)
+            if ctl[C_STOP]:
+                return 0.0
+            if q <= alpha:
+                return q
+        if null:
+            saved = _make_null(ply, rows, ctl)
+            score = -negamax(ply + 1, depth - 1 - (3 + depth // 6), -beta, -beta + NULL_EPS,
+                             no_pv, rows, mem, line, ctl, ev)
+            ctl[C_NULL_PLY] = saved
+            if ctl[C_STOP]:
+                return 0.0
+            if score >= beta:
+                return beta if score > MATE_BOUND else score
+
+    n = _ordered_moves(ply, hash_move, rows, mem, ctl)
+    if n == 0:
+        return terminal_score(bb, st, ply)
+    futile, reduce, extend = _move_rules(ply, depth, alpha, prune, static + futility * depth,
+                                         in_check, rows, ctl)
+    alpha0, best, best_move = alpha, -INF, rows.moves[ply, 0]
+    legal, searched, skipped = 0, 0, False    # skipped: the value is partly an estimate
+    for i in range(n):
+        m, status, quiet, gives_check = _try_move(ply, i, n, hash_move, futile,
+                                                  futile or reduce or extend, rows, mem)
+        if status < 0:
+            continue
+        legal += 1
+        if status == 0 and legal > 1:
+            # A quiet move that cannot lift the score to alpha: skipped, its bound kept.
+            best = max(best, static + futility * depth)
+            skipped = True
+            continue
+        searched += 1
+        _child_eval(ply, rows, ev)
+        new_depth = depth if extend and gives_check else depth - 1
+        if searched == 1:
+            score = -negamax(ply + 1, new_depth, -beta, -alpha, is_pv, rows, mem, line, ctl, ev)
+        else:
+            r = _reduction(ply, depth, new_depth, searched, is_pv, quiet, gives_check, reduce)
+            reduced = _mark_reduced(ply, r, ctl)
+            score = -negamax(ply + 1, new_depth - r, -alpha - NULL_EPS, -alpha, no_pv, rows, mem,
+                             line, ctl, ev)
+            ctl[C_REDUCED] = reduced
+            if r > 0 and score > alpha and not ctl[C_STOP]:
+                score = -negamax(ply + 1, new_depth, -alpha - NULL_EPS, -alpha, no_pv, rows,
+                                 mem, line, ctl, ev)
+            if score > alpha and score < beta and not ctl[C_STOP]:
+                score = -negamax(ply + 1, new_depth, -beta, -alpha, yes_pv, rows, mem, line,
+                                 ctl, ev)
+        if ctl[C_STOP]:
+            return 0.0
+        if score > best:
+            best = score
+            best_move = m
+            if score > alpha:
+                alpha = score
+                _update_pv(line.pv, line.pvlen, ply, m)
+                if score >= beta:
+                    _cutoff(ply, depth, m, st, mem)
+                    break
+    if legal == 0:
+        return terminal_score(bb, st, ply)
+    return _interior_value(ply, depth, best, best_move, (alpha0, beta, key), is_pv, skipped, slot,
+                           rows, mem, ctl, ev)
 
 
-@njit(cache=True, nogil=True)
-def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscores, root_scores,
-                pv, pvlen, killers, history, keys, tt_key, tt_move, tt_score, tt_depth, tt_flag,
-                ctl, w, table, noise, alpha_in, beta_in):
-    """One iteration at ``depth``. Returns the number of root moves searched;
-    ``moves[0, :n]`` holds them in searched order and ``root_scores`` their scores
-    (exact for the best, bounds for the others). With ``ctl[C_ROOT_N] > 0`` only the
-    legal moves among ``root_only[:ctl[C_ROOT_N]]`` are searched (0 returned when there
-    is none), and the root is not stored in the table (its score is not the position's).
-    With ``ties``, the best move is drawn at random among the equally scored best ones
-    (seeded by ``ctl[C_RNG]``). The window ``(alpha_in, beta_in)`` is an aspiration
-    window (-INF, INF for none): a best score at or below ``alpha_in`` or at or above
-    ``beta_in`` is only a bound, and the caller searches again. ``w`` is the whole weight
-    vector of the layout, ``table`` its leaf blocks (int64 rows: kernel code, offset,
-    size), or None without any (the classic evaluation, compiled without them). With
-    ``ctl[C_COLLECT]`` the nodes are recorded in the tail of ``evals`` (see EVALS and
-    :func:`_collect`; the root in its own row, unless the root moves are restricted)."""
-    # Views of these arrays are made at every node: drop their reference counting.
-    bbs, sts, evals, moves, mscores = (unmanaged(bbs), unmanaged(sts), unmanaged(evals),
-                                       unmanaged(moves), unmanaged(mscores))
-    root_scores, pv, pvlen = unmanaged(root_scores), unmanaged(pv), unmanaged(pvlen)
-    root_only = unmanaged(root_only)
-    killers, history, keys = unmanaged(killers), unmanaged(history), unmanaged(keys)
-    tt_key, tt_move, tt_score = unmanaged(tt_key), unmanaged(tt_move), unmanaged(tt_score)
-    tt_depth, tt_flag = unmanaged(tt_depth), unmanaged(tt_flag)
-    ctl, w, leaf = unmanaged(ctl), unmanaged(w), _unmanaged_table(table)
-    pvlen[0] = 0
-    # Non-literal arguments for negamax (see there).
-    one = depth - depth + 1
-    no_pv = one - 1
-    bb = bbs[0]
-    st = sts[0]
-    key = core.position_key(bb, st, bbs[1], sts[1])
-    keys[ctl[C_HIST_LEN]] = key
-    n = core.gen_legal(bb, st, moves[0], bbs[1], sts[1])
-    mv = moves[0]
+# ---------------------------------------------------------------------------------------
+# The root
+# ---------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _unmanaged_state(rows, mem, line, ev):
+    """The state's arrays without reference counting: views of them are made at every
+    node (see :mod:`variants.nrt`); the caller keeps the arrays alive."""
+    rows = Rows(unmanaged(rows.bbs), unmanaged(rows.sts), unmanaged(rows.evals),
+                unmanaged(rows.moves), unmanaged(rows.scores))
+    mem = Memory(unmanaged(mem.tt_key), unmanaged(mem.tt_move), unmanaged(mem.tt_score),
+                 unmanaged(mem.tt_depth), unmanaged(mem.tt_flag), unmanaged(mem.killers),
+                 unmanaged(mem.history))
+    line = Line(unmanaged(line.pv), unmanaged(line.pvlen), unmanaged(line.keys))
+    ev = Eval(unmanaged(ev.w), _unmanaged_table(ev.table), ev.noise)
+    return rows, mem, line, ev
+
+
+@njit(cache=True)
+def _root_moves(ties, prev_best, root_only, rows, mem, line, ctl):
+    """The root's moves in ``rows.moves[0]``, in the order they are searched; their
+    number (0: none, or none of ``root_only``'s first ``ctl[C_ROOT_N]``)."""
+    bb, st = rows.bbs[0], rows.sts[0]
+    line.keys[ctl[C_HIST_LEN]] = core.position_key(bb, st, rows.bbs[1], rows.sts[1])
+    n = core.gen_legal(bb, st, rows.moves[0], rows.bbs[1], rows.sts[1])
+    mv = rows.moves[0]
     restricted = ctl[C_ROOT_N]
     if restricted > 0:
         k = 0
@@ -749,8 +854,9 @@ def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscor
         n = k
     if n == 0:
         return 0
-    sc = mscores[0]
-    score_moves(bb, st, mv, n, sc, prev_best, killers[0], history, (ctl[C_FLAGS] & F_SEE_ORDER) != 0)
+    sc = rows.scores[0]
+    score_moves(bb, st, mv, n, sc, prev_best, mem.killers[0], mem.history,
+                (ctl[C_FLAGS] & F_SEE_ORDER) != 0)
     # Keep the moves in their searched order so the caller can read them back.
     for i in range(n):
         pick(mv, sc, i, n)
@@ -764,47 +870,75 @@ def search_root(depth, ties, prev_best, root_only, bbs, sts, evals, moves, mscor
             ctl[C_RNG] += 1
             j = np.int64(r % np.uint64(i + 1))  # type: ignore[assignment]
             mv[i], mv[j] = mv[j], mv[i]
+    return n
+
+
+@njit(cache=True, nogil=True)
+def search_root(depth, ties, prev_best, root_only, root_scores, rows, mem, line, ctl, ev,
+                alpha_in, beta_in):
+    """One iteration at ``depth``. Returns the number of root moves searched;
+    ``rows.moves[0, :n]`` holds them in searched order and ``root_scores`` their scores
+    (exact for the best, bounds for the others). With ``ctl[C_ROOT_N] > 0`` only the
+    legal moves among ``root_only[:ctl[C_ROOT_N]]`` are searched (0 returned when there
+    is none), and the root is not stored in the table (its score is not the position's).
+    With ``ties``, the best move is drawn at random among the equally scored best ones
+    (seeded by ``ctl[C_RNG]``). The window ``(alpha_in, beta_in)`` is an aspiration
+    window (-INF, INF for none): a best score at or below ``alpha_in`` or at or above
+    ``beta_in`` is only a bound, and the caller searches again. The state (``rows``,
+    ``mem``, ``line``, ``ctl``, ``ev``) is grouped as :mod:`search.state` says. With
+    ``ctl[C_COLLECT]`` the nodes are recorded in the tail of ``rows.evals`` (see EVALS
+    and :func:`_collect`; the root in its own row, unless the root moves are
+    restricted)."""
+    rows, mem, line, ev = _unmanaged_state(rows, mem, line, ev)
+    root_only, root_scores, ctl = unmanaged(root_only), unmanaged(root_scores), unmanaged(ctl)
+    line.pvlen[0] = 0
+    # Non-literal arguments for negamax (see there).
+    one = depth - depth + 1
+    no_pv = one - 1
+    bb = rows.bbs[0]
+    st = rows.sts[0]
+    n = _root_moves(ties, prev_best, root_only, rows, mem, line, ctl)
+    if n == 0:
+        return 0
+    key = line.keys[ctl[C_HIST_LEN]]
+    restricted = ctl[C_ROOT_N]
+    mv = rows.moves[0]
     alpha = alpha_in
     beta = beta_in
     best = -INF
     ctl[C_ROOT_DEPTH] = depth
     for i in range(n):
         m = mv[i]
-        core.copy_make(bb, st, bbs[1], sts[1], m)
-        evals[1] = evals[0] + evaluate_delta(bb, st, bbs[1], sts[1], w)
+        core.copy_make(bb, st, rows.bbs[1], rows.sts[1], m)
+        rows.evals[1] = rows.evals[0] + evaluate_delta(bb, st, rows.bbs[1], rows.sts[1], ev.w)
         if i == 0:
-            score = -negamax(one, depth - 1, -beta, -alpha, one, bbs, sts, evals, moves, mscores,
-                             pv, pvlen, killers, history, keys, tt_key, tt_move, tt_score,
-                             tt_depth, tt_flag, ctl, w, leaf, noise)
+            score = -negamax(one, depth - 1, -beta, -alpha, one, rows, mem, line, ctl, ev)
         else:
-            score = -negamax(one, depth - 1, -alpha - NULL_EPS, -alpha, no_pv, bbs, sts, evals,
-                             moves, mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                             tt_score, tt_depth, tt_flag, ctl, w, leaf, noise)
+            score = -negamax(one, depth - 1, -alpha - NULL_EPS, -alpha, no_pv, rows, mem, line,
+                             ctl, ev)
             if score > alpha and not ctl[C_STOP]:
-                score = -negamax(one, depth - 1, -beta, -alpha, one, bbs, sts, evals, moves,
-                                 mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                                 tt_score, tt_depth, tt_flag, ctl, w, leaf, noise)
+                score = -negamax(one, depth - 1, -beta, -alpha, one, rows, mem, line, ctl, ev)
         if ctl[C_STOP]:
             return n
         root_scores[i] = score
         if score > best:
             best = score
             alpha = max(alpha, score)
-            _update_pv(pv, pvlen, 0, m)
+            _update_pv(line.pv, line.pvlen, 0, m)
             if score >= beta:       # fail high on the aspiration window
                 for j in range(i + 1, n):
                     root_scores[j] = -INF
                 if ctl[C_COLLECT] != 0 and restricted == 0:
-                    _collect(bb, st, 0, depth, best, TT_LOWER, ctl, leaf, evals)
+                    _collect(bb, st, 0, depth, best, TT_LOWER, ctl, ev.table, rows.evals)
                 return n
     if ctl[C_COLLECT] != 0 and restricted == 0:
-        _collect(bb, st, 0, depth, best, TT_EXACT if best > alpha_in else TT_UPPER, ctl, leaf,
-                 evals)
+        _collect(bb, st, 0, depth, best, TT_EXACT if best > alpha_in else TT_UPPER, ctl,
+                 ev.table, rows.evals)
     if restricted == 0 and best > alpha_in:
-        slot = np.int64(key % np.uint64(tt_key.shape[0]))
-        tt_key[slot] = key
-        tt_move[slot] = pv[0, 0]
-        tt_score[slot] = best
-        tt_depth[slot] = depth
-        tt_flag[slot] = TT_EXACT
+        slot = np.int64(key % np.uint64(mem.tt_key.shape[0]))
+        mem.tt_key[slot] = key
+        mem.tt_move[slot] = line.pv[0, 0]
+        mem.tt_score[slot] = best
+        mem.tt_depth[slot] = depth
+        mem.tt_flag[slot] = TT_EXACT
     return n

@@ -20,9 +20,16 @@ from variants import Position, canonical_variant, core, spec
 from variants.position import move_to_uci
 
 from . import alphabeta as ab
-from .evaluate import evaluate, feature_vector
-from .layout import Weights, WeightsError, weights_or_default
+from .evaluation.errors import WeightsError
+from .evaluation.layout import feature_layout
+from .evaluation.load import weights_or_default
+from .evaluation.registry import leaf_blocks
+from .evaluation.value_sets import value_set
+from .evaluation.weights import Weights
+from .kernels.classic import evaluate
+from .kernels.dispatch import feature_vector
 from .modes import SEARCH_MODES
+from .state import Eval, Line, Memory, Rows
 
 TT_ENTRY_BYTES = 8 + 8 + 8 + 2 + 1
 #: The kinds of search loaded so far in this process: False (the classic search), True
@@ -89,8 +96,22 @@ def ensure_compiled(leaf_blocks: bool = False) -> None:
         Engine("chess", "traditional", hash_mb=1).search(None, depth=1)
     if leaf_blocks and True not in _compiled:
         _compiled.add(True)
-        from .warm import leaf_blocks as load_leaf_blocks
-        load_leaf_blocks("chess", depth=1)
+        search_with_leaf_blocks("chess", depth=1)
+
+
+def search_with_leaf_blocks(variant: str = "chess", depth: int = 2) -> None:
+    """One search with every registered leaf block that fits ``variant`` (``--features
+    psq+BLOCK...``): numba compiles it apart from the classic search, which has no
+    leaf-block code at all; the one dispatch compiles every kernel with any one."""
+    extra = [b.name for b in leaf_blocks() if not b.misfit(variant)
+             and not feature_layout(variant, "psq").has(b.name)]
+    if not extra:
+        return
+    layout = feature_layout(variant, "+".join(["psq", *extra]))
+    w = np.zeros(layout.size)
+    classic = value_set("traditional", variant)
+    w[:classic.w.size] = classic.w
+    Engine(variant, Weights(variant, w, {}, layout=layout), hash_mb=1).search(None, depth=depth)
 
 
 def search_margins(variant: str, weights: Weights) -> dict[str, float]:
@@ -453,7 +474,46 @@ class Engine:
         if nodes is not None:
             lim.nodes = nodes
         plan = self._time_plan(lim, pos)
-        budget = None if plan is None else plan[1]
+        # Root moves: every legal one, or the search moves.
+        allowed: list[int] | None = None
+        if lim.searchmoves is not None:
+            allowed = list(dict.fromkeys(pos.parse_uci(m) for m in lim.searchmoves))
+            if not allowed:
+                raise ValueError("searchmoves: no move to search")
+        self._prepare(pos, lim)
+        start = time.perf_counter()
+        with self._clock:
+            self._pondering = lim.ponder
+            self._pending_budget = None if plan is None else plan[1]
+            self._move_budget = None
+            if not lim.ponder:
+                self._start_clock(self._pending_budget)
+        try:
+            result = self._deepen(pos, lim, plan, allowed, start, info)
+        finally:
+            with self._clock:
+                if self._timer is not None:
+                    self._timer.cancel()
+                    self._timer = None
+                self._pondering = False
+            # A stop() that arrives before the next search starts must not be lost:
+            # only the end of a search clears it (front ends call clear_stop()).
+            self._armed = False
+            self._stop_requested = False
+        if not result.lines:
+            result.lines = [result]
+        for line in result.lines if leaf else []:
+            if line.leaf_position is None:
+                self._add_leaf(pos, line)
+        result.nodes = int(self.ctl[ab.C_NODES])
+        result.time = time.perf_counter() - start
+        if self.collect:
+            result.collected = self._collected(self._done_col)
+        return result
+
+    def _max_depth(self, lim: Limits, budget: float | None) -> int:
+        """The deepest iteration: as asked, else unbounded under a clock, a node limit
+        or ``infinite``, else what a mate search needs, else the default depth."""
         max_depth = lim.depth
         if max_depth is None:
             if budget is not None or lim.nodes or lim.infinite:
@@ -463,18 +523,10 @@ class Engine:
                 max_depth = 2 * lim.mate + (2 if self.flags else 0)
             else:
                 max_depth = self.default_depth or 5
-        max_depth = max(1, min(int(max_depth), ab.MAXPLY - 10))
+        return max(1, min(int(max_depth), ab.MAXPLY - 10))
 
-        # Root moves: every legal one, or the search moves; MultiPV lines after the first
-        # search what the earlier lines of the iteration left.
-        allowed: list[int] | None = None
-        if lim.searchmoves is not None:
-            allowed = list(dict.fromkeys(pos.parse_uci(m) for m in lim.searchmoves))
-            if not allowed:
-                raise ValueError("searchmoves: no move to search")
-        n_root = len(allowed) if allowed is not None else len(pos.legal_move_codes())
-        n_lines = max(1, min(int(lim.multipv), n_root))
-
+    def _prepare(self, pos: Position, lim: Limits) -> None:
+        """The root's rows, the game's position keys and the control vector."""
         hist = [f.key for f in pos._history]
         self.keys = np.zeros(len(hist) + ab.MAXPLY + 4, dtype=np.uint64)
         self.keys[:len(hist)] = np.array(hist, dtype=np.uint64)
@@ -501,118 +553,116 @@ class Engine:
         ctl[ab.C_COL_RNG] = (self.seed * 104729 + self._searches * 7 + 3) % (1 << 62)
         self._searches += 1
         # The buffer that holds the last completed iteration's nodes, and its counts.
-        done_col: tuple[int, int, int, int] | None = None
+        self._done_col: tuple[int, int, int, int] | None = None
 
-        start = time.perf_counter()
-        with self._clock:
-            self._pondering = lim.ponder
-            self._pending_budget = budget
-            self._move_budget = None
-            if not lim.ponder:
-                self._start_clock(budget)
+    def _deepen(self, pos: Position, lim: Limits, plan: tuple[float, float] | None,
+                allowed: list[int] | None, start: float,
+                info: Callable[[SearchResult], None] | None) -> SearchResult:
+        """Iterative deepening to the last iteration that completes in the limits; its
+        first line (the others in ``lines``), without its leaf."""
+        ctl = self.ctl
+        max_depth = self._max_depth(lim, None if plan is None else plan[1])
+        n_root = len(allowed) if allowed is not None else len(pos.legal_move_codes())
+        n_lines = max(1, min(int(lim.multipv), n_root))
         result: SearchResult | None = None
         prev_lines: list[int] = []
         prev_score = 0.0
         stable = 0                    # iterations in a row with the same best move
-        try:
-            for d in range(1, max_depth + 1):
-                ctl[ab.C_MAX_NODES] = (lim.nodes or 0) if d > 1 else 0
-                # Ties are broken at random in the last iteration (the one whose move is
-                # played); earlier ones keep the best ordering.
-                ties = self.random_ties and d == max_depth
-                lines: list[SearchResult] = []
-                taken: list[int] = []
-                if self.collect:
-                    # Fill the buffer that does not hold the last completed iteration.
-                    now = 1 - done_col[0] if done_col else 0
-                    self._evals[now][0] = self.evals[0]
-                    self.evals = self._evals[now]
-                    self._col_now = now
-                    ctl[ab.C_SEEN] = ctl[ab.C_STORED] = ctl[ab.C_OVERFLOW] = 0
-                    self._rows(now)[-1, ab.R_KIND] = 0.0      # no root yet
-                for k in range(n_lines):
-                    if allowed is None and k == 0:
-                        ctl[ab.C_ROOT_N] = 0           # every legal move
-                    else:
-                        rest = [m for m in (allowed if allowed is not None
-                                            else pos.legal_move_codes()) if m not in taken]
-                        self.root_only[:len(rest)] = rest
-                        ctl[ab.C_ROOT_N] = len(rest)
-                    prev = prev_lines[k] if k < len(prev_lines) else -1
-                    # Aspiration windows for the first line of an unrestricted root.
-                    window = allowed is None and k == 0
-                    n = self._root(d, ties and k == 0, prev, prev_score if window else None)
-                    if n == 0 or (ctl[ab.C_STOP] and d > 1):
-                        break
-                    line = self._snapshot(d, n, int(ctl[ab.C_NODES]),
-                                          time.perf_counter() - start)
-                    line.multipv = k + 1
-                    lines.append(line)
-                    taken.append(line._codes[0])  # type: ignore[attr-defined]
-                elapsed = time.perf_counter() - start
-                if d == 1:
-                    self._armed = True
-                    if self._stop_requested or (lim.nodes and ctl[ab.C_NODES] >= lim.nodes):
-                        ctl[ab.C_STOP] = 1
-                if not lines:
-                    if ctl[ab.C_STOP] and d > 1:
-                        break
-                    result = self._no_moves(pos, elapsed)   # no legal move at all
+        for d in range(1, max_depth + 1):
+            ctl[ab.C_MAX_NODES] = (lim.nodes or 0) if d > 1 else 0
+            lines = self._iteration(d, pos, allowed, n_lines, prev_lines, prev_score,
+                                    d == max_depth, start)
+            elapsed = time.perf_counter() - start
+            if d == 1:
+                self._armed = True
+                if self._stop_requested or (lim.nodes and ctl[ab.C_NODES] >= lim.nodes):
+                    ctl[ab.C_STOP] = 1
+            if not lines:
+                if ctl[ab.C_STOP] and d > 1:
                     break
-                if ctl[ab.C_STOP] and d > 1 and len(lines) < n_lines:
-                    break                                     # an unfinished iteration
-                # Depth 1 always completes, so there is always a move and a PV. The leaf
-                # is worked out once, for the last completed iteration.
-                for line in lines:
-                    line.nodes, line.time = int(ctl[ab.C_NODES]), elapsed
-                if self.collect:
-                    done_col = (self._col_now, int(ctl[ab.C_STORED]), int(ctl[ab.C_SEEN]),
-                                int(ctl[ab.C_OVERFLOW]))
-                result = lines[0]
-                result.lines = lines
-                best_code = result._codes[0]  # type: ignore[attr-defined]
-                stable = stable + 1 if prev_lines and best_code == prev_lines[0] else 0
-                prev_score = result.score
-                prev_lines = [line._codes[0] for line in lines]  # type: ignore[attr-defined]
-                if info is not None:
-                    info(result)
-                if ctl[ab.C_STOP]:
-                    break
-                if result.mate is not None and abs(result.mate) <= d:
-                    break
-                if lim.mate and result.mate is not None and 0 < result.mate <= lim.mate:
-                    break
-                with self._clock:
-                    started = self._move_budget is not None
-                    since = time.perf_counter() - self._budget_start
-                if plan is not None and started and lim.movetime is None:
-                    # A best move that keeps changing earns more time, a settled one
-                    # less; an iteration that would not end before the soft limit is
-                    # not started (each costs a few times the one before).
-                    scale = 1.3 if stable == 0 else (0.9 if stable < 3 else 0.6)
-                    if since > 0.5 * plan[0] * scale:
-                        break
-        finally:
-            with self._clock:
-                if self._timer is not None:
-                    self._timer.cancel()
-                    self._timer = None
-                self._pondering = False
-            # A stop() that arrives before the next search starts must not be lost:
-            # only the end of a search clears it (front ends call clear_stop()).
-            self._armed = False
-            self._stop_requested = False
+                result = self._no_moves(pos, elapsed)   # no legal move at all
+                break
+            if ctl[ab.C_STOP] and d > 1 and len(lines) < n_lines:
+                break                                     # an unfinished iteration
+            # Depth 1 always completes, so there is always a move and a PV. The leaf
+            # is worked out once, for the last completed iteration.
+            for line in lines:
+                line.nodes, line.time = int(ctl[ab.C_NODES]), elapsed
+            if self.collect:
+                self._done_col = (self._col_now, int(ctl[ab.C_STORED]), int(ctl[ab.C_SEEN]),
+                                  int(ctl[ab.C_OVERFLOW]))
+            result = lines[0]
+            result.lines = lines
+            best_code = result._codes[0]  # type: ignore[attr-defined]
+            stable = stable + 1 if prev_lines and best_code == prev_lines[0] else 0
+            prev_score = result.score
+            prev_lines = [line._codes[0] for line in lines]  # type: ignore[attr-defined]
+            if info is not None:
+                info(result)
+            if self._done_after(d, result, lim, plan, stable):
+                break
         assert result is not None
-        if not result.lines:
-            result.lines = [result]
-        for line in result.lines if leaf else []:
-            if line.leaf_position is None:
-                self._add_leaf(pos, line)
-        result.nodes = int(ctl[ab.C_NODES])
-        result.time = time.perf_counter() - start
-        if self.collect:
-            result.collected = self._collected(done_col)
         return result
+
+    def _iteration(self, d: int, pos: Position, allowed: list[int] | None, n_lines: int,
+                   prev_lines: list[int], prev_score: float, last: bool,
+                   start: float) -> list[SearchResult]:
+        """The lines of the iteration at depth ``d`` (MultiPV's lines after the first
+        search what the earlier lines left), as far as the limits let it go."""
+        ctl = self.ctl
+        # Ties are broken at random in the last iteration (the one whose move is played);
+        # earlier ones keep the best ordering.
+        ties = self.random_ties and last
+        lines: list[SearchResult] = []
+        taken: list[int] = []
+        if self.collect:
+            # Fill the buffer that does not hold the last completed iteration.
+            now = 1 - self._done_col[0] if self._done_col else 0
+            self._evals[now][0] = self.evals[0]
+            self.evals = self._evals[now]
+            self._col_now = now
+            ctl[ab.C_SEEN] = ctl[ab.C_STORED] = ctl[ab.C_OVERFLOW] = 0
+            self._rows(now)[-1, ab.R_KIND] = 0.0      # no root yet
+        for k in range(n_lines):
+            if allowed is None and k == 0:
+                ctl[ab.C_ROOT_N] = 0           # every legal move
+            else:
+                rest = [m for m in (allowed if allowed is not None
+                                    else pos.legal_move_codes()) if m not in taken]
+                self.root_only[:len(rest)] = rest
+                ctl[ab.C_ROOT_N] = len(rest)
+            prev = prev_lines[k] if k < len(prev_lines) else -1
+            # Aspiration windows for the first line of an unrestricted root.
+            window = allowed is None and k == 0
+            n = self._root(d, ties and k == 0, prev, prev_score if window else None)
+            if n == 0 or (ctl[ab.C_STOP] and d > 1):
+                break
+            line = self._snapshot(d, n, int(ctl[ab.C_NODES]), time.perf_counter() - start)
+            line.multipv = k + 1
+            lines.append(line)
+            taken.append(line._codes[0])  # type: ignore[attr-defined]
+        return lines
+
+    def _done_after(self, d: int, result: SearchResult, lim: Limits,
+                    plan: tuple[float, float] | None, stable: int) -> bool:
+        """Whether no iteration follows the one at depth ``d``: stopped, a mate found
+        (or the one asked for), or, under a clock, too little time left for the next."""
+        if self.ctl[ab.C_STOP]:
+            return True
+        if result.mate is not None and abs(result.mate) <= d:
+            return True
+        if lim.mate and result.mate is not None and 0 < result.mate <= lim.mate:
+            return True
+        with self._clock:
+            started = self._move_budget is not None
+            since = time.perf_counter() - self._budget_start
+        if plan is not None and started and lim.movetime is None:
+            # A best move that keeps changing earns more time, a settled one less; an
+            # iteration that would not end before the soft limit is not started (each
+            # costs a few times the one before).
+            scale = 1.3 if stable == 0 else (0.9 if stable < 3 else 0.6)
+            return since > 0.5 * plan[0] * scale
+        return False
 
     def _collected(self, done: tuple[int, int, int, int] | None) -> Collected:
         """The nodes of the last completed iteration (none without one)."""
@@ -637,17 +687,17 @@ class Engine:
         """One root search; with ``prev_score`` (and aspiration on, from depth 4, not for
         random ties) inside an aspiration window around it, widened until the score
         falls inside. Returns the number of root moves searched."""
-        args = (self.root_only, self.bbs, self.sts, self.evals, self.moves, self.mscores,
-                self.root_scores, self.pv, self.pvlen, self.killers, self.history, self.keys,
-                self.tt_key, self.tt_move, self.tt_score, self.tt_depth, self.tt_flag,
-                self.ctl, self.w, self._leaf, self.noise)
+        rows, mem, line, ctl, ev = self._state()
+        only, scores = self.root_only, self.root_scores
         if (prev_score is None or not (self.flags & F_ASPIRATION) or depth < 4 or ties
                 or abs(prev_score) > ab.MATE_BOUND):
-            return ab.search_root(depth, ties, prev_best, *args, -ab.INF, ab.INF)
+            return ab.search_root(depth, ties, prev_best, only, scores, rows, mem, line, ctl, ev,
+                                  -ab.INF, ab.INF)
         delta = self.margins["aspiration"]
         alpha, beta = prev_score - delta, prev_score + delta
         while True:
-            n = ab.search_root(depth, ties, prev_best, *args, alpha, beta)
+            n = ab.search_root(depth, ties, prev_best, only, scores, rows, mem, line, ctl, ev,
+                               alpha, beta)
             if n == 0 or self.ctl[ab.C_STOP]:
                 return n
             best = float(self.root_scores[:n].max())
@@ -659,6 +709,15 @@ class Engine:
                 return n
             delta *= 2.0
             prev_best = int(self.pv[0, 0])
+
+    def _state(self) -> tuple[Rows, Memory, Line, np.ndarray, Eval]:
+        """The search's arrays as :mod:`search.state` groups them: rows, memory, line,
+        control vector and evaluation."""
+        return (Rows(self.bbs, self.sts, self.evals, self.moves, self.mscores),
+                Memory(self.tt_key, self.tt_move, self.tt_score, self.tt_depth, self.tt_flag,
+                       self.killers, self.history),
+                Line(self.pv, self.pvlen, self.keys), self.ctl,
+                Eval(self.w, self._leaf, self.noise))
 
     def _no_moves(self, pos: Position, elapsed: float) -> SearchResult:
         score = ab.terminal_score(pos.bb, pos.st, 0)
@@ -719,13 +778,8 @@ class Engine:
         """Whether the search scored this PV leaf as a draw by rule (50 moves, a
         repetition, insufficient material), exactly as :func:`alphabeta.negamax` does."""
         st, bb = leaf.st, leaf.bb
-        zh = st[core.VARIANT] == core.CRAZYHOUSE
-        if not zh and st[core.HALFMOVE] >= 100:
-            return True
-        keys = [f.key for f in leaf._history]
-        key, idx = leaf.key, len(keys)
-        limit = 0 if zh else max(0, idx - int(st[core.HALFMOVE]))
-        if any(keys[j] == key for j in range(idx - 2, limit - 1, -2)):
+        keys = np.array([f.key for f in leaf._history] + [leaf.key], dtype=np.uint64)
+        if core.rule_draw(st, keys, len(keys) - 1, keys[-1], 0):
             return True
         pieces = int(bb[core.OCC] | bb[core.OCC + 1]).bit_count()
         return pieces <= 6 and bool(core.is_insufficient_material(bb, st))

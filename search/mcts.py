@@ -190,6 +190,39 @@ def value_to_cp(v: float) -> int:
     return round(cp if v > 0 else -cp)
 
 
+@dataclass(frozen=True)
+class PUCT:
+    """The settings of the tree search (keywords of :class:`MCTS`): CrazyAra's defaults
+    except ``dirichlet_epsilon`` (0: no noise; CrazyAra uses 0.25 with
+    ``dirichlet_alpha`` 0.2) and ``batch_size`` (1: one leaf per evaluator call; a
+    network wants 8 or more, with CrazyAra's virtual loss 3)."""
+
+    c_puct_init: float = 2.5
+    c_puct_base: float = 19652.0
+    q_init: float | str = -1.0
+    fpu_reduction: float = 0.1
+    u_divisor: float = 1.0
+    move_selection: str = "q"
+    q_factor: float = 0.7
+    q_thresh_init: float = 0.5
+    q_thresh_max: float = 0.9
+    q_thresh_base: float = 1965.0
+    dirichlet_alpha: float = 0.2
+    dirichlet_epsilon: float = 0.0
+    batch_size: int = 1
+    virtual_loss: float = 3.0
+    tree_limit: int = 500_000
+    draw_value: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.move_selection not in ("q", "visits"):
+            raise ValueError("move_selection must be 'q' or 'visits'")
+        if self.batch_size < 1:
+            raise ValueError("batch_size must be >= 1")
+        if isinstance(self.q_init, str) and self.q_init != "parent":
+            raise ValueError("q_init must be a number or 'parent'")
+
+
 class MCTS:
     """PUCT search for one variant.
 
@@ -200,10 +233,8 @@ class MCTS:
 
     ``evaluator``: a callable ``(positions) -> (policies, values)`` (see the module
     docstring), or None for the heuristic prior of ``weights`` (``prior_depth``,
-    ``temperature``: see :class:`search.prior.HeuristicPrior`). The other settings are
-    CrazyAra's defaults except ``dirichlet_epsilon`` (0: no noise; CrazyAra uses 0.25
-    with ``dirichlet_alpha`` 0.2) and ``batch_size`` (1: one leaf per evaluator call;
-    a network wants 8 or more, with CrazyAra's virtual loss 3). ``tree_limit`` bounds
+    ``temperature``: see :class:`search.prior.HeuristicPrior`). The other keywords are
+    the tree's settings, :class:`PUCT` (a TypeError names one that is not). ``tree_limit`` bounds
     the root's visits, and so the tree (about 4 KB a node: 500,000 nodes are 2 GB); a
     search that reaches it ends as if its time were up. ``draw_value`` is what a draw by
     repetition or the 50-move rule inside the tree is worth to the side that steers
@@ -213,40 +244,30 @@ class MCTS:
 
     def __init__(self, variant: str = "chess", evaluator: Evaluator | None = None, *,
                  weights: Any = None, prior_depth: int = 0, temperature: float | None = None,
-                 c_puct_init: float = 2.5, c_puct_base: float = 19652.0,
-                 q_init: float | str = -1.0, fpu_reduction: float = 0.1,
-                 u_divisor: float = 1.0, move_selection: str = "q", q_factor: float = 0.7,
-                 q_thresh_init: float = 0.5, q_thresh_max: float = 0.9,
-                 q_thresh_base: float = 1965.0, dirichlet_alpha: float = 0.2,
-                 dirichlet_epsilon: float = 0.0, batch_size: int = 1, virtual_loss: float = 3.0,
-                 tree_limit: int = 500_000, draw_value: float = 0.0, seed: int = 0) -> None:
+                 seed: int = 0, **settings: Any) -> None:
         self.variant = canonical_variant(variant)
         if evaluator is None:
             evaluator = HeuristicPrior(self.variant, weights, prior_depth, temperature)
         self.evaluator: Evaluator = evaluator
         self._fast = isinstance(evaluator, HeuristicPrior)
-        if move_selection not in ("q", "visits"):
-            raise ValueError("move_selection must be 'q' or 'visits'")
-        if batch_size < 1:
-            raise ValueError("batch_size must be >= 1")
-        self.c_puct_init = c_puct_init
-        self.c_puct_base = c_puct_base
-        if isinstance(q_init, str) and q_init != "parent":
-            raise ValueError("q_init must be a number or 'parent'")
-        self.q_init = q_init
-        self.fpu_reduction = float(fpu_reduction)
-        self.u_divisor = u_divisor
-        self.move_selection = move_selection
-        self.q_factor = q_factor
-        self.q_thresh_init = q_thresh_init
-        self.q_thresh_max = q_thresh_max
-        self.q_thresh_base = q_thresh_base
-        self.dirichlet_alpha = dirichlet_alpha
-        self.dirichlet_epsilon = dirichlet_epsilon
-        self.batch_size = int(batch_size)
-        self.virtual_loss = float(virtual_loss) if batch_size > 1 else 0.0
-        self.tree_limit = int(tree_limit)
-        self.draw_value = float(draw_value)
+        s = PUCT(**settings)
+        self.settings = s
+        self.c_puct_init = s.c_puct_init
+        self.c_puct_base = s.c_puct_base
+        self.q_init = s.q_init
+        self.fpu_reduction = float(s.fpu_reduction)
+        self.u_divisor = s.u_divisor
+        self.move_selection = s.move_selection
+        self.q_factor = s.q_factor
+        self.q_thresh_init = s.q_thresh_init
+        self.q_thresh_max = s.q_thresh_max
+        self.q_thresh_base = s.q_thresh_base
+        self.dirichlet_alpha = s.dirichlet_alpha
+        self.dirichlet_epsilon = s.dirichlet_epsilon
+        self.batch_size = int(s.batch_size)
+        self.virtual_loss = float(s.virtual_loss) if s.batch_size > 1 else 0.0
+        self.tree_limit = int(s.tree_limit)
+        self.draw_value = float(s.draw_value)
         self.seed = seed
         self._stop = threading.Event()
         self._moves_buf = np.zeros(core.MAX_MOVES, dtype=np.int64)
@@ -468,20 +489,11 @@ class MCTS:
         if terminal:
             self._set_terminal(node, value)
             return
-        st = node.st
-        zh = st[core.VARIANT] == core.CRAZYHOUSE
-        half = int(st[core.HALFMOVE])
-        if not zh and half >= 100:
+        # keys[-1] is the parent's; the node stands at index len(keys).
+        line = np.array([*keys, node.key], dtype=np.uint64)
+        if core.rule_draw(node.st, line, len(keys), line[-1], 0):
             self._set_terminal(node, -self.draw_value, draw=True)
             node.rule_draw = True
-            return
-        # keys[-1] is the parent's: a repetition is an even number of plies back
-        limit = 0 if zh else max(0, len(keys) - half)
-        for j in range(len(keys) - 2, limit - 1, -2):
-            if keys[j] == node.key:
-                self._set_terminal(node, -self.draw_value, draw=True)
-                node.rule_draw = True
-                return
 
     def _new_child(self, node: Node, idx: int, keys: list[int]) -> Node:
         cbb = np.empty(core.NBB, dtype=np.uint64)

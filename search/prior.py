@@ -61,8 +61,10 @@ from variants.position import move_to_uci
 
 from . import alphabeta as ab
 from . import shipped
-from .evaluate import evaluate, evaluate_delta
-from .layout import Weights, default_weights, weights_or_default
+from .evaluation.load import default_weights, weights_or_default
+from .evaluation.weights import Weights
+from .kernels.classic import evaluate, evaluate_delta
+from .state import Eval, Line, Memory, Rows
 
 #: The file of the fitted temperatures of the built-in value sets, relative to
 #: search/data (the per-user data folder's copy first: search.shipped).
@@ -111,9 +113,8 @@ def outcome_value(bb, st, moves, sbb, sst):
 def child_outcome(bb, st, moves, sbb, sst):
     """(terminal, value for the side to move) as :func:`outcome_value`, but cheaper: the
     full outcome is only worked out when a quick test says the game may be over."""
-    v = st[core.VARIANT]
     maybe = core.is_variant_end(bb, st) or core.is_insufficient_material(bb, st)
-    if not maybe and v != core.CRAZYHOUSE and st[core.HALFMOVE] >= 150:
+    if not maybe and core.halfmove_draw(st, 150):
         maybe = True
     if not maybe and not core.has_legal_move(bb, st, moves, sbb, sst):
         maybe = True
@@ -161,89 +162,91 @@ def score_value(s, mode, omega):
 
 
 @njit(cache=True, nogil=True)
-def prior_batch_arrays(in_bbs, in_sts, npos, depth, temperature, win, value_mode, omega, uniform,
-                       out_n, out_moves, out_scores, out_probs, out_values, out_terminal,
-                       bbs, sts, evals, moves, mscores, pv, pvlen, killers, history, keys,
-                       tt_key, tt_move, tt_score, tt_depth, tt_flag, ctl, w, table):
+def prior_batch_arrays(in_bbs, in_sts, npos, depth, policy, out, rows, mem, line, ctl, ev):
     """The prior of positions ``in_bbs[:npos]``, ``in_sts[:npos]`` in one call.
 
-    For position p: ``out_n[p]`` legal moves ``out_moves[p, :n]`` (gen_legal order),
-    their search scores ``out_scores[p, :n]`` (pawns, mover's view), the policy
-    ``out_probs[p, :n]``, the value ``out_values[p]`` and ``out_terminal[p]`` (the game
-    is over: no moves, exact value). The other arrays are the search's work space (as
-    for :func:`search.alphabeta.search_root`); ``ctl[C_QLIMIT]`` must be set. ``table``:
-    the layout's leaf blocks (:attr:`search.layout.FeatureLayout.table`), or None.
-    ``uniform`` gives every move the same probability (the value is still searched);
-    ``win`` is the win's logit (:func:`logit_score`).
+    ``out`` = (n, moves, scores, probs, values, terminal): for position p, ``n[p]`` legal
+    moves ``moves[p, :n]`` (gen_legal order), their search scores ``scores[p, :n]``
+    (pawns, mover's view), the policy ``probs[p, :n]``, the value ``values[p]`` and
+    ``terminal[p]`` (the game is over: no moves, exact value). ``policy`` = (temperature,
+    win, value mode, omega, uniform): ``uniform`` gives every move the same probability
+    (the value is still searched); ``win`` is the win's logit (:func:`logit_score`).
+    ``rows``, ``mem``, ``line``, ``ctl``, ``ev``: the search's work space, grouped as
+    :mod:`search.state` says (``ctl[C_QLIMIT]`` set).
     """
-    bbs, sts, evals, moves, mscores = (unmanaged(bbs), unmanaged(sts), unmanaged(evals),
-                                       unmanaged(moves), unmanaged(mscores))
-    pv, pvlen, killers, history, keys = (unmanaged(pv), unmanaged(pvlen), unmanaged(killers),
-                                         unmanaged(history), unmanaged(keys))
-    tt_key, tt_move, tt_score = unmanaged(tt_key), unmanaged(tt_move), unmanaged(tt_score)
-    tt_depth, tt_flag, ctl, w = unmanaged(tt_depth), unmanaged(tt_flag), unmanaged(ctl), unmanaged(w)
-    table = ab._unmanaged_table(table)
+    rows, mem, line, ev = ab._unmanaged_state(rows, mem, line, ev)
+    ctl = unmanaged(ctl)
+    for p in range(npos):
+        _prior_of(in_bbs[p], in_sts[p], p, depth, policy, out, rows, mem, line, ctl, ev)
+    return npos
+
+
+@njit(cache=True)
+def _prior_of(in_bb, in_st, p, depth, policy, out, rows, mem, line, ctl, ev):
+    """Row ``p`` of :func:`prior_batch_arrays`'s ``out``: the prior of one position."""
+    temperature, win, value_mode, omega, uniform = policy
+    out_n, out_moves, out_scores, out_probs, out_values, out_terminal = out
+    bbs, sts, moves = rows.bbs, rows.sts, rows.moves
+    bbs[0, :] = in_bb
+    sts[0, :] = in_st
+    n, terminal, tv = outcome_value(bbs[0], sts[0], moves[0], bbs[1], sts[1])
+    out_terminal[p] = terminal
+    out_n[p] = n
+    if terminal:
+        out_values[p] = tv
+        return
+    best = _move_scores(n, depth, out_moves[p], out_scores[p], rows, mem, line, ctl, ev)
+    out_values[p] = score_value(best, value_mode, omega)
+    probs = out_probs[p]
+    if uniform:
+        for i in range(n):
+            probs[i] = 1.0 / n
+        return
+    # Softmax of the clipped scores.
+    top = -ab.INF
+    for i in range(n):
+        x = logit_score(out_scores[p, i], win) / temperature
+        probs[i] = x
+        top = max(top, x)
+    total = 0.0
+    for i in range(n):
+        e = math.exp(probs[i] - top)
+        probs[i] = e
+        total += e
+    for i in range(n):
+        probs[i] /= total
+
+
+@njit(cache=True)
+def _move_scores(n, depth, out_moves, out_scores, rows, mem, line, ctl, ev):
+    """The search score of each of the root's ``n`` legal moves (``rows.moves[0]``), a
+    fresh search per position (a batch gives what single calls give); the best."""
+    bbs, sts, evals, moves = rows.bbs, rows.sts, rows.evals, rows.moves
+    bb, st = bbs[0], sts[0]
+    mem.tt_key[:] = 0
+    mem.killers[:, :] = 0
+    mem.history[:, :] = 0
+    evals[0] = evaluate(bb, st, ev.w)
+    line.keys[0] = core.position_key(bb, st, bbs[1], sts[1])
+    ctl[ab.C_HIST_LEN] = 0
+    ctl[ab.C_STOP] = 0
     # Non-literal arguments for the recursive negamax (see search.alphabeta).
     one = depth - depth + 1
-    for p in range(npos):
-        bbs[0, :] = in_bbs[p, :]
-        sts[0, :] = in_sts[p, :]
-        bb = bbs[0]
-        st = sts[0]
-        n, terminal, tv = outcome_value(bb, st, moves[0], bbs[1], sts[1])
-        out_terminal[p] = terminal
-        out_n[p] = n
-        if terminal:
-            out_values[p] = tv
-            continue
-        # A fresh search per position: a batch gives what single calls give.
-        tt_key[:] = 0
-        killers[:, :] = 0
-        history[:, :] = 0
-        evals[0] = evaluate(bb, st, w)
-        keys[0] = core.position_key(bb, st, bbs[1], sts[1])
-        ctl[ab.C_HIST_LEN] = 0
-        ctl[ab.C_STOP] = 0
-        best = -ab.INF
-        for i in range(n):
-            m = moves[0, i]
-            out_moves[p, i] = m
-            core.copy_make(bb, st, bbs[1], sts[1], m)
-            cterm, cv = child_outcome(bbs[1], sts[1], moves[1], bbs[2], sts[2])
-            if cterm:
-                # The game ends: exact (cv is the opponent's value).
-                if cv < 0:
-                    score = ab.MATE - 1.0
-                elif cv > 0:
-                    score = -(ab.MATE - 1.0)
-                else:
-                    score = 0.0
-            else:
-                evals[1] = evals[0] + evaluate_delta(bb, st, bbs[1], sts[1], w)
-                score = -ab.negamax(one, depth, -ab.INF, ab.INF, one, bbs, sts, evals, moves,
-                                    mscores, pv, pvlen, killers, history, keys, tt_key, tt_move,
-                                    tt_score, tt_depth, tt_flag, ctl, w, table, 0.0)
-            out_scores[p, i] = score
-            best = max(best, score)
-        out_values[p] = score_value(best, value_mode, omega)
-        # Softmax of the clipped scores.
-        if uniform:
-            for i in range(n):
-                out_probs[p, i] = 1.0 / n
-            continue
-        top = -ab.INF
-        for i in range(n):
-            x = logit_score(out_scores[p, i], win) / temperature
-            out_probs[p, i] = x
-            top = max(top, x)
-        total = 0.0
-        for i in range(n):
-            e = math.exp(out_probs[p, i] - top)
-            out_probs[p, i] = e
-            total += e
-        for i in range(n):
-            out_probs[p, i] /= total
-    return npos
+    best = -ab.INF
+    for i in range(n):
+        m = moves[0, i]
+        out_moves[i] = m
+        core.copy_make(bb, st, bbs[1], sts[1], m)
+        cterm, cv = child_outcome(bbs[1], sts[1], moves[1], bbs[2], sts[2])
+        if cterm:
+            # The game ends: exact (cv is the opponent's value).
+            score = ab.MATE - 1.0 if cv < 0 else (-(ab.MATE - 1.0) if cv > 0 else 0.0)
+        else:
+            evals[1] = evals[0] + evaluate_delta(bb, st, bbs[1], sts[1], ev.w)
+            score = -ab.negamax(one, depth, -ab.INF, ab.INF, one, rows, mem, line, ctl, ev)
+        out_scores[i] = score
+        best = max(best, score)
+    return best
 
 
 # ---------------------------------------------------------------------------------------
@@ -409,24 +412,22 @@ class HeuristicPrior:
         self.value_mode = value
         self.policy_mode = policy
         self.omega = float(omega)
+        # The search's work space, grouped as search.state says.
         m = ab.MAXPLY + 4
-        self._bbs = np.zeros((m, core.NBB), dtype=np.uint64)
-        self._sts = np.zeros((m, core.NST), dtype=np.int64)
-        self._evals = np.zeros(m, dtype=np.float64)
-        self._moves = np.zeros((m, core.MAX_MOVES), dtype=np.int64)
-        self._mscores = np.zeros((m, core.MAX_MOVES), dtype=np.int64)
-        self._pv = np.zeros((m, m), dtype=np.int64)
-        self._pvlen = np.zeros(m, dtype=np.int64)
-        self._killers = np.zeros((m, 2), dtype=np.int64)
-        self._history = np.zeros((2, 4096 + 7 * 64), dtype=np.int64)
-        self._keys = np.zeros(m + 4, dtype=np.uint64)
-        self._tt_key = np.zeros(TT_SIZE, dtype=np.uint64)
-        self._tt_move = np.zeros(TT_SIZE, dtype=np.int64)
-        self._tt_score = np.zeros(TT_SIZE, dtype=np.float64)
-        self._tt_depth = np.zeros(TT_SIZE, dtype=np.int16)
-        self._tt_flag = np.zeros(TT_SIZE, dtype=np.int8)
+        self._rows = Rows(np.zeros((m, core.NBB), dtype=np.uint64),
+                          np.zeros((m, core.NST), dtype=np.int64), np.zeros(m, dtype=np.float64),
+                          np.zeros((m, core.MAX_MOVES), dtype=np.int64),
+                          np.zeros((m, core.MAX_MOVES), dtype=np.int64))
+        self._memory = Memory(np.zeros(TT_SIZE, dtype=np.uint64), np.zeros(TT_SIZE, dtype=np.int64),
+                              np.zeros(TT_SIZE, dtype=np.float64),
+                              np.zeros(TT_SIZE, dtype=np.int16), np.zeros(TT_SIZE, dtype=np.int8),
+                              np.zeros((m, 2), dtype=np.int64),
+                              np.zeros((2, 4096 + 7 * 64), dtype=np.int64))
+        self._line = Line(np.zeros((m, m), dtype=np.int64), np.zeros(m, dtype=np.int64),
+                          np.zeros(m + 4, dtype=np.uint64))
         self._ctl = np.zeros(ab.N_CTL, dtype=np.int64)
         self._ctl[ab.C_QLIMIT] = qlimit
+        self._eval = Eval(self.w, self._table, 0.0)
 
     # -- raw -----------------------------------------------------------------------
 
@@ -442,14 +443,11 @@ class HeuristicPrior:
         out_probs = np.empty((npos, width), dtype=np.float64)
         out_values = np.zeros(npos, dtype=np.float64)
         out_terminal = np.zeros(npos, dtype=np.bool_)
-        prior_batch_arrays(bbs, sts, npos, self.depth, self.temperature, self.win_logit,
-                           VALUE_MODES.index(self.value_mode), self.omega,
-                           self.policy_mode == "uniform", out_n, out_moves, out_scores,
-                           out_probs, out_values, out_terminal, self._bbs, self._sts,
-                           self._evals, self._moves, self._mscores, self._pv, self._pvlen,
-                           self._killers, self._history, self._keys, self._tt_key,
-                           self._tt_move, self._tt_score, self._tt_depth, self._tt_flag,
-                           self._ctl, self.w, self._table)
+        policy = (self.temperature, self.win_logit, VALUE_MODES.index(self.value_mode),
+                  self.omega, self.policy_mode == "uniform")
+        out = (out_n, out_moves, out_scores, out_probs, out_values, out_terminal)
+        prior_batch_arrays(bbs, sts, npos, self.depth, policy, out, self._rows, self._memory,
+                           self._line, self._ctl, self._eval)
         return PriorArrays(out_n, out_moves, out_scores, out_probs, out_values, out_terminal)
 
     # -- positions -----------------------------------------------------------------

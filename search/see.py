@@ -79,9 +79,9 @@ def see(bb, st, m):
     flags = core.m_flags(m)
     if flags & core.F_DROP:
         return np.int64(0)
-    if v == core.SUICIDE or v == core.GIVEAWAY:
+    if core.LOSING[v]:
         return np.int64(0)
-    if v == core.ATOMIC:
+    if core.EXPLOSIONS[v]:
         if st[core.m_to(m)] == 0 and not (flags & core.F_EP):
             return np.int64(0)
         return atomic_blast(bb, st, m)

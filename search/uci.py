@@ -103,12 +103,9 @@ OPTIONS: tuple[Option, ...] = (
 
 def options_help(width: int = 88) -> str:
     """The options of :data:`OPTIONS` as ``tdleaf uci --help`` lists them (this loads
-    the weight-set names, so it costs what importing :mod:`search.layout` costs)."""
-    from .layout import VALUE_SETS
-    try:
-        from .layout import REFERENCE_SETS
-    except ImportError:                   # a layout without learnt reference sets
-        REFERENCE_SETS = ()
+    the weight-set names, so it costs what importing the value and reference sets costs)."""
+    from .evaluation.reference_sets import REFERENCE_SETS
+    from .evaluation.value_sets import VALUE_SETS
     sets = ", ".join(tuple(VALUE_SETS) + tuple(REFERENCE_SETS))
     pad = max(len(o.name) for o in OPTIONS) + 4
     lines = []
@@ -266,7 +263,7 @@ class UciEngine(Session):
         if not self.limit_strength or self.search_mode == "mcts":
             self._warned = None
             return
-        from .layout import weights_digest
+        from .evaluation.weights import weights_digest
         digest = weights_digest(weights.w)
         key = (self.variant, source, digest)
         if key == self._warned:

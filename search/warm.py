@@ -47,22 +47,9 @@ def search(variant: str = "chess", mode: str = "selective", depth: int = 2) -> N
 def leaf_blocks(variant: str = "chess", depth: int = 2) -> None:
     """The search with every registered leaf block (``--features psq+BLOCK...``): numba
     compiles it apart from the classic search, which has no leaf-block code at all."""
-    import numpy as np
+    from .engine import search_with_leaf_blocks
 
-    from .engine import Engine
-    from .layout import BLOCKS, Weights, feature_layout, value_set
-
-    # The variant's own leaf blocks: numba compiles every kernel's branch with any one.
-    extra = [name for name, b in BLOCKS.items()
-             if b.evaluation == "leaf" and not b.misfit(variant)
-             and not feature_layout(variant, "psq").has(name)]
-    if not extra:
-        return
-    layout = feature_layout(variant, "+".join(["psq", *extra]))
-    w = np.zeros(layout.size)
-    classic = value_set(WEIGHTS, variant)
-    w[:classic.w.size] = classic.w
-    Engine(variant, Weights(variant, w, {}, layout=layout), hash_mb=1).search(None, depth=depth)
+    search_with_leaf_blocks(variant, depth)
 
 
 def evaluation(variant: str = "chess") -> None:
@@ -72,8 +59,9 @@ def evaluation(variant: str = "chess") -> None:
 
     from variants import Position
 
-    from .evaluate import evaluate, evaluate_delta, feature_vector, sparse_features
-    from .layout import value_set
+    from .evaluation.value_sets import value_set
+    from .kernels.classic import evaluate, evaluate_delta
+    from .kernels.dispatch import feature_vector, sparse_features
 
     w = np.ascontiguousarray(value_set(WEIGHTS, variant).w, dtype=np.float64)
     parent = Position.start(variant)

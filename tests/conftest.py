@@ -50,3 +50,14 @@ def _user_data_folder():
     assert os.environ["TDLEAF_DATA"] == _USER_DATA
     yield Path(_USER_DATA)
     shutil.rmtree(_USER_DATA, ignore_errors=True)
+
+
+@pytest.fixture
+def scratch_blocks():
+    """The block registry, restored after the test (blocks it registers are gone)."""
+    from search.evaluation.registry import BLOCKS
+
+    saved = dict(BLOCKS)
+    yield BLOCKS
+    BLOCKS.clear()
+    BLOCKS.update(saved)

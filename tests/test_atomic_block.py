@@ -15,8 +15,10 @@ import numpy as np
 import pytest
 
 from search import Engine
-from search.atomic_blocks import ATOMIC_BLOCK, ATOMIC_KEYS, atomic_features, explosion_captures
 from search.evaluate import feature_vector
+from search.evaluation.blocks.atomic import BLOCK as ATOMIC_BLOCK
+from search.evaluation.blocks.atomic import KEYS as ATOMIC_KEYS
+from search.evaluation.blocks.atomic import atomic_features, explosion_captures
 from search.layout import BASE_SIZE, BLOCKS, HAND, Weights, WeightsError, feature_layout
 from tests.helpers_search import assert_scores_are_w_dot_x, random_positions, random_weight_vector
 from variants import Position
@@ -35,7 +37,7 @@ def _kernel(fen: str) -> np.ndarray:
 def test_the_block_is_registered_for_atomic_only():
     assert BLOCKS["atomic"] is ATOMIC_BLOCK and ATOMIC_BLOCK.keys == ATOMIC_KEYS
     assert LAYOUT.names[SPAN] == [f"atomic.{k}" for k in ATOMIC_KEYS]
-    assert LAYOUT.table.tolist() == [[ATOMIC_BLOCK.code, LAYOUT.leaf_start, 5]]
+    assert LAYOUT.table.tolist() == [[ATOMIC_BLOCK.code, LAYOUT.leaf_start, 5, 2]]
     # (d) Elsewhere: refused, with the reason.
     why = r"block 'atomic' is for atomic only \(rule 'explosions'\), not chess"
     with pytest.raises(WeightsError, match=rf"^--features psq\+atomic: {why}$"):

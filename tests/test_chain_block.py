@@ -2,7 +2,7 @@
 
 Per side and piece type, the captures its pieces can make and its pieces the enemy can
 take; whether it has a capture, and whether it is to move with one; White's minus
-Black's (search.chain_blocks). Oracles: python-chess boards built from FENs by
+Black's (search.evaluation.blocks.chains). Oracles: python-chess boards built from FENs by
 python-chess, and python-chess's own legal moves, never the compiled code.
 """
 
@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 
 from search import Engine
-from search.chain_blocks import CHAINS_BLOCK, CHAINS_KEYS, FORCED, TAKEN, TEMPO, chains_features
 from search.evaluate import feature_vector
+from search.evaluation.blocks.chains import BLOCK as CHAINS_BLOCK
+from search.evaluation.blocks.chains import FORCED, TAKEN, TEMPO, chains_features
+from search.evaluation.blocks.chains import KEYS as CHAINS_KEYS
 from search.layout import BASE_SIZE, BLOCKS, Weights, WeightsError, feature_layout
 from tests.helpers_search import (
     assert_scores_are_w_dot_x,
@@ -76,7 +78,7 @@ def test_the_block_is_registered_for_the_losing_variants_only():
     assert [v for v in VARIANTS if CHAINS_BLOCK.misfit(v) is None] == list(LOSING)
     layout = feature_layout("suicide", "psq+chains")
     assert layout.names[layout.span("chains")] == [f"chains.{k}" for k in CHAINS_KEYS]
-    assert layout.table.tolist() == [[CHAINS_BLOCK.code, BASE_SIZE, 14]]
+    assert layout.table.tolist() == [[CHAINS_BLOCK.code, BASE_SIZE, 14, 0]]
 
 
 def test_chess_refuses_the_block_with_the_reason():

@@ -61,7 +61,7 @@ def test_offsets_and_the_compiled_table_follow_the_spec():
     assert black_view("chess") == (0, 12, 56) and black_view("crazyhouse") == (0, 12, 56)
     assert black_view("racingkings") == (0, 12, 7)
     assert black_view("horde") == (396, 402, 56)
-    from search.evaluate import _BLACK
+    from search.kernels.base import BLACK_VIEW as _BLACK
     for name in spec.VARIANTS:
         assert tuple(_BLACK[spec.get(name).code]) == black_view(name), name
     # The figures keep their own copy of the offsets (plots imports nothing of search).

@@ -259,7 +259,8 @@ def test_report_set_is_the_reports_tables():
 
 
 def test_report_set_matches_the_figures_copy():
-    """plots.paper.LEARNT draws the same numbers beside ours: the two copies agree."""
+    """plots.paper.LEARNT, which the figures draw beside ours, is the value set's: every
+    number of it (pieces in hand included) is the one the set plays."""
     from plots.paper import LEARNT
     for variant, values in LEARNT.items():
         w = value_set("report", variant)

@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import search.layout as layout_mod
 from search import Engine
 from search.evaluate import evaluate, evaluate_layout, feature_vector, leaf_features
 from search.layout import (
@@ -36,7 +35,7 @@ from search.layout import (
     weights_from_json,
 )
 from tests.helpers_search import random_positions, random_weight_vector
-from variants import VARIANTS, Position
+from variants import VARIANTS, Position, spec
 
 ROOT = Path(__file__).resolve().parent.parent
 #: SHA-256 of the float64 vector (little-endian) of every reference weights file, as
@@ -165,7 +164,7 @@ BAD_LAYOUTS = [
      "block 'psq' is not in the file's layout 'm'"),
     ("hand in chess", _v2(layout={"name": "psq", "version": 2,
                                   "blocks": ["material", "hand", "psq"]}),
-     "need pieces in hand, which chess has not"),
+     "needs pieces in hand, which chess has not"),
     ("version not a number", _v2(layout={"name": "psq", "version": "2", "blocks": []}),
      "layout version must be a positive integer"),
     ("v1 with other blocks", _v2(layout={"name": "x", "version": 1, "blocks": ["material"]}),
@@ -225,8 +224,7 @@ def _light_squares(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
 
 
 @pytest.fixture
-def toy(monkeypatch):
-    monkeypatch.setattr(layout_mod, "BLOCKS", dict(BLOCKS))
+def toy(scratch_blocks):
     return register_block(Block("toy", ("light", "dark"), reference=_light_squares,
                                 doc="a test block"))
 
@@ -238,7 +236,7 @@ def test_an_added_block_goes_after_the_tables_and_is_named_in_the_file(toy, tmp_
     assert layout.offsets["toy"] == BASE_SIZE and layout.size == BASE_SIZE + 2
     assert layout.names[BASE_SIZE:] == ["toy.light", "toy.dark"]
     assert layout.block_names == ["material", "hand", "psq", "toy"]
-    assert layout.table.tolist() == [[0, BASE_SIZE, 2]]
+    assert layout.table.tolist() == [[0, BASE_SIZE, 2, 0]]
     assert learnt_blocks("crazyhouse", "psq+toy")[-1] == "toy"
     assert layout.mask(["toy"]).sum() == 2 and layout.mask(["toy"])[BASE_SIZE:].all()
     rng = np.random.default_rng(7)
@@ -269,19 +267,18 @@ def test_an_added_block_goes_after_the_tables_and_is_named_in_the_file(toy, tmp_
                                                 + 0.25 * x[BASE_SIZE] - 0.5 * x[BASE_SIZE + 1])
 
 
-def test_a_file_with_an_added_block_is_refused_where_the_block_is_unknown(toy, tmp_path,
-                                                                          monkeypatch):
+def test_a_file_with_an_added_block_is_refused_where_the_block_is_unknown(toy, tmp_path):
     layout = feature_layout("chess", "psq+toy")
     data = Weights("chess", np.zeros(layout.size), {}, layout=layout).to_json()
-    monkeypatch.setattr(layout_mod, "BLOCKS", {k: v for k, v in BLOCKS.items() if k != "toy"})
+    del BLOCKS["toy"]
     with pytest.raises(WeightsError, match="does not know: toy"):
         weights_from_json(data, "chess")
 
 
-def test_registering_a_bad_block_is_refused(monkeypatch):
-    monkeypatch.setattr(layout_mod, "BLOCKS", dict(BLOCKS))
+def test_registering_a_bad_block_is_refused(scratch_blocks):
     for block, words in ((Block("meta", ("a",)), "bad block name"),
                          (Block("x", ()), "no entries"),
+                         (Block("z", ("a",), code=99), "compiled kernel needs its place"),
                          (Block("y", ("a",), evaluation="incremental", offset=3), "only leaf")):
         with pytest.raises(ValueError, match=words):
             register_block(block)
@@ -326,25 +323,33 @@ def test_a_new_job_writes_the_versioned_layout():
         LearnConfig("chess", features="psq+nope").validate()
 
 
-def test_a_block_with_a_rule_fits_only_the_variants_with_that_rule(monkeypatch):
-    import search.layout as layout_mod
+def test_a_block_with_a_rule_fits_only_the_variants_with_that_rule(scratch_blocks):
     from search.layout import Block, register_block
-    monkeypatch.setattr(layout_mod, "BLOCKS", dict(layout_mod.BLOCKS))
-    register_block(Block("boom", ("a",), code=0, rule="explosions"))
+    register_block(Block("boom", ("a",), rule="explosions"))
     assert feature_layout("atomic", "psq+boom").has("boom")
     with pytest.raises(WeightsError, match="'boom' is for atomic only .rule 'explosions'., not chess"):
         feature_layout("chess", "psq+boom")
 
 
 def test_all_is_psq_and_every_block_that_fits():
+    """``all`` holds the psq set and every registered kernel block that fits, each once, in
+    the registry's order (crazyhouse's pocket blocks in, the goal block of king of the
+    hill in its psq set already, no rule block where the rule is absent)."""
+    from search.evaluation.registry import LEAF
     from search.layout import ALL, expand_features
-    assert expand_features(ALL, "crazyhouse") == \
-        "psq+mobility+handcount+kingrel+safety+drops"
-    assert expand_features(ALL, "kingofthehill") == "psq+mobility+kingrel+safety"  # hill in psq
     assert expand_features("psq+safety", "chess") == "psq+safety"
     for variant in VARIANTS:
         every = feature_layout(variant, ALL)
         assert every.blocks == feature_layout(variant, expand_features(ALL, variant)).blocks
         assert all(b.misfit(variant) is None for b in every.blocks)
+        names = every.block_names
+        goal = spec.get(variant).goal_block          # in the psq set, before the others
+        fits = [b.name for b in LEAF if b.misfit(variant) is None and b.name != goal]
+        assert [n for n in names if n in fits] == fits, variant
+        assert len(set(names)) == len(names), variant
+    assert {"handcount", "drops"} <= set(feature_layout("crazyhouse", ALL).block_names)
+    assert "atomic" not in feature_layout("chess", ALL).block_names
+    goal = feature_layout("kingofthehill", "psq").block_names
+    assert expand_features(ALL, "kingofthehill").split("+").count("hill") == 0 and "hill" in goal
     with pytest.raises(WeightsError, match="or all"):
         feature_layout("chess", "everything")

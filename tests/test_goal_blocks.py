@@ -20,8 +20,11 @@ import pytest
 
 from search import Engine
 from search.evaluate import feature_vector, leaf_features
-from search.goal_blocks import RACE_KEYS, checks_features, hill_features, race_features
-from search.goal_kernels import hill_distance
+from search.evaluation.blocks.checks import checks_features
+from search.evaluation.blocks.hill import hill_features
+from search.evaluation.blocks.race import KEYS as RACE_KEYS
+from search.evaluation.blocks.race import race_features
+from search.kernels.hill import hill_distance
 from search.layout import (
     BASE_SIZE,
     BLOCKS,
@@ -101,7 +104,7 @@ def test_psq_holds_and_learns_the_goal_block_and_material_does_not(variant):
     assert not any(b.evaluation == "leaf" for b in material.blocks)
     if goal:
         block = BLOCKS[goal]
-        assert psq.table.tolist() == [[block.code, psq.leaf_start, block.size]]
+        assert psq.table.tolist() == [[block.code, psq.leaf_start, block.size, 0]]
         assert psq.size == psq.leaf_start + block.size
         assert psq.names[psq.span(goal)] == [f"{goal}.{k}" for k in block.keys]
         # Material and the goal: the goal block is added and learnt.
@@ -147,7 +150,7 @@ def test_hill_distance_on_every_square():
 def test_the_race_kernel_sees_through_the_king_as_its_reference_does():
     """On positions where a king is in check (chess, random play), the race kernel and
     its reference agree: both take the king off the board for the enemy's sliders."""
-    table = np.array([[BLOCKS["race"].code, 0, 15]], dtype=np.int64)
+    table = np.array([[BLOCKS["race"].code, 0, 15, BLOCKS["race"].extent]], dtype=np.int64)
     checked = 0
     for fen in random_positions("chess", "goal-race-checks", 200, lo=10, hi=80):
         board = chess.Board(fen)
@@ -266,8 +269,8 @@ def test_importing_the_layout_stays_light_and_either_module_can_come_first():
             "assert {'checks', 'hill', 'race'} <= set(l.BLOCKS); "
             "assert not {'numba', 'chess'} & set(sys.modules), sorted(sys.modules)")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
-    code = ("import search.goal_kernels, search.evaluate; "
-            "import search.layout as l; assert 'race' in l.BLOCKS")
+    code = ("import search.kernels.dispatch; "
+            "import search.evaluation.registry as r; assert 'race' in r.BLOCKS")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
 
 

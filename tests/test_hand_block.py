@@ -10,7 +10,8 @@ import pytest
 
 from search import Engine
 from search.evaluate import evaluate_layout, feature_vector
-from search.hand_blocks import HANDCOUNT_BLOCK, HANDCOUNT_KEYS
+from search.evaluation.blocks.handcount import BLOCK as HANDCOUNT_BLOCK
+from search.evaluation.blocks.handcount import KEYS as HANDCOUNT_KEYS
 from search.layout import BLOCKS, Weights, WeightsError, feature_layout
 from tests.helpers_search import random_positions
 from variants import Position

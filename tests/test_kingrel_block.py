@@ -3,7 +3,7 @@ own or enemy king, Chebyshev distance and direction (ahead, level, behind in the
 of the piece's owner), White's minus Black's.
 
 Oracle: python-chess boards built from FENs by python-chess itself (the block's
-reference, :func:`search.kingrel_blocks.kingrel_features`), and entries worked out by
+reference, :func:`search.evaluation.blocks.kingrel.kingrel_features`), and entries worked out by
 hand; the compiled kernel reads the arrays of the project's FEN loader.
 """
 
@@ -15,7 +15,9 @@ import pytest
 
 from search import Engine
 from search.evaluate import evaluate_layout, feature_vector
-from search.kingrel_blocks import KINGREL_BLOCK, KINGREL_KEYS, kingrel_features
+from search.evaluation.blocks.kingrel import BLOCK as KINGREL_BLOCK
+from search.evaluation.blocks.kingrel import KEYS as KINGREL_KEYS
+from search.evaluation.blocks.kingrel import kingrel_features
 from search.layout import BASE_SIZE, BLOCKS, HAND, Weights, feature_layout, has_pockets
 from tests.helpers_search import new_board, random_positions, random_weight_vector
 from variants import VARIANTS, Position, spec
@@ -80,7 +82,7 @@ def test_the_block_is_registered_with_its_kernel():
                                 "own.P.2.ahead")
     assert KINGREL_KEYS[-1] == "enemy.Q.3.behind"
     layout = feature_layout("chess", "psq+kingrel")
-    assert layout.table.tolist() == [[KINGREL_BLOCK.code, BASE_SIZE, 90]]
+    assert layout.table.tolist() == [[KINGREL_BLOCK.code, BASE_SIZE, 90, 0]]
     with pytest.raises(ValueError, match="unknown mirror 'up'"):
         kingrel_features(chess.Board(), "up")
 

@@ -1,5 +1,7 @@
-"""The house plan (README, Layout): imports point one way, cli -> learn, play, bench ->
-search -> variants; plots imports none of them; tdleaf/ keeps its code in rooms."""
+"""The house plan (../shared/design/architecture.md): imports point one way, cli ->
+learn, play, bench -> search -> variants; plots imports none of them but the numba-free
+description of the evaluation; no import circle anywhere; tdleaf/ keeps its code in
+rooms."""
 
 from __future__ import annotations
 
@@ -18,9 +20,11 @@ ALLOWED = {
     "tdleaf.bench": {"variants", "search", "tdleaf.bench", "tdleaf.learn", "tdleaf.play"},
     "tdleaf.cli": {"variants", "search", "tdleaf.learn", "tdleaf.play", "tdleaf.bench",
                    "tdleaf.cli", "plots"},
-    # plots reads run folders; of the project only the pure-data variant description and
-    # the normalisation of learnt values it shares with learning (neither loads numba).
-    "plots": {"plots", "variants.spec", "variants.errors", "variants.normalise"},
+    # plots reads run folders; of the project only the pure-data variant description, the
+    # normalisation of learnt values it shares with learning, and the evaluation's
+    # description (none of them loads numba).
+    "plots": {"plots", "variants.spec", "variants.errors", "variants.normalise",
+              "search.evaluation"},
 }
 
 
@@ -68,9 +72,72 @@ def test_imports_point_one_way():
             continue
         allowed = ALLOWED[_package(module)]
         for imported in _imports(path, module):
-            if imported == "tdleaf" or not (_package(imported) in allowed or imported in allowed):
+            inside = any(imported == a or imported.startswith(a + ".") for a in allowed)
+            if imported == "tdleaf" or not (_package(imported) in allowed or inside):
                 wrong.append(f"{module} imports {imported}")
     assert not wrong, "\n".join(wrong)
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Each project module and the project modules it imports: every import counts, in a
+    function or under TYPE_CHECKING too; importing a package's name imports the
+    package (its ``__init__``), not its modules."""
+    modules = {module: path for path, module in _modules()}
+    graph = {}
+    for module, path in modules.items():
+        found = set()
+        for name in _imports(path, module):
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            # A module's own package (its __init__) is imported first by Python: no edge.
+            if name and name != module and not module.startswith(name + "."):
+                found.add(name)
+        graph[module] = found
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle():
+    assert _circles(_module_graph()) == []
+
+
+def test_the_circle_check_sees_a_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _circles(graph) == [["a", "b", "c"]]
 
 
 def test_tdleaf_code_lives_in_rooms():
@@ -78,3 +145,48 @@ def test_tdleaf_code_lives_in_rooms():
     assert top == ["__init__.py", "__main__.py"]
     rooms = sorted(p.name for p in (ROOT / "tdleaf").iterdir() if (p / "__init__.py").exists())
     assert rooms == ["bench", "cli", "learn", "play"]
+
+
+#: Limits of a function of search/ (the house plan: the search's state travels in groups,
+#: search.state; each part reads as one idea).
+MAX_PARAMETERS = 12
+MAX_LINES = 120
+#: The rules codes of variants.board: only variants/ may name them.
+VARIANT_CODES = {"CHESS", "CRAZYHOUSE", "SUICIDE", "GIVEAWAY", "ANTICHESS", "ATOMIC", "KOTH",
+                 "THREECHECK", "RACING", "HORDE"}
+
+
+def test_search_functions_are_narrow_and_short():
+    wide = []
+    for path, module in _modules():
+        if not module.startswith("search"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            a = node.args
+            n = (len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) + bool(a.vararg)
+                 + bool(a.kwarg) - bool(a.args and a.args[0].arg in ("self", "cls")))
+            lines = node.end_lineno - node.lineno + 1  # type: ignore[operator]
+            if n > MAX_PARAMETERS or lines > MAX_LINES:
+                wide.append(f"{module}.{node.name}: {n} parameters, {lines} lines")
+    assert not wide, "\n".join(wide)
+
+
+def test_no_variant_code_outside_variants():
+    """The search asks the rules' flags (variants.rules) or a function of variants, never
+    a variant's rules code: no ``core.ATOMIC``, nor ``ATOMIC`` imported under any name."""
+    found = []
+    for path, module in _modules():
+        if module.startswith("variants"):
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        aliases = {a.asname or a.name for node in ast.walk(tree)
+                   if isinstance(node, ast.ImportFrom) and not node.level
+                   and (node.module or "").startswith("variants")
+                   for a in node.names if a.name in VARIANT_CODES}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and node.attr in VARIANT_CODES
+                    or isinstance(node, ast.Name) and node.id in aliases):
+                found.append(f"{module}:{node.lineno}")
+    assert not found, "\n".join(found)

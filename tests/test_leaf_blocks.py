@@ -19,12 +19,13 @@ import pytest
 
 from search import Engine
 from search.evaluate import evaluate_layout, feature_vector
+from search.evaluation.blocks.mobility import BLOCK as MOBILITY_BLOCK
 from search.layout import (
     BASE_SIZE,
     BLOCKS,
     HAND,
-    MOBILITY_BLOCK,
     Weights,
+    expand_features,
     feature_layout,
     has_pockets,
     load_weights,
@@ -64,7 +65,7 @@ def test_the_block_is_registered_with_its_kernel():
     assert BLOCKS["mobility"] is MOBILITY_BLOCK and MOBILITY_BLOCK.code > 0
     layout = feature_layout("atomic", "psq+mobility")
     assert layout.names[MOB] == [f"mobility.{p}" for p in "PNBRQK"]
-    assert layout.table.tolist() == [[MOBILITY_BLOCK.code, BASE_SIZE, 6]]
+    assert layout.table.tolist() == [[MOBILITY_BLOCK.code, BASE_SIZE, 6, 2]]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -177,10 +178,8 @@ def test_search_score_with_the_block_equals_a_python_chess_minimax(variant):
     assert checked == 3 and differs >= 4
 
 
-def test_a_block_without_a_kernel_is_refused_by_the_engine(monkeypatch):
-    import search.layout as layout_mod
+def test_a_block_without_a_kernel_is_refused_by_the_engine(scratch_blocks):
     from search.layout import Block, register_block
-    monkeypatch.setattr(layout_mod, "BLOCKS", dict(BLOCKS))
     register_block(Block("slow", ("a",), reference=lambda bb, st: np.zeros(1)))
     layout = feature_layout("chess", "psq+slow")
     with pytest.raises(ValueError, match="slow.*no compiled kernel"):
@@ -279,9 +278,10 @@ def test_learning_all_blocks_saves_them_spelt_out(tmp_path):
     assert main(["learn", "--no-progress", "--no-plot", "--variant", "atomic", "--features",
                  "all", "--runs", "1", "--games", "1", "--depth", "1", "--out", str(out)]) == 0
     cfg = json.loads((out / "config.json").read_text())["learn"]
-    assert cfg["features"] == "psq+mobility+atomic+kingrel+safety"
-    assert json.loads((out / "weights.json").read_text())["layout"]["blocks"][-4:] == [
-        "mobility", "atomic", "kingrel", "safety"]
+    spelt = expand_features("all", "atomic")
+    assert cfg["features"] == spelt and "all" not in spelt
+    assert json.loads((out / "weights.json").read_text())["layout"]["blocks"] == \
+        feature_layout("atomic", spelt).block_names
 
 
 def test_block_visits_count_the_positions_where_each_feature_is_not_zero():
@@ -325,7 +325,7 @@ def test_resume_after_kill_with_the_block_equals_an_uninterrupted_run(tmp_path):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_block_computes_the_same_features_whatever_blocks_share_its_attack_maps(variant):
     """The attack maps are computed once per node for every block of the layout
-    (search.attack_kernels), over the kings' zones or the whole board depending on
+    (search.kernels.attacks), over the kings' zones or the whole board depending on
     the blocks: each block's features with all the variant's blocks equal its features
     alone, and the evaluation is still w . x."""
     from search.layout import extra_blocks
@@ -345,3 +345,27 @@ def test_a_block_computes_the_same_features_whatever_blocks_share_its_attack_map
         assert evaluate_layout(pos.bb, pos.st, w, everything.table) == pytest.approx(
             float(w @ x), abs=1e-9), fen
 
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_registered_kernel_equals_its_reference(variant):
+    """Walking the registry: each compiled leaf block that fits the variant computes, on
+    seeded random positions, what its description's reference says (a block added to
+    the registry is held to its reference here without a test of its own)."""
+    from search.evaluation.registry import leaf_blocks
+
+    blocks = [b for b in leaf_blocks() if b.code and b.misfit(variant) is None]
+    assert blocks and all(b.reference is not None for b in blocks)
+    held = feature_layout(variant, "psq").block_names
+    layout = feature_layout(variant, "+".join(["psq", *(b.name for b in blocks
+                                                        if b.name not in held)]))
+    nonzero = {b.name: 0 for b in blocks}
+    for fen in random_positions(variant, "registry", 4, lo=4, hi=90):
+        pos = Position.from_fen(fen, variant)
+        x = feature_vector(pos.bb, pos.st, layout)
+        for b in blocks:
+            assert b.reference is not None
+            want = b.reference(pos.bb, pos.st)
+            assert x[layout.span(b.name)].tolist() == want.tolist(), (b.name, fen)
+            nonzero[b.name] += bool(want.any())
+    assert any(nonzero.values()), nonzero

@@ -615,7 +615,8 @@ def test_leaf_blocks_drawn_as_bars(tmp_path, capsys, variant, features, blocks):
     and report.md links it; each bar is the mean over runs of the block's weight times
     summary.json's factor of the material values, its error bar the standard deviation
     over runs times the same factor, labelled by the keys weights.json names."""
-    from plots.blocks import block_bars, block_figure
+    from plots.blockfigures import block_figure
+    from plots.blocks import block_bars
     from plots.values import finals
 
     out = _learn(tmp_path / "learn", variant, features)
@@ -670,7 +671,8 @@ def test_kingrel_drawn_as_a_grid_of_heatmaps_and_kept_off_the_summary(tmp_path, 
     """kingrel's 90 weights: block-kingrel is a 2 x 5 grid of 3 x 3 heatmaps (king x
     piece; direction x distance) whose cells are the bars' values, and the summary page
     leaves it out (its small blocks stay)."""
-    from plots.blocks import block_bars, block_figure
+    from plots.blockfigures import block_figure
+    from plots.blocks import block_bars
     from plots.values import finals
 
     out = _learn(tmp_path / "learn", "suicide", "psq+kingrel+chains")
@@ -702,7 +704,8 @@ def test_kingrel_drawn_as_a_grid_of_heatmaps_and_kept_off_the_summary(tmp_path, 
 def test_handcount_drawn_as_the_value_of_each_piece_in_hand_by_count(tmp_path):
     """block-handcount: per piece type, bars for the 1st, 2nd, 3rd and each further
     piece in hand, each the normalised hand value plus the offsets up to that count."""
-    from plots.blocks import block_bars, block_figure
+    from plots.blockfigures import block_figure
+    from plots.blocks import block_bars
     from plots.values import finals
 
     out = _learn(tmp_path / "learn", "crazyhouse", "psq+handcount")
@@ -744,25 +747,29 @@ def test_old_folder_draws_no_leaf_blocks(tmp_path):
 
 
 def test_every_leaf_block_has_a_title():
-    """plots may not import search: its one-line titles of the blocks must cover every
-    leaf block search registers."""
-    from plots.blocks import BLOCK_TITLES
-    from search.layout import BLOCKS
+    """The figures' titles come from the blocks' descriptions: every registered leaf
+    block has one, and an unknown block still gets a plain one."""
+    from plots.blocks import block_title
+    from search.evaluation.registry import leaf_blocks
 
-    leaf = {b.name for b in BLOCKS.values() if b.evaluation == "leaf"}
-    assert leaf and leaf <= set(BLOCK_TITLES)
+    for b in leaf_blocks():
+        title, axis = block_title(b.name)
+        assert title == b.title and title.startswith(f"{b.name}: ") and axis, b.name
+    assert block_title("nope")[0].startswith("nope: ")
 
 
 def test_plots_imports_nothing_of_the_engine():
-    """The house rule: plots reads files and imports neither search, tdleaf nor numba;
-    of variants only the pure-data spec and the normalisation it shares with learning
-    (NumPy only)."""
+    """The house rule: plots reads files and imports neither the engine, tdleaf nor
+    numba; of search only the numba-free description of the evaluation, of variants only
+    the pure-data spec and the normalisation it shares with learning (NumPy only)."""
     import subprocess
     import sys
-    code = ("import sys, plots; plots.load_run; "
+    code = ("import sys, plots, plots.api; plots.load_run; "
             "allowed = ('variants', 'variants.spec', 'variants.errors', 'variants.normalise'); "
-            "bad = [m for m in ('search', 'tdleaf', 'numba') if m in sys.modules]; "
+            "bad = [m for m in ('tdleaf', 'numba', 'chess') if m in sys.modules]; "
             "bad += [m for m in sys.modules if m.startswith('variants') and m not in allowed]; "
+            "bad += [m for m in sys.modules if m.startswith('search') and m not in "
+            "('search', 'search.shipped') and not m.startswith('search.evaluation')]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
 

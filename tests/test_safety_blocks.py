@@ -16,6 +16,10 @@ import pytest
 
 from search import Engine
 from search.evaluate import evaluate_layout, feature_vector
+from search.evaluation.blocks.drops import KEYS as DROPS_KEYS
+from search.evaluation.blocks.drops import drops_features
+from search.evaluation.blocks.safety import KEYS as SAFETY_KEYS
+from search.evaluation.blocks.safety import safety_features
 from search.layout import (
     BLOCKS,
     FeatureLayout,
@@ -24,7 +28,6 @@ from search.layout import (
     feature_layout,
     has_pockets,
 )
-from search.safety_blocks import DROPS_KEYS, SAFETY_KEYS, drops_features, safety_features
 from tests.helpers_search import new_board, random_positions
 from variants import VARIANTS, Position
 

@@ -43,6 +43,7 @@ from .board import (
     is_variant_end,
 )
 from .movegen import gen_legal
+from .rules import HALFMOVE_RULE
 
 # ---------------------------------------------------------------------------------------
 # Outcomes
@@ -321,6 +322,75 @@ def outcome_code(bb, st, moves, sbb, sst):
         return T_INSUFFICIENT, -1
     if n == 0:
         return T_STALEMATE, -1
-    if v != CRAZYHOUSE and st[HALFMOVE] >= 150:
+    if halfmove_draw(st, 150):
         return T_SEVENTYFIVE, -1
     return T_NONE, -1
+
+
+@njit(cache=True)
+def terminal_result(bb, st):
+    """The result for the side to move of a position without legal moves, or whose game
+    its variant has ended on the board: 1 won, -1 lost, 0 drawn. What a search scores
+    as a won or lost game (``MATE - ply``) or a draw."""
+    v = st[VARIANT]
+    us = st[TURN]
+    them = 1 - us
+    if v == SUICIDE or v == GIVEAWAY:
+        own = bb[OCC + us]
+        theirs = bb[OCC + them]
+        if not own:
+            return 1
+        if not theirs:
+            return 0
+        if v == GIVEAWAY:
+            return 1
+        balance = popcount(own) - popcount(theirs)
+        return -1 if balance > 0 else (1 if balance < 0 else 0)
+    if v == ATOMIC:
+        kings = bb[KING - 1]
+        if kings:
+            if not kings & bb[OCC + us]:
+                return -1
+            if not kings & bb[OCC + them]:
+                return 1
+    if v == KOTH or v == THREECHECK or v == RACING or v == HORDE:
+        # The hill, the third check, the race or the horde may have ended the game.
+        term, winner = variant_result(bb, st)
+        if term == T_VARIANT_DRAW:
+            return 0
+        if term != T_NONE:
+            return 1 if winner == us else -1
+    if checkers_mask(bb, st):
+        return -1
+    return 0
+
+
+@njit(cache=True)
+def halfmove_draw(st, plies):
+    """Whether the halfmove clock has reached ``plies`` (100: the 50-move rule, 150: the
+    75-move rule) in a variant whose clock counts (not crazyhouse, as python-chess)."""
+    return HALFMOVE_RULE[st[VARIANT]] and st[HALFMOVE] >= plies
+
+
+@njit(cache=True)
+def repetition(st, keys, idx, key, floor):
+    """Whether the position ``key`` (at index ``idx`` of the history ``keys``) stood there
+    before with the same side to move, at index ``floor`` or later and, where the
+    halfmove clock counts, since the last capture or pawn move."""
+    limit = floor
+    if HALFMOVE_RULE[st[VARIANT]]:
+        limit = max(limit, idx - st[HALFMOVE])
+    j = idx - 2
+    while j >= limit:
+        if keys[j] == key:
+            return True
+        j -= 2
+    return False
+
+
+@njit(cache=True)
+def rule_draw(st, keys, idx, key, floor):
+    """A draw by rule as a search scores it: the 50-move rule, or a repetition (once:
+    the position is then drawn by best play on both sides). ``keys``, ``idx``,
+    ``key``, ``floor``: as :func:`repetition`."""
+    return halfmove_draw(st, 100) or repetition(st, keys, idx, key, floor)

@@ -3,7 +3,10 @@ NumPy, no python-chess, so that front ends, plots and help texts can name varian
 without loading the rules (the fast UCI handshake imports this module).
 
 Code outside :mod:`variants` decides by a variant's flags (:attr:`Variant.pockets`,
-:attr:`Variant.losing`, ...), never by its name (``tests/test_spec.py`` checks it).
+:attr:`Variant.must_capture`, ...), never by its name nor by its rules code: the
+compiled search reads the flags as per-code arrays (:mod:`variants.rules`), and asks
+:mod:`variants.outcome` where a flag is not enough (the score of a finished game, a
+draw by rule). ``tests/test_spec.py`` and ``tests/test_layout.py`` check it.
 
 >>> from variants.spec import VARIANTS, canonical_variant, get
 >>> VARIANTS
@@ -54,6 +57,9 @@ class Variant:
     king_capture: bool
     #: Captures explode (atomic).
     explosions: bool
+    #: Captures are compulsory (the losing family): no stand-pat while one is on the
+    #: board, no null move (zugzwang is the rule), no check.
+    must_capture: bool
     #: How a game is won, descriptive tags.
     win_conditions: tuple[str, ...]
     #: How piece-square tables mirror between the colours (one of :data:`MIRRORS`).
@@ -87,6 +93,20 @@ class Variant:
     #: Pieces its games never have (racing kings: pawns): their weights keep their
     #: starting values, so learnt values are not reported for them.
     absent: str = ""
+    #: The halfmove clock counts: the 50- and 75-move rules apply, and a capture or a
+    #: pawn move bounds how far back a repetition is looked for (python-chess: not in
+    #: crazyhouse, where dropped pieces make every move reversible).
+    halfmove_rule: bool = True
+    #: The selective search may extend checks here (where they are off as measured,
+    #: :attr:`selective_off` says so); elsewhere checks are too many (drops, the third
+    #: check) or not checks at all (the losing family).
+    check_extensions: bool = False
+
+    @property
+    def ends_on_board(self) -> bool:
+        """Whether a game can end by a rule of its own on the board (an explosion, the
+        hill, the third check, a bare side...), not only by mate or stalemate."""
+        return any(w not in ("checkmate", "stalemate") for w in self.win_conditions)
 
     @property
     def title(self) -> str:
@@ -118,48 +138,50 @@ class Variant:
 _ALL = (
     Variant("chess", 0, "chess.Board", "chess", "normal", "standard", ("standard",),
             pockets=False, losing=False, king_capture=False, explosions=False,
-            win_conditions=("checkmate",), mirror="rank", normalise=("B", 3.0),
-            engines=("uci:fairy-stockfish",), selective_off=("lmr", "futility"),
-            aspiration=0.3),
+            must_capture=False, win_conditions=("checkmate",), mirror="rank",
+            normalise=("B", 3.0), engines=("uci:fairy-stockfish",),
+            selective_off=("lmr", "futility"), aspiration=0.3, check_extensions=True),
     Variant("crazyhouse", 1, "chess.variant.CrazyhouseBoard", "crazyhouse", "crazyhouse",
             "crazyhouse", ("zh", "house"),
             pockets=True, losing=False, king_capture=False, explosions=False,
-            win_conditions=("checkmate",), mirror="rank", normalise=("B", 3.0),
-            engines=("uci:fairy-stockfish", "xboard:sjeng"), selective_off=("see-order",),
-            aspiration=0.6, futility_margin=2.0, razor_margin=4.0),
+            must_capture=False, win_conditions=("checkmate",), mirror="rank",
+            normalise=("B", 3.0), engines=("uci:fairy-stockfish", "xboard:sjeng"),
+            selective_off=("see-order",), aspiration=0.6, futility_margin=2.0,
+            razor_margin=4.0, halfmove_rule=False),
     Variant("suicide", 2, "chess.variant.SuicideBoard", "suicide", "suicide", None, (),
-            pockets=False, losing=True, king_capture=True, explosions=False,
+            pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-fewer-pieces"), mirror="rank",
             normalise=("R", -5.0), engines=("xboard:sjeng",), ladder_fallback="giveaway",
             futility_margin=0.0, razor_margin=0.0),
     Variant("giveaway", 3, "chess.variant.GiveawayBoard", "giveaway", "giveaway", None, (),
-            pockets=False, losing=True, king_capture=True, explosions=False,
+            pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
             normalise=("R", -5.0), engines=("uci:fairy-stockfish",), futility_margin=0.0,
             razor_margin=0.0),
     Variant("antichess", 3, "chess.variant.AntichessBoard", "antichess", "giveaway",
             "antichess", ("anti",),
-            pockets=False, losing=True, king_capture=True, explosions=False,
+            pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
             normalise=("R", -5.0), ladder_fallback="giveaway", futility_margin=0.0,
             razor_margin=0.0),
     Variant("atomic", 4, "chess.variant.AtomicBoard", "atomic", "atomic", "atomic", (),
             pockets=False, losing=False, king_capture=False, explosions=True,
-            win_conditions=("checkmate", "king-explodes"), mirror="rank",
+            must_capture=False, win_conditions=("checkmate", "king-explodes"), mirror="rank",
             normalise=("N", 2.5), engines=("uci:fairy-stockfish-wasm",),
             selective_off=("futility", "reverse-futility", "razor", "check-ext", "qsee",
-                           "see-order"), futility_margin=1.5, razor_margin=3.5),
+                           "see-order"), futility_margin=1.5, razor_margin=3.5,
+            check_extensions=True),
     Variant("kingofthehill", 5, "chess.variant.KingOfTheHillBoard", "kingofthehill",
             "kingofthehill", "kingOfTheHill", ("king of the hill", "koth"),
             pockets=False, losing=False, king_capture=False, explosions=False,
-            win_conditions=("checkmate", "king-on-hill"), mirror="rank",
+            must_capture=False, win_conditions=("checkmate", "king-on-hill"), mirror="rank",
             normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="hill",
             display="King of the hill"),
     Variant("3check", 6, "chess.variant.ThreeCheckBoard", "3check", "3check", "threeCheck",
             ("three-check", "three check", "threecheck", "three check chess", "3-check",
              "3 check"),
             pockets=False, losing=False, king_capture=False, explosions=False,
-            win_conditions=("checkmate", "third-check"), mirror="rank",
+            must_capture=False, win_conditions=("checkmate", "third-check"), mirror="rank",
             normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="checks",
             display="Three-check"),
     # The start is mirrored left-right between the colours (white's pieces on the
@@ -167,7 +189,7 @@ _ALL = (
     Variant("racingkings", 7, "chess.variant.RacingKingsBoard", "racingkings", "racingkings",
             "racingKings", ("racing kings", "racing", "race"),
             pockets=False, losing=False, king_capture=False, explosions=False,
-            win_conditions=("king-on-8th-rank",), mirror="file",
+            must_capture=False, win_conditions=("king-on-8th-rank",), mirror="file",
             normalise=("B", 3.0), engines=("uci:fairy-stockfish",), goal_block="race",
             display="Racing kings", absent="P"),
     # White's horde is pawns: a white bishop exists only after a promotion, so its
@@ -175,7 +197,7 @@ _ALL = (
     Variant("horde", 8, "chess.variant.HordeBoard", "horde", "horde", "horde",
             ("horde chess",),
             pockets=False, losing=False, king_capture=False, explosions=False,
-            win_conditions=("checkmate", "capture-all"), mirror="colour",
+            must_capture=False, win_conditions=("checkmate", "capture-all"), mirror="colour",
             normalise=("P", 1.0), normalise_black=("B", 3.0),
             engines=("uci:fairy-stockfish",)),
 )

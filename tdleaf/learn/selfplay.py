@@ -67,7 +67,7 @@ def _game_over(pos: Position, keys: dict[int, int], max_plies: int) -> tuple[flo
         return result, outcome.termination.name.lower()
     if keys.get(pos.key, 0) >= 3:
         return 0.5, "threefold_repetition"
-    if pos.code != core.CRAZYHOUSE and pos.st[core.HALFMOVE] >= 100:
+    if core.halfmove_draw(pos.st, 100):
         return 0.5, "fifty_moves"
     if len(pos.move_stack) >= max_plies:
         return 0.5, "ply_limit"

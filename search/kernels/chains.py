@@ -1,11 +1,6 @@
-"""Compiled kernel of the ``chains`` block (:mod:`search.chain_blocks`): capture chains
-in the losing variants, computed at the leaves of the search.
-
-Leaf-block signature of :func:`search.evaluate._block_kernel` (``w``, ``out``, ``at``:
-adds its features to ``out``, or, with an empty ``out``, returns their score); allocates
-nothing. The reference :func:`search.chain_blocks.chains_features` defines the features;
-the tests hold this kernel to it.
-"""
+"""Kernel of the ``chains`` block (:mod:`search.evaluation.blocks.chains`, whose
+reference :func:`~search.evaluation.blocks.chains.chains_features` defines the features):
+capture chains in the losing variants."""
 
 from __future__ import annotations
 
@@ -15,10 +10,14 @@ from numba import njit
 from variants.bits import EMPTY, NOT_FILE_A, NOT_FILE_H, ONE, lsb, popcount
 from variants.board import BLACK, OCC, PAWN, TURN, WHITE
 
-from .chain_blocks import FORCED, TAKEN, TEMPO
-from .evaluate import _put, piece_attacks
+from ..evaluation.blocks.chains import BLOCK, FORCED, TAKEN, TEMPO
+from .attacks import attacks_from
+from .base import put
 
 _S7, _S9 = np.uint64(7), np.uint64(9)
+
+#: Its number in the dispatch (its description's).
+CODE = BLOCK.code
 
 
 @njit(cache=True)
@@ -38,18 +37,18 @@ def _captures(bb, c, occ, w, out, at):
     n = popcount(left & enemy) + popcount(right & enemy)
     total = n
     if n:
-        s += _put(w, out, at, sign * n)
+        s += put(w, out, at, sign * n)
     for t in range(2, 7):
         b = bb[t - 1] & own
         n = 0
         while b:
-            a = piece_attacks(t, c, lsb(b), occ)
+            a = attacks_from(t, c, lsb(b), occ)
             attacked |= a
             n += popcount(a & enemy)
             b &= b - ONE
         if n:
             total += n
-            s += _put(w, out, at + t - 1, sign * n)
+            s += put(w, out, at + t - 1, sign * n)
     return s, total, attacked
 
 
@@ -65,13 +64,13 @@ def _taken(bb, c, attacked, w, out, at):
     for t in range(1, 7):
         n = popcount(bb[t - 1] & hit)
         if n:
-            s += _put(w, out, at + TAKEN + t - 1, sign * n)
+            s += put(w, out, at + TAKEN + t - 1, sign * n)
     return s
 
 
 @njit(cache=True)
 def chains(bb, st, w, out, at):
-    """``chains``: per piece type, each side's captures (capturer, captured pairs) and
+    """Per piece type, each side's captures (capturer, captured pairs) and
     its pieces the enemy attacks, then whether it has a capture and whether it is to move
     with one; White's minus Black's."""
     occ = bb[OCC] | bb[OCC + 1]
@@ -79,11 +78,11 @@ def chains(bb, st, w, out, at):
     sb, nb, ab = _captures(bb, 1, occ, w, out, at)
     s = sw + sb + _taken(bb, 0, ab, w, out, at) + _taken(bb, 1, aw, w, out, at)
     if nw:
-        s += _put(w, out, at + FORCED, 1.0)
+        s += put(w, out, at + FORCED, 1.0)
         if st[TURN] == WHITE:
-            s += _put(w, out, at + TEMPO, 1.0)
+            s += put(w, out, at + TEMPO, 1.0)
     if nb:
-        s += _put(w, out, at + FORCED, -1.0)
+        s += put(w, out, at + FORCED, -1.0)
         if st[TURN] == BLACK:
-            s += _put(w, out, at + TEMPO, -1.0)
+            s += put(w, out, at + TEMPO, -1.0)
     return s

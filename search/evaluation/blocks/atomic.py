@@ -1,4 +1,4 @@
-"""The ``atomic`` block (issue 31): explosion threats, atomic chess only.
+"""The ``atomic`` block: explosion threats, atomic chess only.
 
 A capture explodes the capturing piece, the captured one and every piece but pawns on
 the squares next to the capture square; a king in the blast loses the game, and a
@@ -17,7 +17,7 @@ out), capture squares next to ``c``'s own king left out:
   cancel.
 
 White's minus Black's (but ``touching``, as said). The reference here, on python-chess,
-defines the features; the compiled kernel is in :mod:`search.atomic_kernels`.
+defines the features; the compiled kernel is in :mod:`search.kernels.atomic`.
 
 Decisions where the words above leave room: the enemy *king*'s square is not a capture
 square (a king is never captured: attacking it is check), so a check next to an enemy
@@ -32,12 +32,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .layout import ATOMIC_CODE, Block, register_block
+from ..block import Block, python_chess_board
 
 if TYPE_CHECKING:
     import chess
 
-ATOMIC_KEYS = ("king", "queen", "adjacent.pawn", "adjacent.piece", "touching")
+KEYS = ("king", "queen", "adjacent.pawn", "adjacent.piece", "touching")
+#: Offsets the kernel reads.
+KING_THREATS, QUEEN_THREATS, ADJACENT_PAWN, ADJACENT_PIECE, TOUCHING = (
+    KEYS.index(k) for k in KEYS)
 
 
 def explosion_captures(board: chess.Board, color: chess.Color) -> chess.SquareSet:
@@ -57,40 +60,40 @@ def explosion_captures(board: chess.Board, color: chess.Color) -> chess.SquareSe
 
 
 def atomic_features(board: chess.Board) -> np.ndarray:
-    """``atomic`` of a python-chess board (keys :data:`ATOMIC_KEYS`)."""
+    """``atomic`` of a python-chess board (keys :data:`KEYS`)."""
     import chess
 
-    out = np.zeros(len(ATOMIC_KEYS))
+    out = np.zeros(len(KEYS))
     for color, sign in ((chess.WHITE, 1.0), (chess.BLACK, -1.0)):
         captures = int(explosion_captures(board, color))
         enemy_king = board.king(not color)
         if enemy_king is not None:
-            out[0] += sign * chess.popcount(captures & chess.BB_KING_ATTACKS[enemy_king])
+            out[KING_THREATS] += sign * chess.popcount(captures & chess.BB_KING_ATTACKS[enemy_king])
         near_queens = 0
         for q in chess.SquareSet(board.queens & board.occupied_co[not color]):
             near_queens |= chess.BB_SQUARES[q] | chess.BB_KING_ATTACKS[q]
-        out[1] += sign * chess.popcount(captures & near_queens)
+        out[QUEEN_THREATS] += sign * chess.popcount(captures & near_queens)
         king = board.king(color)
         if king is not None:
             near = chess.BB_KING_ATTACKS[king] & board.occupied_co[color]
-            out[2] += sign * chess.popcount(near & board.pawns)
-            out[3] += sign * chess.popcount(near & ~board.pawns & ~board.kings)
+            out[ADJACENT_PAWN] += sign * chess.popcount(near & board.pawns)
+            out[ADJACENT_PIECE] += sign * chess.popcount(near & ~board.pawns & ~board.kings)
     white, black = board.king(chess.WHITE), board.king(chess.BLACK)
     if white is not None and black is not None and chess.square_distance(white, black) == 1:
-        out[4] = 1.0 if board.turn == chess.WHITE else -1.0
+        out[TOUCHING] = 1.0 if board.turn == chess.WHITE else -1.0
     return out
 
 
-def _atomic_reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
+def _reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
     import chess.variant
-
-    from .goal_blocks import python_chess_board
 
     return atomic_features(python_chess_board(bb, st, chess.variant.AtomicBoard))
 
 
-ATOMIC_BLOCK = register_block(Block(
-    "atomic", ATOMIC_KEYS, code=ATOMIC_CODE, reference=_atomic_reference, rule="explosions",
+BLOCK = Block(
+    "atomic", KEYS, code=9, attacks="board", reference=_reference, rule="explosions",
     key_kind="key",
     doc="atomic only: captures that would explode the enemy king or a queen, pieces next "
-        "to the own king, kings touching (side to move); White minus Black"))
+        "to the own king, kings touching (side to move); White minus Black",
+    title="atomic: captures exploding the enemy king or a queen, pieces next to the own "
+          "king, kings touching; White minus Black")

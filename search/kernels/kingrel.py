@@ -1,6 +1,5 @@
-"""Compiled kernel of the ``kingrel`` block (:mod:`search.kingrel_blocks`): the pieces
-within 3 squares of each king, by type, distance and direction, at the leaves of the
-search."""
+"""Kernel of the ``kingrel`` block (:mod:`search.evaluation.blocks.kingrel`): the pieces
+within 3 squares of each king, by type, distance and direction."""
 
 from __future__ import annotations
 
@@ -10,7 +9,8 @@ from numba import njit
 from variants.bits import ONE, lsb
 from variants.board import KING, OCC, VARIANT, king_square
 
-from .evaluate import _BLACK, _put
+from ..evaluation.blocks.kingrel import BLOCK, PER_KING, PER_TYPE, WAYS
+from .base import BLACK_VIEW, put
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray]:
@@ -27,24 +27,23 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
             d = max(abs(up), abs((sq & 7) - (k & 7)))
             if 1 <= d <= 3:
                 near[k] |= np.uint64(1 << sq)
-                rel[k, sq] = 3 * (d - 1) + (0 if up > 0 else 1 if up == 0 else 2)
+                rel[k, sq] = len(WAYS) * (d - 1) + (0 if up > 0 else 1 if up == 0 else 2)
     return near, rel
 
 
 NEAR, REL = _tables()
-#: Entries per piece type (3 distances x 3 directions) and per king (5 types).
-_PER_TYPE = 9
-_PER_KING = 45
+
+#: Its number in the dispatch (its description's).
+CODE = BLOCK.code
 
 
 @njit(cache=True)
 def kingrel(bb, st, w, out, at):
-    """``kingrel`` (leaf-block signature, see search.evaluate._block_kernel): per king
-    (``king_square``) and per piece other than a king within 3 squares of it, +1 (white)
+    """Per king (``king_square``) and per piece other than a king within 3 squares of it, +1 (white)
     or -1 (black) on its own/enemy, type, distance and direction entry. A black piece
     reads ``REL`` with both squares xor'ed by the variant's black-square xor (56: its
     frame is upside down; 7, racing kings: distance and ranks unchanged)."""
-    flip = _BLACK[st[VARIANT], 2]
+    flip = BLACK_VIEW[st[VARIANT], 2]
     others = ~bb[KING - 1]
     s = 0.0
     for kc in range(2):
@@ -59,9 +58,9 @@ def kingrel(bb, st, w, out, at):
             x = 0 if c == 0 else flip
             kx = k ^ x
             sign = 1.0 if c == 0 else -1.0
-            base = at + (0 if c == kc else _PER_KING) - _PER_TYPE
+            base = at + (0 if c == kc else PER_KING) - PER_TYPE
             while b:
                 sq = lsb(b)
                 b &= b - ONE
-                s += _put(w, out, base + _PER_TYPE * st[sq] + REL[kx, sq ^ x], sign)
+                s += put(w, out, base + PER_TYPE * st[sq] + REL[kx, sq ^ x], sign)
     return s

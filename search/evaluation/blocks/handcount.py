@@ -1,4 +1,4 @@
-"""The ``handcount`` block (issue 31): pieces in hand valued by how many are in hand.
+"""The ``handcount`` block, crazyhouse: pieces in hand valued by how many are in hand.
 
 The ``hand`` block gives each piece in hand one value whatever the count; the report
 (section 6.1) asks whether the 2nd knight in hand is worth what the 1st is. This block
@@ -12,24 +12,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from .layout import HAND_PIECES, HANDCOUNT_CODE, Block, register_block
+from ..block import HAND_PIECES, Block
 
 #: Offsets per piece type: the 2nd, the 3rd, and each from the 4th on.
 COUNTS = ("2", "3", "4+")
-HANDCOUNT_KEYS = tuple(f"{p}{k}" for p in HAND_PIECES for k in COUNTS)
+KEYS = tuple(f"{p}{k}" for p in HAND_PIECES for k in COUNTS)
+#: Entries per piece type (the kernel's stride).
+PER_TYPE = len(COUNTS)
 
 
 def handcount_features(white: dict[str, int], black: dict[str, int]) -> np.ndarray:
     """``handcount`` of two pockets (piece letter -> count in hand)."""
-    out = np.zeros(len(HANDCOUNT_KEYS))
+    out = np.zeros(len(KEYS))
     for pocket, sign in ((white, 1.0), (black, -1.0)):
         for i, p in enumerate(HAND_PIECES):
             n = pocket.get(p, 0)
-            out[3 * i:3 * i + 3] += sign * np.array([n >= 2, n >= 3, max(0, n - 3)], dtype=float)
+            out[PER_TYPE * i:PER_TYPE * (i + 1)] += sign * np.array(
+                [n >= 2, n >= 3, max(0, n - 3)], dtype=float)
     return out
 
 
-def _handcount_reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
+def _reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
     """From the position's pockets (the tests hold it to python-chess's)."""
     from variants import core
 
@@ -38,8 +41,10 @@ def _handcount_reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
     return handcount_features(*pockets)
 
 
-HANDCOUNT_BLOCK = register_block(Block(
-    "handcount", HANDCOUNT_KEYS, code=HANDCOUNT_CODE, reference=_handcount_reference,
-    pockets=True, key_kind="count",
+BLOCK = Block(
+    "handcount", KEYS, code=5, reference=_reference, pockets=True, key_kind="count",
     doc="crazyhouse: offsets on the hand values for the 2nd, 3rd and each further piece "
-        "of a type in hand, White minus Black"))
+        "of a type in hand, White minus Black",
+    title="handcount: offsets on the hand value for the 2nd, 3rd and each further piece "
+          "of a type in hand, White minus Black",
+    axis="piece type and count")

@@ -1,4 +1,4 @@
-"""The ``chains`` block (issue 31): capture chains in the losing variants (suicide,
+"""The ``chains`` block: capture chains in the losing variants (suicide,
 giveaway, antichess), where captures are compulsory.
 
 The report's last experiment (section 9) beat its piece-square suicide player in about
@@ -14,7 +14,7 @@ pawns by their capture squares, en passant left out):
 - ``tempo``: ``c`` is the side to move and has a capture.
 
 White's minus Black's. The reference here, on python-chess, defines the features; the
-compiled kernel is in :mod:`search.chain_kernels`.
+compiled kernel is in :mod:`search.kernels.chains`.
 
 Decided where the words above leave room: a capture onto the last rank counts once,
 whatever it promotes to; ``forced`` and ``tempo`` follow the counted captures, so a side
@@ -27,18 +27,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .layout import CHAINS_CODE, PIECES, Block, register_block
+from ..block import PIECES, Block, python_chess_board, variant_of
 
 if TYPE_CHECKING:
     import chess
 
-CHAINS_KEYS = (*(f"capture.{p}" for p in PIECES), *(f"taken.{p}" for p in PIECES),
+KEYS = (*(f"capture.{p}" for p in PIECES), *(f"taken.{p}" for p in PIECES),
                "forced", "tempo")
 
 
 #: Offsets within the block: ``capture.P`` .. ``capture.K``, ``taken.P`` .. ``taken.K``,
 #: then ``forced`` and ``tempo``.
-TAKEN, FORCED, TEMPO = len(PIECES), 2 * len(PIECES), 2 * len(PIECES) + 1
+TAKEN, FORCED, TEMPO = KEYS.index("taken.P"), KEYS.index("forced"), KEYS.index("tempo")
 
 
 def chains_features(board: chess.Board) -> np.ndarray:
@@ -48,7 +48,7 @@ def chains_features(board: chess.Board) -> np.ndarray:
     move (``board.turn``)."""
     import chess
 
-    out = np.zeros(len(CHAINS_KEYS))
+    out = np.zeros(len(KEYS))
     for color, sign in ((chess.WHITE, 1), (chess.BLACK, -1)):
         enemy = chess.SquareSet(board.occupied_co[not color])
         captures = 0
@@ -67,19 +67,17 @@ def chains_features(board: chess.Board) -> np.ndarray:
     return out
 
 
-def _chains_reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
-    from variants import board as rules
-    from variants import board_class, spec
+def _reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
+    from variants import board_class
 
-    from .goal_blocks import python_chess_board
-
-    cls = board_class(spec.by_code(int(st[rules.VARIANT])).name)
+    cls = board_class(variant_of(st).name)
     return chains_features(python_chess_board(bb, st, cls))
 
 
-CHAINS_BLOCK = register_block(Block(
-    "chains", CHAINS_KEYS, code=CHAINS_CODE, reference=_chains_reference, rule="losing",
-    key_kind="key",
+BLOCK = Block(
+    "chains", KEYS, code=10, reference=_reference, rule="losing", key_kind="key",
     doc="suicide, giveaway, antichess: captures each piece type can make, pieces of each "
         "type the enemy can take, a capture available, a capture forced now; White minus "
-        "Black"))
+        "Black",
+    title="chains: captures by piece type, pieces the enemy can take, captures available "
+          "and forced; White minus Black")

@@ -1,18 +1,21 @@
-"""The attack maps that several leaf blocks read, computed once per evaluated node.
+"""Attack helpers the kernels share, and the attack maps that several leaf blocks read,
+computed once per evaluated node.
 
 ``mobility``, ``atomic``, ``safety`` and ``drops`` all start from the squares each side's
 pieces attack. Computed by each block apart, a node with three of them paid for the
 same slider rays three times. :func:`attack_context` computes them once, as a tuple
-(nothing allocated) that :func:`search.evaluate.leaf_score` hands to every kernel:
+(nothing allocated) that :func:`search.kernels.dispatch.leaf_score` hands to the kernels
+that read it (``Block.attacks``):
 
 - ``(attacks, counts)``: per side (``attacks[colour]``), the squares its pieces of each
   type P..K attack (sliders blocked by every piece), and per side and type the sum over
   its pieces of the squares each attacks that its own side does not occupy
   (``mobility``'s counts).
-- With ``mobility`` or ``atomic`` in the layout the maps cover the whole board. With only
-  ``safety`` and ``drops``, which look at the kings' zones alone, they cover the zones
-  (a slider whose lines miss them on an empty board is not followed) and the counts
-  are zero. Without any of these blocks nothing is computed.
+- With a block that reads the whole board (``mobility``, ``atomic``) in the layout the
+  maps cover the whole board. With only blocks that look at the kings' zones
+  (``safety``, ``drops``), they cover the zones (a slider whose lines miss them on an
+  empty board is not followed) and the counts are zero. Without any of these blocks
+  nothing is computed.
 
 Whatever the extent, a block reads the same squares, so its features do not depend on
 which other blocks share the context (tests/test_leaf_blocks.py holds them to that).
@@ -29,6 +32,8 @@ from variants.bits import (
     EMPTY,
     KING_ATTACKS,
     KNIGHT_ATTACKS,
+    NOT_FILE_A,
+    NOT_FILE_H,
     ONE,
     PAWN_ATTACKS,
     RAYS,
@@ -38,17 +43,44 @@ from variants.bits import (
     popcount,
     rook_attacks,
 )
-from variants.board import OCC, king_square
+from variants.board import BISHOP, KNIGHT, OCC, PAWN, QUEEN, ROOK, king_square
 
-from .layout import ATOMIC_CODE, DROPS_CODE, MOBILITY_CODE, SAFETY_CODE
+from ..evaluation.block import ATTACK_EXTENTS
 
 #: Squares a bishop (a rook) on each square attacks on an empty board (RAYS' directions
 #: 2, 3, 6, 7 are the diagonals).
 _DIAGONALS = RAYS[2] | RAYS[3] | RAYS[6] | RAYS[7]
 _LINES = RAYS[0] | RAYS[1] | RAYS[4] | RAYS[5]
 _ALL = ~EMPTY
-#: Extents of the context.
-NONE, ZONES, BOARD = 0, 1, 2
+#: Extents of the context (``Block.extent``).
+NONE, ZONES, BOARD = (ATTACK_EXTENTS.index(e) for e in ("none", "zones", "board"))
+_S1 = np.uint64(1)
+_S8 = np.uint64(8)
+
+
+@njit(cache=True)
+def attacks_from(t, c, sq, occ):
+    """The squares a piece of type t (1..6) and colour c on sq attacks, given the
+    occupied squares ``occ`` (a pawn: its two capture squares; unlike
+    :func:`variants.board.piece_attacks`, which the move generator asks for pieces only)."""
+    if t == PAWN:
+        return PAWN_ATTACKS[c, sq]
+    if t == KNIGHT:
+        return KNIGHT_ATTACKS[sq]
+    if t == BISHOP:
+        return bishop_attacks(sq, occ)
+    if t == ROOK:
+        return rook_attacks(sq, occ)
+    if t == QUEEN:
+        return bishop_attacks(sq, occ) | rook_attacks(sq, occ)
+    return KING_ATTACKS[sq]
+
+
+@njit(cache=True)
+def king_steps(b):
+    """``b`` and every square one king step from it."""
+    x = b | ((b << _S1) & NOT_FILE_A) | ((b >> _S1) & NOT_FILE_H)
+    return x | (x << _S8) | (x >> _S8)
 
 
 @njit(cache=True, inline="always")
@@ -114,27 +146,25 @@ def side_attacks(bb, c, occ, area, board):
 
 
 @njit(cache=True)
+def attacked_by(bb, c, occ):
+    """Every square a piece of colour ``c`` attacks, sliders blocked by ``occ``."""
+    maps, _ = side_attacks(bb, c, occ, _ALL, False)
+    return maps[0] | maps[1] | maps[2] | maps[3] | maps[4] | maps[5]
+
+
+@njit(cache=True)
 def _zone(k):
     """The zone of a king on ``k`` (``k`` and its neighbours); empty for k = -1."""
     return KING_ATTACKS[k] | (ONE << np.uint64(k)) if k >= 0 else EMPTY
 
 
-@njit(cache=True, inline="always")
-def reads_attacks(code):
-    """Whether the block with kernel ``code`` reads the attack maps."""
-    return code == MOBILITY_CODE or code == ATOMIC_CODE or code == SAFETY_CODE or code == DROPS_CODE
-
-
 @njit(cache=True)
 def context_extent(table):
-    """The extent the leaf blocks of ``table`` need (NONE, ZONES or BOARD)."""
+    """The extent the leaf blocks of ``table`` need (NONE, ZONES or BOARD: the largest
+    of their ``Block.extent``, the table's fourth column)."""
     extent = NONE
     for i in range(table.shape[0]):
-        code = table[i, 0]
-        if code == MOBILITY_CODE or code == ATOMIC_CODE:
-            return BOARD
-        if reads_attacks(code):
-            extent = ZONES
+        extent = max(extent, table[i, 3])
     return extent
 
 

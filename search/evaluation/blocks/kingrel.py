@@ -1,4 +1,4 @@
-"""The ``kingrel`` block (issue 31): where the pieces stand relative to the two kings,
+"""The ``kingrel`` block, every variant: where the pieces stand relative to the two kings,
 in a compact form that self-play can fill (full tables per king square would be
 thousands of weights; the crazyhouse tables of 10,000 games already leave entries with
 under 100 visits).
@@ -24,7 +24,7 @@ Decisions where the above leaves room:
   king here, as horde's White.
 
 The reference here, on python-chess, defines the features; the compiled kernel is in
-:mod:`search.kingrel_kernels`.
+:mod:`search.kernels.kingrel`.
 """
 
 from __future__ import annotations
@@ -33,14 +33,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .layout import KINGREL_CODE, Block, register_block
+from ..block import Block, python_chess_board, variant_of
 
 if TYPE_CHECKING:
     import chess
 
-KINGREL_KEYS = tuple(f"{king}.{p}.{d}.{way}" for king in ("own", "enemy") for p in "PNBRQ"
-                     for d in (1, 2, 3) for way in ("ahead", "level", "behind"))
-_INDEX = {k: i for i, k in enumerate(KINGREL_KEYS)}
+#: The pieces a king's entries count (kings are none of them).
+TYPES = "PNBRQ"
+WAYS = ("ahead", "level", "behind")
+KEYS = tuple(f"{king}.{p}.{d}.{way}" for king in ("own", "enemy") for p in TYPES
+             for d in (1, 2, 3) for way in WAYS)
+_INDEX = {k: i for i, k in enumerate(KEYS)}
+#: Entries per piece type (3 distances x 3 directions) and per king (the kernel's strides).
+PER_TYPE = 3 * len(WAYS)
+PER_KING = len(TYPES) * PER_TYPE
 
 
 def kingrel_features(board: chess.BaseBoard, mirror: str) -> np.ndarray:
@@ -53,7 +59,7 @@ def kingrel_features(board: chess.BaseBoard, mirror: str) -> np.ndarray:
 
     if mirror not in ("rank", "file", "colour"):
         raise ValueError(f"unknown mirror {mirror!r}; expected rank, file or colour")
-    out = np.zeros(len(KINGREL_KEYS))
+    out = np.zeros(len(KEYS))
     for king_color in (chess.WHITE, chess.BLACK):
         king = board.king(king_color)
         if king is None:
@@ -72,19 +78,17 @@ def kingrel_features(board: chess.BaseBoard, mirror: str) -> np.ndarray:
     return out
 
 
-def _kingrel_reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
+def _reference(bb: np.ndarray, st: np.ndarray) -> np.ndarray:
     import chess
 
-    from variants import core, spec
-
-    from .goal_blocks import python_chess_board
-
-    board = python_chess_board(bb, st, chess.Board)
-    board.promoted = int(bb[core.PROMOTED])     # Board.king passes over promoted kings
-    return kingrel_features(board, spec.by_code(int(st[core.VARIANT])).mirror)
+    board = python_chess_board(bb, st, chess.Board, promoted=True)
+    return kingrel_features(board, variant_of(st).mirror)
 
 
-KINGREL_BLOCK = register_block(Block(
-    "kingrel", KINGREL_KEYS, code=KINGREL_CODE, reference=_kingrel_reference, key_kind="key",
+BLOCK = Block(
+    "kingrel", KEYS, code=6, reference=_reference, key_kind="key",
     doc="pieces by type within 3 squares of their own and the enemy king, by distance and "
-        "direction, White minus Black"))
+        "direction, White minus Black",
+    title="kingrel: pieces near their own and the enemy king, by distance and direction, "
+          "White minus Black",
+    axis="king, piece, distance, direction")

@@ -1,5 +1,5 @@
-"""Compiled kernel of the ``atomic`` block (:mod:`search.atomic_blocks`, whose Python
-reference defines the features and is what the tests hold this kernel to)."""
+"""Kernel of the ``atomic`` block (:mod:`search.evaluation.blocks.atomic`, whose
+reference defines the features); ``ctx``: the node's attack maps over the whole board."""
 
 from __future__ import annotations
 
@@ -9,21 +9,26 @@ from numba import njit
 from variants.bits import KING_ATTACKS, ONE, popcount
 from variants.board import KING, OCC, PAWN, QUEEN, TURN, WHITE, king_square
 
-# The module, not its names: it may be half imported (it imports search.evaluate, which
-# imports this module); its kernels are looked up when this one compiles.
-from . import goal_kernels
-from .evaluate import _put
+from ..evaluation.blocks.atomic import (
+    ADJACENT_PAWN,
+    ADJACENT_PIECE,
+    BLOCK,
+    KING_THREATS,
+    QUEEN_THREATS,
+    TOUCHING,
+)
+from .attacks import king_steps
+from .base import put
 
-#: Offsets within the block (search.atomic_blocks.ATOMIC_KEYS).
-KING_THREATS, QUEEN_THREATS, ADJ_PAWN, ADJ_PIECE, TOUCHING = range(5)
+#: Its number in the dispatch (its description's).
+CODE = BLOCK.code
 
 
 @njit(cache=True)
 def atomic(bb, st, w, out, at, ctx):
-    """``atomic``: per side, capture squares that explode the enemy king, that hit or
+    """Per side, capture squares that explode the enemy king, that hit or
     touch an enemy queen, own pawns and pieces next to the own king (White's minus
-    Black's), and the kings touching for the side to move (leaf-block signature, see
-    search.evaluate._block_kernel)."""
+    Black's), and the kings touching for the side to move."""
     s = 0.0
     kings = bb[KING - 1]
     ksq0, ksq1 = king_square(bb, 0), king_square(bb, 1)
@@ -39,20 +44,20 @@ def atomic(bb, st, w, out, at, ctx):
             near &= bb[OCC + c]
             n = popcount(near & bb[PAWN - 1])
             if n:
-                s += _put(w, out, at + ADJ_PAWN, sign * n)
+                s += put(w, out, at + ADJACENT_PAWN, sign * n)
             n = popcount(near & ~bb[PAWN - 1] & ~kings)
             if n:
-                s += _put(w, out, at + ADJ_PIECE, sign * n)
+                s += put(w, out, at + ADJACENT_PIECE, sign * n)
         if captures:
             if enemy_king >= 0:
                 n = popcount(captures & KING_ATTACKS[enemy_king])
                 if n:
-                    s += _put(w, out, at + KING_THREATS, sign * n)
+                    s += put(w, out, at + KING_THREATS, sign * n)
             queens = bb[QUEEN - 1] & bb[OCC + 1 - c]
             if queens:
-                n = popcount(captures & goal_kernels._king_steps(queens))
+                n = popcount(captures & king_steps(queens))
                 if n:
-                    s += _put(w, out, at + QUEEN_THREATS, sign * n)
+                    s += put(w, out, at + QUEEN_THREATS, sign * n)
     if ksq0 >= 0 and ksq1 >= 0 and KING_ATTACKS[ksq0] & (ONE << np.uint64(ksq1)):
-        s += _put(w, out, at + TOUCHING, 1.0 if st[TURN] == WHITE else -1.0)
+        s += put(w, out, at + TOUCHING, 1.0 if st[TURN] == WHITE else -1.0)
     return s
