@@ -4,15 +4,20 @@ Everything here is numba. The search works on per-ply rows of position arrays
 (copy-make: row ``ply + 1`` is the child), keeps the evaluation of every row up to date
 with :func:`search.kernels.classic.evaluate_delta` (the classic blocks), adds the feature
 layout's leaf blocks where it evaluates a node (:func:`node_eval`, from the int64
-``table`` of :attr:`search.evaluation.layout.FeatureLayout.table`; None for the classic layouts,
-where nothing is added), and writes a triangular principal
-variation that runs through the quiescence search, so the PV ends at the very
-position whose evaluation is the score (the leaf TDLeaf learns from).
+``table`` of :attr:`search.evaluation.layout.FeatureLayout.table`; None for the classic
+layouts, where nothing is added), and writes a triangular principal variation that runs
+through the quiescence search, so the PV ends at the very position whose evaluation is
+the score (the leaf TDLeaf learns from). The variants' rules reach it as flags
+(:mod:`variants.rules`) and as the functions of :mod:`variants.outcome`, never as a
+variant's code.
 
 Scores are floats in pawns from the side to move's point of view; a won game is
-``MATE - ply``. Arrays shared by the whole search live in :class:`SearchState` (Python);
-the control vector ``ctl`` carries counters, limits and the stop flag, which another
-thread may set while the search runs without the GIL.
+``MATE - ply``. The search's arrays travel in the groups of :mod:`search.state` (rows,
+memory, line, evaluation) beside the control vector ``ctl``, which carries counters,
+limits and the stop flag (another thread may set it while the search runs without the
+GIL). :func:`negamax` is one recursive function (quiescence included: numba cannot load
+from its cache a recursive function that calls another one); each step of a node that
+needs no recursion is a helper beside it.
 
 For the bootstrapping learners (TreeStrap, RootStrap: :mod:`tdleaf.learn.bootstrap`) the
 search can record, with ``ctl[C_COLLECT]`` set, every interior node whose value it

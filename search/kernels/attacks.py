@@ -43,7 +43,7 @@ from variants.bits import (
     popcount,
     rook_attacks,
 )
-from variants.board import BISHOP, KNIGHT, OCC, PAWN, QUEEN, ROOK, king_square
+from variants.board import OCC, PAWN, king_square, piece_attacks
 
 from ..evaluation.block import ATTACK_EXTENTS
 
@@ -61,19 +61,11 @@ _S8 = np.uint64(8)
 @njit(cache=True)
 def attacks_from(t, c, sq, occ):
     """The squares a piece of type t (1..6) and colour c on sq attacks, given the
-    occupied squares ``occ`` (a pawn: its two capture squares; unlike
-    :func:`variants.board.piece_attacks`, which the move generator asks for pieces only)."""
+    occupied squares ``occ``: a pawn's two capture squares too, which
+    :func:`variants.board.piece_attacks` (the move generator's) leaves out."""
     if t == PAWN:
         return PAWN_ATTACKS[c, sq]
-    if t == KNIGHT:
-        return KNIGHT_ATTACKS[sq]
-    if t == BISHOP:
-        return bishop_attacks(sq, occ)
-    if t == ROOK:
-        return rook_attacks(sq, occ)
-    if t == QUEEN:
-        return bishop_attacks(sq, occ) | rook_attacks(sq, occ)
-    return KING_ATTACKS[sq]
+    return piece_attacks(t, sq, occ)
 
 
 @njit(cache=True)
