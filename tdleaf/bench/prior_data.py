@@ -45,6 +45,7 @@ import chess
 import chess.engine
 
 from search import shipped
+from search.files import write_text
 from tdleaf.play.engines import EngineLog, fairy_stockfish_wasm_command, find_fairy_stockfish
 from variants import board_class, canonical_variant
 from variants.spec import RULE_FAMILIES
@@ -167,7 +168,7 @@ def make_positions(variant: str, n: int, seed: int = 1, label_depth: int | None 
 
 def write_epd(rows: list[Labelled], path: str | os.PathLike[str], header: str) -> None:
     text = "".join(f"# {h}\n" for h in header.splitlines()) + "".join(r.line() + "\n" for r in rows)
-    Path(path).write_text(text)
+    write_text(path, text)
 
 
 def read_epd(path: str | os.PathLike[str]) -> list[Labelled]:

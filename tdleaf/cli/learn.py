@@ -230,6 +230,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[str, Any]) -> int:
     """The job itself, with ``out`` locked against a second `tdleaf learn`."""
+    from search.files import write_json
     from tdleaf.learn.jobs import BackendError, run_jobs
     from tdleaf.learn.runs import (
         LearnError,
@@ -238,11 +239,10 @@ def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[st
         summarise,
         summary_lines,
         summary_problems,
-        write_json_atomic,
     )
 
     if not args.resume:
-        write_json_atomic(out / "config.json", saved)
+        write_json(out / "config.json", saved)
 
     try:
         done = {r: int((load_checkpoint(run_dir(out, r)) or {}).get("games", 0))

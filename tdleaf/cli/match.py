@@ -293,7 +293,8 @@ def _emit(summary: Any, target: str | None) -> None:
         print(text)
         return
     print(summary.report())
+    from search.files import write_text
     try:
-        Path(target).write_text(text + "\n")
+        write_text(target, text + "\n")
     except OSError as exc:
         raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None

@@ -23,7 +23,6 @@ import json
 import os
 import platform
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
@@ -34,6 +33,7 @@ import numpy as np
 
 from search import Engine
 from search.engine import SEARCH_MODES, search_flags
+from search.files import write_json
 from search.layout import (
     HAND,
     HAND_PIECES,
@@ -256,22 +256,6 @@ def game_seed(seed: int, run: int, game: int) -> int:
 
 
 # -- files ------------------------------------------------------------------------------
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON so that a crash leaves either the old or the new file, never half."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(data, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)      # mkstemp makes it private; results are for reading
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
 
 def _append(path: Path, text: str) -> int:
     """Append text, flush it to disk, and return the new file size."""
@@ -516,7 +500,7 @@ def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
             ck["block_visits"] = block_visits.tolist()
         if g + 1 in snapshots:      # before the checkpoint: a kill between them replays it
             _save_snapshot(rdir, cfg, run, g + 1, w)
-        write_json_atomic(rdir / "checkpoint.json", ck)
+        write_json(rdir / "checkpoint.json", ck)
         if progress is not None:
             progress(run, g + 1, w)
     if "w" not in ck:   # nothing left to play and nothing played (games == 0 cannot happen)
@@ -816,5 +800,5 @@ def summarise(out: Path, cfg: LearnConfig) -> dict[str, Any]:
     if colours:
         summary["black"] = black
     summary.update(_leaf_part(out, cfg, layout, mean, std))
-    write_json_atomic(out / "summary.json", summary)
+    write_json(out / "summary.json", summary)
     return summary

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from search import strength
+from search.files import write_json, write_text
 from search.shipped import save_text, user_data_dir
 from variants import canonical_variant
 from variants.spec import SPECS
@@ -433,12 +434,6 @@ class Ladder:
 Progress = Callable[[Ladder, RungResult, str], None]
 
 
-def _write_json(path: Path, data: Any) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    os.replace(tmp, path)
-
-
 def _engine_limit_text(limits: dict[str, Any]) -> str:
     parts = []
     if "movetime" in limits:
@@ -527,7 +522,7 @@ def _measure_rung(ladder: Ladder, rung: Rung, cfg: LadderConfig, folder: Path, s
             entry = {"batch": b + 1, "file": f"b{b + 1:03d}.pgn", "setting": setting.label,
                      "elo": setting.elo, "options": setting.settings}
             manifest.append(entry)
-            _write_json(manifest_path, manifest)
+            write_json(manifest_path, manifest, indent=2)
         pgn = folder / entry["file"]
         engine_settings = {**ladder.engine_limits, **ladder.engine_options, **setting.settings,
                            "name": f"{ladder.engine_name} ({setting.label})"}
@@ -644,8 +639,8 @@ def results_json(ladders: list[Ladder], cfg: LadderConfig, command: str = "") ->
 
 def write_results(out: Path, ladders: list[Ladder], cfg: LadderConfig, command: str = "") -> None:
     data = results_json(ladders, cfg, command)
-    _write_json(out / "ladder.json", data)
-    (out / "ladder.md").write_text(markdown(data))
+    write_json(out / "ladder.json", data, indent=2)
+    write_text(out / "ladder.md", markdown(data))
 
 
 def _fmt(x: Any) -> str:

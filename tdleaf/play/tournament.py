@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from search.files import write_json, write_text
 from search.layout import average_psq_weights
 from variants.spec import SPECS
 
@@ -221,11 +221,11 @@ class Tournament:
     # -- tables --------------------------------------------------------------------------
 
     def write_tables(self, rows: list[Row]) -> None:
-        (self.out / "table.md").write_text(markdown_table(rows, self.base, self.settings))
-        (self.out / "table.csv").write_text(csv_table(rows))
-        (self.out / "summary.json").write_text(json.dumps(
-            {"variant": self.base.variant, "settings": self.settings,
-             "rows": [r.to_json() for r in rows]}, indent=2) + "\n")
+        write_text(self.out / "table.md", markdown_table(rows, self.base, self.settings))
+        write_text(self.out / "table.csv", csv_table(rows))
+        write_json(self.out / "summary.json",
+                   {"variant": self.base.variant, "settings": self.settings,
+                    "rows": [r.to_json() for r in rows]}, indent=2)
 
 
 def _ratio(w: int, lost: int, d: int) -> str:
