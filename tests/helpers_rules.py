@@ -803,9 +803,9 @@ def _read_epd(variant: str) -> list[str]:
     """The FENs of tests/data/perft_<variant>.epd."""
     from pathlib import Path
 
-    path = Path(__file__).parent / "data" / f"perft_{variant}.epd"
-    return [line.split(" ;")[0] for line in path.read_text().splitlines()
-            if line and not line.startswith("#")]
+    from tdleaf.play.epd import read_epd
+
+    return [e.fen for e in read_epd(Path(__file__).parent / "data" / f"perft_{variant}.epd")]
 
 
 # --------------------------------------------------------------------------------------

@@ -161,7 +161,7 @@ def test_openings_files(tmp_path):
     pgn.write_text('[Variant "Atomic"]\n\n1. e4 e5 2. Nf3 *\n\n[Variant "Atomic"]\n\n1. d4 *\n')
     ops = read_openings(pgn, "atomic")
     assert [o.moves for o in ops] == [("e2e4", "e7e5", "g1f3"), ("d2d4",)]
-    with pytest.raises(OpeningError, match="Atomic, the match plays crazyhouse"):
+    with pytest.raises(OpeningError, match="game 1 is Atomic, not crazyhouse"):
         read_openings(pgn, "crazyhouse")
     bad = tmp_path / "bad.epd"
     bad.write_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a fen at all\n")

@@ -52,7 +52,7 @@ from variants.position import move_to_uci
 from variants.spec import rules_family
 
 from .common import load_average, machine
-from .prior_data import LABEL_DEPTH, VARIANTS, data_path, engine_command, read_epd
+from .prior_data import LABEL_DEPTH, VARIANTS, data_path, engine_command, read_labelled
 
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 MCTS_PLAYOUTS = 3000
@@ -149,7 +149,7 @@ def measure(variant: str, depth: int, weights: Any = None, use_mle: bool = False
     """Every measurement of one variant at one prior depth, at the stored temperature and
     win logit (the maximum-likelihood ones with ``use_mle`` or when no temperature is
     stored)."""
-    rows = read_epd(data_path(variant))
+    rows = read_labelled(data_path(variant))
     ev = HeuristicPrior(variant, weights, depth, temperature=1.0)
     t0 = time.perf_counter()
     arr, _ = ev.batch([r.fen for r in rows])
@@ -221,7 +221,7 @@ def mcts_speed(variant: str, playouts: int = MCTS_PLAYOUTS) -> dict[str, Any]:
     position and two positions of the labelled set (fresh tree each)."""
     from search.mcts import MCTS
 
-    rows = read_epd(data_path(variant))
+    rows = read_labelled(data_path(variant))
     fens = [board_class(variant)().fen()] + [rows[len(rows) // 3].fen, rows[2 * len(rows) // 3].fen]
     done, seconds = 0, 0.0
     per = []

@@ -47,6 +47,7 @@ import chess.engine
 from search import shipped
 from search.files import write_text
 from tdleaf.play.engines import EngineLog, fairy_stockfish_wasm_command, find_fairy_stockfish
+from tdleaf.play.epd import EpdError, read_epd
 from variants import board_class, canonical_variant
 from variants.spec import RULE_FAMILIES
 from variants.spec import get as spec
@@ -171,17 +172,17 @@ def write_epd(rows: list[Labelled], path: str | os.PathLike[str], header: str) -
     write_text(path, text)
 
 
-def read_epd(path: str | os.PathLike[str]) -> list[Labelled]:
+def read_labelled(path: str | os.PathLike[str]) -> list[Labelled]:
+    """The labelled positions of an EPD file written by :func:`write_epd`."""
     rows = []
-    for line in Path(path).read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        fen, *ops = line.split(";")
-        d = dict(op.strip().split(" ", 1) for op in ops if op.strip())
-        rows.append(Labelled(fen.strip(), d["bm"], float(d["result"]),
-                             int(d["score"]) if "score" in d else None,
-                             int(d.get("game", 0)), int(d.get("ply", 0))))
+    for e in read_epd(path):
+        d = e.ops
+        try:
+            rows.append(Labelled(e.fen, d["bm"], float(d["result"]),
+                                 int(d["score"]) if "score" in d else None,
+                                 int(d.get("game", 0)), int(d.get("ply", 0))))
+        except (KeyError, ValueError) as exc:
+            raise EpdError(f"{path}:{e.line}: not a labelled position ({exc})") from None
     return rows
 
 
