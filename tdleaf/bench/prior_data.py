@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -46,7 +45,7 @@ import chess.engine
 
 from search import shipped
 from search.files import write_text
-from tdleaf.play.engines import EngineLog, fairy_stockfish_wasm_command, find_fairy_stockfish
+from tdleaf.play.engines import EngineProcess, fairy_stockfish_wasm_command, find_fairy_stockfish
 from tdleaf.play.epd import EpdError, read_epd
 from variants import board_class, canonical_variant
 from variants.spec import RULE_FAMILIES
@@ -93,11 +92,12 @@ def engine_command(variant: str) -> tuple[list[str], str] | None:
     return None if path is None else ([path], "Fairy-Stockfish 11.1 (Debian)")
 
 
-def open_engine(variant: str) -> chess.engine.SimpleEngine:
+def open_engine(variant: str) -> EngineProcess:
+    """The label engine of ``variant``, started (:class:`~tdleaf.play.engines.EngineProcess`)."""
     found = engine_command(variant)
     if found is None:
         raise RuntimeError(f"no label engine for {variant}")
-    return chess.engine.SimpleEngine.popen_uci(found[0], stderr=subprocess.DEVNULL)
+    return EngineProcess("uci", found[0])
 
 
 def start_fen(variant: str) -> str:
@@ -130,12 +130,10 @@ def make_positions(variant: str, n: int, seed: int = 1, label_depth: int | None 
     variant = canonical_variant(variant)
     depth = label_depth or LABEL_DEPTH[variant]
     rng = random.Random(f"prior:{variant}:{seed}")
-    player = open_engine(variant)
-    labeller = open_engine(variant)
     out: list[Labelled] = []
     game = 0
-    log = EngineLog().attach()       # racing kings: Fairy-Stockfish's ponder after the race
-    try:
+    with open_engine(variant) as play, open_engine(variant) as label:
+        player, labeller = play.engine, label.engine
         while len(out) < n:
             game += 1
             board = board_class(variant)(start_fen(variant))
@@ -160,10 +158,6 @@ def make_positions(variant: str, n: int, seed: int = 1, label_depth: int | None 
                 out.append(Labelled(fen, bm.uci(), result, score, game, ply))
                 if progress:
                     progress(len(out), n)
-    finally:
-        log.detach()
-        player.quit()
-        labeller.quit()
     return out
 
 

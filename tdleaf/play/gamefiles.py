@@ -26,9 +26,10 @@ def _tag_variant(tag: str) -> str:
     """A ``Variant`` tag's name as the spec knows it (python-chess's aliases first:
     ``King of the Hill`` -> ``kingofthehill``)."""
     try:
-        return chess.variant.find_variant(tag).uci_variant
+        found = chess.variant.find_variant(tag).uci_variant
     except ValueError:
-        return tag.lower().replace("-", "").replace(" ", "")
+        found = None
+    return found or tag.lower().replace("-", "").replace(" ", "")
 
 
 def read_pgn_games(text: str, variant: str, source: str = "<pgn>",
