@@ -151,9 +151,6 @@ def player_configs(specs: list[str], options: dict[str, dict[str, str]], sides: 
 
 def adjudication(args: argparse.Namespace) -> Any:
     from tdleaf.play.game import Adjudication
-    for key in ("max_plies", "resign_moves", "draw_moves", "draw_from", "random_plies"):
-        if getattr(args, key) < 0:
-            raise CliError(f"--{key.replace('_', '-')} must be >= 0, got {getattr(args, key)}")
     return Adjudication(max_plies=args.max_plies, resign_moves=args.resign_moves,
                         resign_score=args.resign_score, draw_from=args.draw_from,
                         draw_moves=args.draw_moves, draw_score=args.draw_score)

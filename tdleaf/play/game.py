@@ -65,6 +65,13 @@ class Adjudication:
     draw_moves: int = 0
     draw_score: float = 0.05
 
+    def validate(self) -> Adjudication:
+        """``ValueError`` names a count below 0 (the command line's option)."""
+        for key in ("max_plies", "resign_moves", "draw_moves", "draw_from"):
+            if getattr(self, key) < 0:
+                raise ValueError(f"--{key.replace('_', '-')} must be >= 0, got {getattr(self, key)}")
+        return self
+
 
 @dataclass
 class PlyRecord:

@@ -73,6 +73,10 @@ class MatchConfig:
             raise MatchError(f"--random-plies must be >= 0, got {self.random_plies}")
         if self.workers < 1:
             raise MatchError(f"--workers must be >= 1, got {self.workers}")
+        try:
+            self.adjudication.validate()
+        except ValueError as exc:
+            raise MatchError(str(exc)) from None
         if self.tc is not None:
             try:
                 Clock.parse(self.tc, self.time_margin)
@@ -399,7 +403,8 @@ def _outcome(index: int, game: GameResult) -> GameOutcome:
                        len(game.opening.moves) + len(game.plies), a_time, b_time)
 
 
-def _stored_outcome(g: StoredGame) -> GameOutcome:
+def stored_outcome(g: StoredGame) -> GameOutcome:
+    """A game of the match's PGN file as the statistics count it (A's point of view)."""
     index = g.round - 1
     a_white = index % 2 == 0
     failed_a = None
@@ -464,7 +469,7 @@ def _counted(games: list[StoredGame], n: int) -> list[GameOutcome]:
     for g in games:
         if g.round - 1 < n and g.round - 1 not in seen:
             seen.add(g.round - 1)
-            out.append(_stored_outcome(g))
+            out.append(stored_outcome(g))
     return out
 
 
