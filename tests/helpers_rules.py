@@ -21,7 +21,8 @@ from tdleaf.bench.perft import python_chess_perft
 from variants import board_class
 
 ANTI = ("suicide", "giveaway", "antichess")
-#: The variants whose games end on the board as well as by mate (issue 30).
+#: The variants whose games end on the board as well as by mate (lichess's four added
+#: last).
 NEW = ("kingofthehill", "3check", "racingkings", "horde")
 
 # --------------------------------------------------------------------------------------

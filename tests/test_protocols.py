@@ -1041,7 +1041,7 @@ def test_xboard_process_refused_setboard():
 
 
 # --------------------------------------------------------------------------------------
-# Refused limits: negative or malformed values search nothing (issue 29)
+# Refused limits: negative or malformed values search nothing
 # --------------------------------------------------------------------------------------
 
 #: go commands to refuse, each with the argument its error must name.
@@ -1119,7 +1119,7 @@ def test_xboard_st_zero_moves_at_once():
 
 
 # --------------------------------------------------------------------------------------
-# What the UCI engine says about its weights (issue 29)
+# What the UCI engine says about its weights
 # --------------------------------------------------------------------------------------
 
 

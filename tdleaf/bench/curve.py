@@ -35,16 +35,8 @@ import numpy as np
 
 from search.files import write_json
 from search.layout import Weights, WeightsError, load_weights
-from tdleaf.learn.runs import (
-    CPU_FIELD,
-    LearnConfig,
-    LearnError,
-    initial_weights,
-    run_dir,
-    run_layout,
-    snapshot_path,
-    snapshot_schedule,
-)
+from tdleaf.learn.config import LearnConfig, LearnError, initial_weights, run_layout
+from tdleaf.learn.runs import CPU_FIELD, run_dir, snapshot_path, snapshot_schedule
 
 #: The folder of a result folder where its curve's matches go; ``curve.json`` is beside it.
 CURVE_DIR = "curve"

@@ -95,9 +95,6 @@ class GameResult:
     failed_side: bool | None = None   # chess.WHITE / chess.BLACK
     first_mover: bool = chess.WHITE   # the side that made the first of ``plies``
 
-    def score_for_white(self) -> float:
-        return {"1-0": 1.0, "0-1": 0.0}.get(self.result, 0.5)
-
     def time_used(self, side: bool) -> tuple[int, float]:
         """(moves, seconds) of ``side``'s moves after the opening, as measured."""
         own = self.plies[0 if side == self.first_mover else 1::2]

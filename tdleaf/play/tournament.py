@@ -77,7 +77,8 @@ for _v in [n for n, s in SPECS.items() if s.losing and n not in PAPER]:
     PAPER[_v] = [(label, a, b, None) for label, a, b, _ in PAPER["suicide"] if b != "report"]
     # Last, so that the pairings before it keep their numbers (and their files).
     PAPER[_v].append(("learnt vs. multi-variant Stockfish", "learnt", "stockfish", None))
-# Lichess's other four variants (issue 30): the report has none; the multi-variant
+# Lichess's other four variants (king of the hill, three-check, racing kings, horde):
+# the report has none; the multi-variant
 # Stockfish's tuned values (value set "stockfish") stand in for a hand-tuned set.
 for _v in [n for n, s in SPECS.items() if not s.losing and n not in PAPER]:
     PAPER[_v] = [("learnt vs. traditional", "learnt", "traditional", None),
