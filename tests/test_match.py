@@ -9,6 +9,7 @@ tests/helpers_engines.py decides.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import signal
@@ -462,6 +463,32 @@ def test_sjengs_claim_of_its_own_loss_ends_its_turn_without_a_move():
 def test_games_against_fairy_stockfish(variant, tmp_path):
     engine_path("fairy-stockfish")
     _real_match(tmp_path, variant, "uci:fairy-stockfish", {"depth": 2, "Hash": 16})
+
+
+def test_an_engines_settings_are_in_every_games_headers_and_the_summary(tmp_path, capsys):
+    """The opponent's strength is on record with its games: its limits and options
+    (UCI_LimitStrength, UCI_Elo, Threads) in each game's WhiteSettings or BlackSettings
+    tag and in the match summary, text and JSON; a resumed match with other settings is
+    another match, and is refused."""
+    engine_path("fairy-stockfish")
+    pgn, js = tmp_path / "s.pgn", tmp_path / "s.json"
+    argv = ["match", "traditional", "uci:fairy-stockfish", "--variant", "chess", "--games", "2",
+            "--max-plies", "30", "--no-progress", "--pgn", str(pgn), "-o", "A.depth=1",
+            "-o", "B.movetime=0.05", "-o", "B.uci_limitstrength=true", "-o", "B.UCI_Elo=2200",
+            "-o", "B.Threads=1"]
+    assert main([*argv, "--json", str(js)]) == 0
+    text = capsys.readouterr().out
+    engine = "movetime=0.05 UCI_LimitStrength=true UCI_Elo=2200 Threads=1"
+    assert "Settings: traditional: depth=1; " in text and engine in text
+    assert json.loads(js.read_text())["settings"] == {"a": "depth=1", "b": engine}
+    games = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert games is not None and games.headers["BlackSettings"] == engine
+    assert games.headers["WhiteSettings"] == "depth=1"
+    stored = read_games(pgn)
+    assert [(g.white_settings, g.black_settings) for g in stored] == \
+        [("depth=1", engine), (engine, "depth=1")]
+    assert main([*argv[:-2], "-o", "B.Threads=2", "--games", "4", "--resume"]) == 2
+    assert "played with movetime=0.05" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc and setpriv")

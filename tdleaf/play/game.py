@@ -24,7 +24,7 @@ import chess
 from variants import Position
 
 from .openings import Opening
-from .players import MoveAnswer, MoveLimits, Player
+from .players import MoveAnswer, MoveLimits, Player, settings_text
 
 
 @dataclass
@@ -94,6 +94,8 @@ class GameResult:
     failure: str | None = None        # the losing player's failure, if any
     failed_side: bool | None = None   # chess.WHITE / chess.BLACK
     first_mover: bool = chess.WHITE   # the side that made the first of ``plies``
+    white_settings: str = ""          # each player's limits and options (settings_text)
+    black_settings: str = ""
 
     def time_used(self, side: bool) -> tuple[int, float]:
         """(moves, seconds) of ``side``'s moves after the opening, as measured."""
@@ -149,7 +151,9 @@ def play_game(white: Player, black: Player, variant: str, opening: Opening, *,
     clock, if any, to both."""
     adj = adjudication or Adjudication()
     pos = opening.position(variant)
-    game = GameResult(white.name, black.name, opening, first_mover=pos.turn)
+    game = GameResult(white.name, black.name, opening, first_mover=pos.turn,
+                      white_settings=settings_text(white.settings),
+                      black_settings=settings_text(black.settings))
     for player in (white, black):
         player.new_game(seed)
     times = {chess.WHITE: clock.base, chess.BLACK: clock.base} if clock else None

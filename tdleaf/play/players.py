@@ -85,11 +85,24 @@ class MoveAnswer:
     detail: str = ""
 
 
+def settings_text(settings: dict[str, Any]) -> str:
+    """A player's settings as the PGN headers and summaries record them:
+    ``movetime=0.1 UCI_LimitStrength=true UCI_Elo=2200 Threads=1``."""
+    def text(v: Any) -> str:
+        return str(v).lower() if isinstance(v, bool) else f"{v:g}" if isinstance(v, float) else str(v)
+    return " ".join(f"{k}={text(v)}" for k, v in settings.items())
+
+
 class Player:
     """The interface :mod:`tdleaf.play.game` drives."""
 
     name: str = "player"
     limits: MoveLimits
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """What it plays with, as given: its limits and options (not its name)."""
+        return {}
 
     def start(self, variant: str) -> None:
         """Get ready to play ``variant`` (start a process, load weights)."""
@@ -159,6 +172,7 @@ class InternalPlayer(Player):
             raise PlayerError(f"{spec}: unknown setting(s) {', '.join(unknown)} for a tdleaf "
                               f"player (settings: {', '.join(INTERNAL_SETTINGS)})")
         self.spec = spec
+        self._settings = {k: v for k, v in settings.items() if k != "name"}
         self.limits = _limits(settings)
         self.hash_mb = _int_setting(settings, "hash") or 16
         qlimit = settings.get("qlimit")
@@ -231,6 +245,10 @@ class InternalPlayer(Player):
         return MoveAnswer(r.move, seconds, score=r.score, mate=r.mate, depth=r.depth, nodes=r.nodes)
 
     @property
+    def settings(self) -> dict[str, Any]:
+        return dict(self._settings)
+
+    @property
     def description(self) -> str:
         return f"tdleaf {self.spec}"
 
@@ -283,12 +301,20 @@ class ExternalPlayer(Player):
         self.limits = _limits(settings)
         self.stall_seconds = _float_setting(settings, "timeout") or DEFAULT_STALL_SECONDS
         self.options = {k: v for k, v in settings.items() if k not in EXTERNAL_SETTINGS}
+        self._limit_settings = {k: settings[k] for k in EXTERNAL_SETTINGS
+                                if k != "name" and settings.get(k) is not None}
         self._given_name = settings.get("name")
         self.name = str(self._given_name or os.path.basename(exe))
         self.process: engines.EngineProcess | None = None
         self.variant = "chess"
         self._game: object = object()
         self.restarts = 0
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Its limits, then its engine options (spelt as the engine spells them once it
+        has started): ``{"movetime": 0.1, "UCI_LimitStrength": "true", ...}``."""
+        return {**self._limit_settings, **self.options}
 
     @property
     def engine(self) -> chess.engine.SimpleEngine | None:
