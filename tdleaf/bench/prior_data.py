@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -178,6 +179,20 @@ def read_labelled(path: str | os.PathLike[str]) -> list[Labelled]:
         except (KeyError, ValueError) as exc:
             raise EpdError(f"{path}:{e.line}: not a labelled position ({exc})") from None
     return rows
+
+
+def label_of(path: str | os.PathLike[str]) -> str:
+    """Who labelled the positions of a file :func:`main` wrote, as its header says:
+    ``Fairy-Stockfish 11.1 (Debian) depth 10`` (whatever engine is installed here);
+    ``unknown label engine`` when the header does not say."""
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if not line.startswith("#"):
+                break
+            found = re.search(r"label: (.+) at depth (\d+)", line)
+            if found:
+                return f"{found.group(1)} depth {found.group(2)}"
+    return "unknown label engine"
 
 
 def data_path(variant: str) -> Path:

@@ -64,7 +64,8 @@ class ReferenceEngine:
             self.process.close()
             raise
         self.name = self.process.name
-        self.variants = self.process.variants
+        # Without UCI_Variant, an engine plays standard chess alone.
+        self.variants = self.process.variants or {str(chess.Board.uci_variant)}
 
     def search(self, board: chess.Board, seconds: float) -> dict[str, Any]:
         process = self.process

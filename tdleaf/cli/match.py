@@ -129,24 +129,14 @@ def player_configs(specs: list[str], options: dict[str, dict[str, str]], sides: 
                    args: argparse.Namespace) -> list[Any]:
     """Each player's settings: the shared limits, then its own --option values."""
     from tdleaf.play.match import PlayerConfig
-    from tdleaf.play.players import is_external
+    from tdleaf.play.players import with_default_limit
 
     shared = {k: getattr(args, k) for k in ("depth", "nodes", "movetime") if getattr(args, k)}
     if args.movetime is not None and not args.movetime > 0:
         raise CliError(f"--movetime must be > 0, got {args.movetime}")
-    configs = []
-    for spec, side in zip(specs, sides):
-        own = options.get(side, {})
-        settings: dict[str, Any] = dict(shared)
-        settings.update(own)
-        if not any(k in settings for k in ("depth", "nodes", "movetime", "playouts")) \
-                and not args.tc and settings.get("search") != "mcts":
-            if is_external(spec):
-                settings["movetime"] = 0.1
-            else:
-                settings["depth"] = 4
-        configs.append(PlayerConfig(spec, settings))
-    return configs
+    return [PlayerConfig(spec, with_default_limit(spec, {**shared, **options.get(side, {})},
+                                                  clock=bool(args.tc)))
+            for spec, side in zip(specs, sides)]
 
 
 def adjudication(args: argparse.Namespace) -> Any:

@@ -350,11 +350,12 @@ class EngineProcess:
 
     @property
     def variants(self) -> set[str]:
-        """The variants the engine says it plays: its ``UCI_Variant`` values (standard
-        chess alone without that option), or its XBoard ``variants`` feature."""
+        """The variants the engine says it plays: its ``UCI_Variant`` values (none
+        without that option: then it plays standard chess alone), or its XBoard
+        ``variants`` feature."""
         if self.protocol == "uci":
             option = self.engine.options.get("UCI_Variant")
-            return set(option.var) if option is not None and option.var else {"chess"}
+            return set(option.var) if option is not None and option.var else set()
         declared = getattr(self.engine.protocol, "features", {})
         return set(str(declared.get("variants", "normal")).split(","))
 

@@ -347,7 +347,7 @@ class ExternalPlayer(Player):
         if self.protocol == "uci":
             if type(board) is chess.Board:      # standard chess needs no UCI_Variant
                 return
-            known = self.process.variants - {"chess"}
+            known = self.process.variants
             if board.uci_variant not in known:
                 raise PlayerError(f"{self.name} does not play {self.variant} over UCI "
                                   f"(its UCI_Variant: {', '.join(sorted(known)) or 'none'})")
@@ -441,6 +441,23 @@ def _fresh_board(pos: Position) -> chess.Board:
     for mv in pos.move_stack:
         board.push_uci(mv)
     return board
+
+
+#: A player's move limit when it is given none (and no clock): tdleaf's, an engine's.
+DEFAULT_DEPTH = 4
+DEFAULT_ENGINE_MOVETIME = 0.1
+
+
+def with_default_limit(spec: str, settings: dict[str, Any], clock: bool = False) -> dict[str, Any]:
+    """``settings`` with a move limit added when they have none and no clock limits the
+    player: depth :data:`DEFAULT_DEPTH` for tdleaf (MCTS takes its own playouts),
+    :data:`DEFAULT_ENGINE_MOVETIME` seconds for an external engine."""
+    if clock or settings.get("search") == "mcts" or \
+            any(k in settings for k in ("depth", "nodes", "movetime", "playouts")):
+        return dict(settings)
+    if is_external(spec):
+        return {**settings, "movetime": DEFAULT_ENGINE_MOVETIME}
+    return {**settings, "depth": DEFAULT_DEPTH}
 
 
 def make_player(spec: str, settings: dict[str, Any] | None = None) -> Player:
