@@ -18,22 +18,14 @@ def write_ladder_files(out: Path, data: dict[str, Any]) -> None:
     write_text(out / "ladder.md", markdown(data))
 
 
-def _fmt(x: Any) -> str:
+def _fmt(x: Any, signed: bool = False) -> str:
+    """A rating (or with ``signed`` an Elo difference) of ``ladder.json`` for a table."""
     v = from_json_number(x)
     if math.isnan(v):
         return "-"
     if math.isinf(v):
         return "+inf" if v > 0 else "-inf"
-    return f"{v:.0f}"
-
-
-def _fmt_diff(x: Any) -> str:
-    v = from_json_number(x)
-    if math.isnan(v):
-        return "-"
-    if math.isinf(v):
-        return "+inf" if v > 0 else "-inf"
-    return f"{v:+.0f}"
+    return f"{v:+.0f}" if signed else f"{v:.0f}"
 
 
 def markdown(data: dict[str, Any]) -> str:
@@ -56,7 +48,6 @@ def markdown(data: dict[str, Any]) -> str:
                   "|---|---|---|---|---|---|---|"]
         any_extra = bounds = False
         for r in lad["rungs"]:
-            f = _fmt_diff if rel else _fmt
             lo, hi = r["elo_ci"]
             opp = ", ".join(f"{o['setting'].replace('UCI_Elo ', '').replace('Skill Level ', 'skill ')}"
                             f" {o['points']:g}/{o['games']}" for o in r["opponents"]) if not rel else "-"
@@ -67,7 +58,8 @@ def markdown(data: dict[str, Any]) -> str:
                 bounds = True
             score = f"{100 * r['score']:.0f}%" if r["score"] is not None else "-"
             lines.append(f"| {r['label']} | {r['games']} | +{r['wins']} -{r['losses']} ={r['draws']} "
-                         f"| {score} | {f(r['elo'])}{mark} | [{f(lo)}, {f(hi)}] | {opp} |")
+                         f"| {score} | {_fmt(r['elo'], rel)}{mark} | [{_fmt(lo, rel)}, {_fmt(hi, rel)}] "
+                         f"| {opp} |")
         if any_extra:
             lines += ["", ("\\* some of its games were against settings below UCI_Elo 1347 "
                           "(negative Skill Levels), whose Elo is Fairy-Stockfish's extrapolation, "
