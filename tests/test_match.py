@@ -728,6 +728,34 @@ def test_sjengs_commands():
     assert engines.sjeng_lines("sd 4") == ["sd 4"]
 
 
+def test_sjengs_statistics_are_read_in_the_engine_module():
+    """Sjeng prints its statistics outside the protocol (kept by EngineLog): the last
+    Nodes and NPS lines count, and its proof-number search is recognised."""
+    lines = ["Nodes: 100", "NPS: 5", "ply 3", "Nodes: 12345", "NPS: 67890"]
+    assert engines.sjeng_statistics(lines) == {"nodes": 12345, "nps": 67890,
+                                               "proof_number_search": False, "forced_win": False}
+    solved = engines.sjeng_statistics(["Running proof number search...", "Forced win!"])
+    assert solved == {"nodes": None, "nps": None, "proof_number_search": True, "forced_win": True}
+
+
+def test_the_line_client_reads_an_engines_lines_as_they_come():
+    """LineEngine, the raw client (go perft, tdleaf uci's start-up and memory): lines
+    with the time they were read, a timeout and an exit as EngineError."""
+    script = ("import sys\nfor line in sys.stdin:\n    print('echo ' + line.strip(), flush=True)\n"
+              "    if line.strip() == 'quit': break\n")
+    with engines.LineEngine([sys.executable, "-c", script], first_input=b"hello\n") as proc:
+        assert proc.until(lambda s: s.startswith("echo hello"), 30) == ["echo hello"]
+        proc.send("one")
+        at, line = proc.read(time.perf_counter() + 30)
+        assert line == "echo one" and at >= proc.started
+        with pytest.raises(engines.EngineError, match="no answer"):
+            proc.read(time.perf_counter() + 0.2)
+        proc.send("quit")
+        assert proc.read(time.perf_counter() + 30)[1] == "echo quit"
+        with pytest.raises(engines.EngineError, match="exited"):
+            proc.read(time.perf_counter() + 30)
+
+
 def test_sjeng_gets_the_move_time_it_is_asked_for(tmp_path):
     """At 0.3 s a move python-chess sends Sjeng 'st 0.3', which it read as no limit (6.5 s
     a move on its default clock). Now it says it allots itself 30 centiseconds, takes about
