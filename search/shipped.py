@@ -29,6 +29,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from . import files
+
 #: The environment variable naming the per-user data folder.
 ENV_VAR = "TDLEAF_DATA"
 #: The manifest's format version (a reader refuses a newer one).
@@ -167,22 +169,9 @@ def reference_kinds() -> list[str]:
 def save_text(relpath: str, text: str, path: str | os.PathLike[str] | None = None) -> Path:
     """Write ``text`` atomically to ``path``, or without one to ``relpath`` in the user
     data folder (never into the package); returns the file written."""
-    import tempfile
-
     target = Path(path) if path is not None else user_data_dir() / relpath
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)      # mkstemp makes it private; data is for reading
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    return files.write_text(target, text)
 
 
 def save_json(relpath: str, data: Any, path: str | os.PathLike[str] | None = None) -> Path:

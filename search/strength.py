@@ -20,6 +20,11 @@ Strength is not interpolated between measured limits (a node limit between two d
 has not been measured, and depth and node limits do not scale alike); a requested Elo
 gets the strongest measured limit rated at or below it, or the weakest limit when it is
 below them all.
+
+A level saved with a ``"bound"`` (``"lower"``: measured mostly against the top of the
+engine's scale, and rated above it; see ``tdleaf.play.ladder.scale``) has no rating,
+only a bound: it never serves a requested Elo. A request above the highest measured
+level is clamped to that level, and :func:`clamp_note` says so.
 """
 
 from __future__ import annotations
@@ -94,7 +99,8 @@ def ladder_variant(variant: str, path: str | Path | None = None) -> str | None:
 def levels(variant: str, path: str | Path | None = None, *, fallback: bool = True,
            kinds: tuple[str, ...] = LOOKUP_KINDS) -> list[dict[str, Any]]:
     """The measured levels of ``variant`` that may serve a requested Elo, weakest first:
-    each ``{"level": {"depth": 3}, "elo": 1612.0, ...}`` with a finite rating. Of one
+    each ``{"level": {"depth": 3}, "elo": 1612.0, ...}`` with a finite rating that is
+    not a bound. Of one
     kind, a level rated no higher than a cheaper one (a smaller depth or node count) is
     left out: measurement noise must not make a higher Elo search less deeply."""
     v = _canonical(variant)
@@ -107,7 +113,7 @@ def levels(variant: str, path: str | Path | None = None, *, fallback: bool = Tru
         level = e.get("level", {})
         elo = e.get("elo")
         if (len(level) == 1 and next(iter(level)) in kinds and isinstance(elo, (int, float))
-                and math.isfinite(elo)):
+                and math.isfinite(elo) and not e.get("bound")):
             out.append(e)
     kept = []
     for kind in kinds:
@@ -146,6 +152,30 @@ def limits_for_elo(variant: str, elo: float, path: str | Path | None = None) -> 
             chosen = e
     kind, value = next(iter(chosen["level"].items()))
     return {kind: int(value)}
+
+
+def _label(level: dict[str, Any]) -> str:
+    kind, value = next(iter(level.items()))
+    return f"{value:g} s" if kind == "movetime" else f"{kind} {value}"
+
+
+def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str | None:
+    """What to tell a user whose requested ``elo`` lies above every measured level of
+    ``variant``'s ladder: that it plays the highest measured level, and which stronger
+    levels are bounds, not ratings (None when ``elo`` is within the measured levels,
+    or there is no ladder)."""
+    found = levels(variant, path)
+    if not found or elo <= found[-1]["elo"]:
+        return None
+    top = found[-1]
+    name = ladder_variant(variant, path)
+    entries = load_ladder(path).get("variants", {}).get(name, [])
+    bound = [f"{_label(e['level'])} is only a {e['bound']} bound ({e['elo']:.0f}), not a rating"
+             for e in entries
+             if e.get("bound") and next(iter(e.get("level", {})), None) in LOOKUP_KINDS]
+    clamped = (f"UCI_Elo {elo:g} is above the highest measured level of the {name} ladder: "
+               f"playing {_label(top['level'])} (rated {top['elo']:.0f})")
+    return "; ".join([clamped, *bound])
 
 
 def ladder_search(variant: str, path: str | Path | None = None) -> str:

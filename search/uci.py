@@ -198,6 +198,7 @@ class UciEngine(Session):
         self.search = BackgroundSearch()
         self._announced: tuple[str, ...] | None = None    # last weights info string
         self._warned: tuple[Any, ...] | None = None        # last UCI_Elo warning check
+        self._clamped: tuple[str, int] | None = None       # last UCI_Elo clamped to the top
         # While pondering (go ponder) or in an infinite search, the result waits for
         # ponderhit/stop: UCI forbids bestmove before them.
         self._hold_lock = threading.Lock()
@@ -460,10 +461,15 @@ class UciEngine(Session):
         if not self.limit_strength:
             return None
         try:
-            return strength.limits_for_elo(self.variant, self.elo)
+            limits = strength.limits_for_elo(self.variant, self.elo)
         except strength.StrengthError as exc:
             self.info(f"UCI_LimitStrength ignored: {exc}")
             return None
+        note = strength.clamp_note(self.variant, self.elo)
+        if note and (self.variant, self.elo) != self._clamped:     # once per request
+            self.info(note)
+        self._clamped = (self.variant, self.elo) if note else None
+        return limits
 
     def _legal_search_moves(self, position: Position, moves: list[str]) -> list[str]:
         """The legal ones among ``moves`` (the others are reported and ignored;

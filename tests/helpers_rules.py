@@ -21,7 +21,8 @@ from tdleaf.bench.perft import python_chess_perft
 from variants import board_class
 
 ANTI = ("suicide", "giveaway", "antichess")
-#: The variants whose games end on the board as well as by mate (issue 30).
+#: The variants whose games end on the board as well as by mate (lichess's four added
+#: last).
 NEW = ("kingofthehill", "3check", "racingkings", "horde")
 
 # --------------------------------------------------------------------------------------
@@ -803,9 +804,9 @@ def _read_epd(variant: str) -> list[str]:
     """The FENs of tests/data/perft_<variant>.epd."""
     from pathlib import Path
 
-    path = Path(__file__).parent / "data" / f"perft_{variant}.epd"
-    return [line.split(" ;")[0] for line in path.read_text().splitlines()
-            if line and not line.startswith("#")]
+    from tdleaf.play.epd import read_epd
+
+    return [e.fen for e in read_epd(Path(__file__).parent / "data" / f"perft_{variant}.epd")]
 
 
 # --------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The ``atomic`` block (issue 31): explosion threats in atomic chess.
+"""The ``atomic`` block: explosion threats in atomic chess.
 
 Per side: capture squares whose blast would explode the enemy king (``king``) or reach an
 enemy queen (``queen``), own pawns and pieces next to the own king (``adjacent.*``),

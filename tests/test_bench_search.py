@@ -10,7 +10,7 @@ import pytest
 
 import variants
 from tdleaf.bench.positions import KINDS, POSITIONS, SEARCH_VARIANTS, positions
-from tdleaf.bench.search import PythonChessSearch
+from tdleaf.bench.python_chess_search import PythonChessSearch
 from tdleaf.cli import main
 
 from helpers_engines import require_engine

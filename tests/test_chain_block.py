@@ -1,4 +1,4 @@
-"""The ``chains`` block (issue 31): capture chains in suicide, giveaway and antichess.
+"""The ``chains`` block: capture chains in suicide, giveaway and antichess.
 
 Per side and piece type, the captures its pieces can make and its pieces the enemy can
 take; whether it has a capture, and whether it is to move with one; White's minus

@@ -184,7 +184,8 @@ def test_errors_are_one_line_exit_2(capsys, argv):
 @pytest.mark.parametrize("text,message", [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n", "no ';D"),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 twenty\n", "expected ';D"),
-    ("xyz ;D1 20\n", "invalid chess FEN"),
+    ("xyz ;D1 20\n", "expected an EPD position"),
+    ("xyz w - - ;D1 20\n", "invalid chess FEN"),
     ("# only a comment\n", "no positions"),
 ])
 def test_malformed_epd_exit_2(capsys, tmp_path, text, message):

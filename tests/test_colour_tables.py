@@ -1,5 +1,5 @@
-"""How the evaluation's tables mirror between the colours, as each variant's spec says
-(issue 30): by rank in most variants, by file in racing kings (its start is mirrored
+"""How the evaluation's tables mirror between the colours, as each variant's spec says:
+by rank in most variants, by file in racing kings (its start is mirrored
 left-right), and separate values per colour in horde (Black's own ``material_black`` and
 ``psq_black`` blocks).
 
@@ -258,14 +258,9 @@ def test_visits_land_on_the_entries_each_colour_reads():
 def test_horde_learning_writes_both_colours(tmp_path):
     """A tiny job: Black's blocks are learnt, visited and summarised apart, normalised
     by Black's rule (bishop 3) while White's pawn is 1; then avg-psq and the figures."""
-    from tdleaf.learn.runs import (
-        LearnConfig,
-        initial_weights,
-        learn_mask,
-        run_learning,
-        summarise,
-        summary_lines,
-    )
+    from tdleaf.learn.config import LearnConfig, initial_weights, learn_mask
+    from tdleaf.learn.runs import run_learning
+    from tdleaf.learn.summary import summarise, summary_lines
     cfg = LearnConfig("horde", features="psq", games=1, runs=1, depth=1, max_plies=40).validate()
     w0 = initial_weights(cfg)
     assert w0.size == COLOUR_SIZE and w0[MATERIAL_BLACK:MATERIAL_BLACK + 6].tolist() == \
@@ -316,7 +311,9 @@ def test_horde_learning_writes_both_colours(tmp_path):
 
 
 def test_racing_kings_learning_keeps_one_set_of_values(tmp_path):
-    from tdleaf.learn.runs import LearnConfig, run_learning, summarise
+    from tdleaf.learn.config import LearnConfig
+    from tdleaf.learn.runs import run_learning
+    from tdleaf.learn.summary import summarise
     cfg = LearnConfig("racingkings", features="material", games=1, runs=1, depth=1,
                       max_plies=30).validate()
     out = tmp_path / "job"

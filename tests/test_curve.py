@@ -30,14 +30,9 @@ from plots.curves import _labels
 from search.layout import load_weights
 from tdleaf.bench.curve import CURVE_DIR
 from tdleaf.cli import main
-from tdleaf.learn.runs import (
-    SNAPSHOT_GAMES,
-    LearnConfig,
-    LearnError,
-    run_learning,
-    snapshot_schedule,
-    summarise,
-)
+from tdleaf.learn.config import LearnConfig, LearnError
+from tdleaf.learn.runs import SNAPSHOT_GAMES, run_learning, snapshot_schedule
+from tdleaf.learn.summary import summarise
 
 REPO = Path(__file__).resolve().parent.parent
 #: The tiny job: 2 runs of 6 atomic games at depth 1, snapshots after 2 and 4 (and 6).

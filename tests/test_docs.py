@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
-#: One page per job (issue 29); index.md lists them.
+#: One page per job; index.md lists them.
 PAGES = ("index", "learning", "matches", "engine", "prior", "figures", "rules", "api")
 MANUAL = [README, *(DOCS / f"{name}.md" for name in PAGES)]
 #: Every markdown file whose links are checked.

@@ -290,7 +290,8 @@ def test_registering_a_bad_block_is_refused(scratch_blocks):
 def test_an_old_run_folder_resumes_in_the_classic_layout(tmp_path):
     """A reference folder (written before layouts were versioned) resumes in layout 1:
     its finished run rewrites the very same weights.json."""
-    from tdleaf.learn.runs import LearnConfig, learn_mask, run_layout, run_learning
+    from tdleaf.learn.config import LearnConfig, learn_mask, run_layout
+    from tdleaf.learn.runs import run_learning
     src = ROOT / "runs/reference/crazyhouse/psq"
     out = tmp_path / "job"
     (out / "run-00").mkdir(parents=True)
@@ -310,7 +311,7 @@ def test_an_old_run_folder_resumes_in_the_classic_layout(tmp_path):
 
 
 def test_a_new_job_writes_the_versioned_layout():
-    from tdleaf.learn.runs import LearnConfig, LearnError, initial_weights, learn_mask, run_layout
+    from tdleaf.learn.config import LearnConfig, LearnError, initial_weights, learn_mask, run_layout
     cfg = LearnConfig("chess", features="psq").validate()
     assert cfg.layout == LAYOUT_VERSION and run_layout(cfg) == feature_layout("chess", "psq")
     assert not learn_mask(cfg)[HAND:HAND + 6].any()

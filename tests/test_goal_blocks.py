@@ -1,4 +1,4 @@
-"""The goal blocks (issue 30, step 4): one leaf block per variant's own way to win.
+"""The goal blocks: one leaf block per variant's own way to win.
 
 ``checks`` (three-check: checks given, at least 1 and 2), ``hill`` (king of the hill: the
 king's distance to the hill, 1-3) and ``race`` (racing kings: the king's rank 1-7 and its

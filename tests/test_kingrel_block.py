@@ -1,4 +1,4 @@
-"""The ``kingrel`` leaf block (issue 31): pieces within 3 squares of each king, by type,
+"""The ``kingrel`` leaf block: pieces within 3 squares of each king, by type,
 own or enemy king, Chebyshev distance and direction (ahead, level, behind in the frame
 of the piece's owner), White's minus Black's.
 

@@ -30,6 +30,8 @@ from tdleaf.play.match import GameOutcome
 
 from helpers_engines import engine_path
 
+ROOT = Path(__file__).resolve().parent.parent
+
 DATA = Path(__file__).resolve().parent.parent / "search" / "data"
 CHI2_95 = 3.841458820694124          # the 95% quantile of chi-square with 1 degree of freedom
 
@@ -168,16 +170,62 @@ def _played(setting: lad.Setting, score: float) -> lad.Played:
 
 def test_adaptive_choice_moves_towards_the_rating():
     scale = lad.build_scale(_options(1350, 2850), elo_step=50)
-    first = lad._choose(scale, [], 1350, 400)
+    first = lad.choose_setting(scale, [], 1350, 400)
     assert first.label == "UCI_Elo 1350"
-    up = lad._choose(scale, [_played(first, 1), _played(first, 1)], 1350, 400)
+    up = lad.choose_setting(scale, [_played(first, 1), _played(first, 1)], 1350, 400)
     assert up.label == "UCI_Elo 1750"                              # +inf, one step at most
-    down = lad._choose(scale, [_played(first, 0), _played(first, 0)], 1350, 400)
+    down = lad.choose_setting(scale, [_played(first, 0), _played(first, 0)], 1350, 400)
     assert down.kind == "skill" and abs(down.elo - 950) < 60        # below 1350: Skill Levels
-    even = lad._choose(scale, [_played(first, 1), _played(first, 0)], 1350, 400)
+    even = lad.choose_setting(scale, [_played(first, 1), _played(first, 0)], 1350, 400)
     assert even.label == "UCI_Elo 1350"
     fixed = lad.build_scale({}, limit_text="depth 6")
-    assert lad._choose(fixed, [_played(fixed.settings[0], 1)] * 4, 0, 400) is fixed.settings[0]
+    assert lad.choose_setting(fixed, [_played(fixed.settings[0], 1)] * 4, 0, 400) is fixed.settings[0]
+
+
+def test_a_rung_measured_mostly_at_an_end_of_the_scale_beyond_it_is_a_bound():
+    top = [{"elo": 2800.0, "games": 6}, {"elo": 2850.0, "games": 26}]
+    assert lad.rung_bound(top, 2963.0, 498.0, 2850.0) == "lower"      # atomic's depth 6
+    assert lad.rung_bound(top, 2840.0, 498.0, 2850.0) is None          # rated inside the scale
+    half = [{"elo": 2800.0, "games": 16}, {"elo": 2850.0, "games": 16}]
+    assert lad.rung_bound(half, 2900.0, 498.0, 2850.0) is None         # not "mostly"
+    bottom = [{"elo": 498.0, "games": 30}, {"elo": 550.0, "games": 2}]
+    assert lad.rung_bound(bottom, 400.0, 498.0, 2850.0) == "upper"
+    assert lad.rung_bound([], float("nan"), 498.0, 2850.0) is None
+
+
+def test_a_rung_above_the_top_of_the_scale_is_saved_and_shown_as_a_bound(tmp_path):
+    scale = lad.build_scale(_options(1350, 2850))
+    top, below = _setting(scale, "UCI_Elo 2850"), _setting(scale, "UCI_Elo 2800")
+    games = [_played(top, 1)] * 18 + [_played(top, 0)] * 6 + [_played(below, 0.5)] * 8
+    rung = lad.RungResult(lad.Rung("depth", 6), scale, games).to_json()
+    assert rung["bound"] == "lower" and rung["elo"] > 2850
+    inside = lad.RungResult(lad.Rung("depth", 5), scale, [_played(below, 1), _played(below, 0)])
+    assert inside.to_json()["bound"] is None
+    ladder = lad.Ladder("atomic", "fairy-stockfish", "uci:fairy-stockfish", "FSF",
+                        {"movetime": 0.1}, scale=scale)
+    ladder.rungs = [lad.RungResult(lad.Rung("depth", 6), scale, games)]
+    data = lad.results_json([ladder], lad.LadderConfig())
+    assert data["ladders"][0]["scale_range"] == [scale.lowest, 2850.0]
+    assert "(lower bound)" in lad.markdown(data)
+    saved = lad.save_ladder(data, tmp_path / "ladder.json")
+    assert saved["variants"]["atomic"][0]["bound"] == "lower"
+    assert not strength.has_ladder("atomic", tmp_path / "ladder.json"), "a bound serves nothing"
+
+
+def test_the_shipped_ladder_marks_the_bounds_its_records_show():
+    """search/data/ladder.json carries every bound its measurements in runs/ladders/
+    show (tdleaf.play.ladder.mark_bounds finds nothing to change), atomic's upper rungs
+    among them; the marks follow from the records, not from hand edits."""
+    shipped = json.loads((ROOT / "search" / "data" / "ladder.json").read_text())
+    records = sorted((ROOT / "runs" / "ladders").glob("*/ladder.json"))
+    assert records
+    for record in records:
+        assert lad.mark_bounds(json.loads(json.dumps(shipped)), json.loads(record.read_text())) == []
+    bounds = {(v, json.dumps(e["level"])): e["bound"] for v, entries in shipped["variants"].items()
+              for e in entries if e.get("bound")}
+    assert bounds == {("atomic", '{"depth": 6}'): "lower", ("atomic", '{"movetime": 0.1}'): "lower",
+                      ("atomic", '{"movetime": 1.0}'): "lower"}
+    assert strength.levels("atomic")[-1]["level"] == {"depth": 5}
 
 
 # --------------------------------------------------------------------------------------
@@ -188,6 +236,21 @@ def _ladder_file(tmp_path: Path, entries: dict) -> Path:
     path = tmp_path / "ladder.json"
     path.write_text(json.dumps({"variants": entries}))
     return path
+
+
+def test_a_bound_never_serves_a_requested_elo(tmp_path):
+    path = _ladder_file(tmp_path, {"atomic": [
+        {"level": {"depth": 1}, "elo": 1600.0}, {"level": {"depth": 5}, "elo": 2300.0},
+        {"level": {"depth": 6}, "elo": 2960.0, "bound": "lower"},
+        {"level": {"movetime": 1.0}, "elo": 3160.0, "bound": "lower"}]})
+    assert [e["level"] for e in strength.levels("atomic", path)] == [{"depth": 1}, {"depth": 5}]
+    assert strength.elo_range("atomic", path) == (1600, 2300)
+    assert strength.limits_for_elo("atomic", 3000, path) == {"depth": 5}      # clamped
+    assert strength.clamp_note("atomic", 2300, path) is None
+    note = strength.clamp_note("atomic", 3000, path)
+    assert note == ("UCI_Elo 3000 is above the highest measured level of the atomic ladder: "
+                    "playing depth 5 (rated 2300); depth 6 is only a lower bound (2960), "
+                    "not a rating")
 
 
 def test_limits_for_elo_monotone_and_in_range(tmp_path):
@@ -395,6 +458,27 @@ def test_save_ladder_reads_a_source_saved_before_runs_were_listed(tmp_path):
 
 
 # --------------------------------------------------------------------------------------
+
+def test_the_command_line_of_a_config_reproduces_it():
+    """The command recorded with a ladder leaves out what is at LadderConfig's defaults
+    (which the command line reads), but for the rungs and the games."""
+    cfg = lad.LadderConfig(games=32)
+    assert "tdleaf ladder " + " ".join(lad.command_line(cfg, remeasure=True)) == \
+        "tdleaf ladder --remeasure --depths 1,2,3,4,5,6 --movetimes 0.1,1 --games 32"
+    cfg = lad.LadderConfig(player="traditional", rungs=lad.make_rungs([2], [1000], []),
+                           engine_limits={"depth": 6}, seed=3, skill_levels=False,
+                           engine_options={"*": {"Hash": "8"}, "sjeng": {"x": "1"}})
+    cfg.adjudication.draw_moves = 5
+    assert lad.command_line(cfg, variants=["crazyhouse"], engine="sjeng") == [
+        "--variant", "crazyhouse", "--engine", "sjeng", "--player", "traditional",
+        "--depths", "2", "--movetimes", "", "--games", "16", "--nodes", "1000",
+        "--engine-depth", "6", "--seed", "3", "--draw-moves", "5",
+        "--engine-option", "Hash=8", "--engine-option", "sjeng.x=1", "--no-skill-levels"]
+    with pytest.raises(lad.LadderError, match="random plies"):
+        lad.LadderConfig(random_plies=-1).validate()
+    with pytest.raises(lad.LadderError, match="must be > 0"):
+        lad.LadderConfig(engine_limits={"movetime": 0.0}).validate()
+
 
 def test_cli_errors(tmp_path, capsys):
     assert main(["ladder", "--variant", "nosuchchess", "--out", str(tmp_path / "a")]) == 2

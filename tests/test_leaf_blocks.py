@@ -31,7 +31,7 @@ from search.layout import (
     load_weights,
 )
 from tdleaf.cli import main
-from tdleaf.learn.runs import summary_lines
+from tdleaf.learn.summary import summary_lines
 from tests.helpers_learn import checkout_env, kill_after_4_games, learn_command
 from tests.helpers_search import new_board, oracle_eval, random_positions, random_weight_vector
 from tests.test_learn import JOB, JOB_GAMES, _assert_same_job

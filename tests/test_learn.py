@@ -34,7 +34,8 @@ import pytest
 from search.layout import MATERIAL, PIECES
 from tdleaf.cli import main
 from tdleaf.cli.tools import exclusive
-from tdleaf.learn.runs import LearnConfig, run_learning
+from tdleaf.learn.config import LearnConfig
+from tdleaf.learn.runs import run_learning
 from tdleaf.learn.td import (
     TemporalCoherence,
     Trajectory,
@@ -601,7 +602,7 @@ def test_suicide_learns_negative_values(tmp_path, capsys):
 def test_learning_searches_selectively_by_default_and_old_folders_stay_plain():
     """The default search mode was chosen by measurement (BENCHMARKS.md); a config.json
     written before the mode was a setting resumes with the full-width search it used."""
-    from tdleaf.learn.runs import LearnConfig
+    from tdleaf.learn.config import LearnConfig
     assert LearnConfig("atomic").search == "selective"
     old = LearnConfig("atomic").to_json()
     del old["search"]
@@ -614,7 +615,7 @@ def test_a_job_keeps_the_search_it_started_with(monkeypatch):
     changed later (search.engine.SELECTIVE_OFF) does not change how a resumed job searches."""
     from search import alphabeta as ab
     from search.engine import SELECTIVE_OFF, search_flags
-    from tdleaf.learn.runs import LearnConfig
+    from tdleaf.learn.config import LearnConfig
     saved = LearnConfig("atomic").validate().to_json()
     assert saved["flags"] == search_flags("selective", "atomic")
     assert saved["flags"] & ab.F_LMR
@@ -634,7 +635,8 @@ def test_random_plies_open_each_game_differently_and_are_not_learnt_from(tmp_pat
     before the setting existed resumes from the initial position."""
     from search import Engine
     from search.layout import Weights
-    from tdleaf.learn.runs import LearnConfig, game_seed, initial_weights
+    from tdleaf.learn.config import LearnConfig, initial_weights
+    from tdleaf.learn.runs import game_seed
     from tdleaf.learn.selfplay import play_game
     from variants import random_line
     out = tmp_path / "random"
@@ -688,7 +690,7 @@ def test_a_run_that_keeps_repeating_one_game_is_warned_about(tmp_path, capsys, r
 # -- what the terminal says ----------------------------------------------------------------
 
 def test_unsettled_suicide_values_are_shown_raw_not_flipped(tmp_path, capsys):
-    """Issue 29: after a few games of suicide every weight is still near its start, +1,
+    """After a few games of suicide every weight is still near its start, +1,
     and the report's rook = -5 needed a negative factor: the terminal printed
     "P -3.31 \u00b1 -0.69", summary.json had negative standard deviations, the figure lost
     its error bars and report.md its \u00b1 column. Now: the raw weights, with a warning
@@ -813,3 +815,39 @@ def test_a_worker_whose_job_was_killed_stops_after_its_game(tmp_path):
     assert not running(), "the orphaned worker plays on"
     games = json.loads((out / "run-00" / "checkpoint.json").read_text())["games"]
     assert 1 <= games < cfg.games
+
+
+def test_the_tables_noise_is_the_configs_default_not_the_commands():
+    """A LearnConfig built in Python learns with the 1% noise of the tables, as the
+    command does; material learns without; a noise given, or saved, is kept."""
+    from tdleaf.learn.config import TABLE_NOISE, LearnConfig
+    assert LearnConfig("chess", features="psq").noise == TABLE_NOISE == 0.01
+    assert LearnConfig("atomic", features="psq+mobility").validate().noise == TABLE_NOISE
+    assert LearnConfig("chess").noise == 0.0
+    assert LearnConfig("chess", features="psq", noise=0.0).noise == 0.0
+    saved = LearnConfig("chess", features="psq", noise=0.02).to_json()
+    assert LearnConfig.from_json(saved).noise == 0.02
+
+
+def test_the_learners_share_one_interface():
+    """TDLeaf is an object like RootStrap and TreeStrap: play a game, then learn from
+    it (TDLeaf's update after the game; the others learnt after every search)."""
+    import numpy as np
+
+    from tdleaf.learn.bootstrap import Bootstrap
+    from tdleaf.learn.config import LearnConfig, initial_weights, learn_mask
+    from tdleaf.learn.learners import TDLeaf, make_learner
+    from tdleaf.learn.runs import run_engine
+    from tdleaf.learn.td import TemporalCoherence
+
+    for method, kind in (("tdleaf", TDLeaf), ("rootstrap", Bootstrap)):
+        cfg = LearnConfig("chess", method=method, depth=1).validate()
+        w = initial_weights(cfg)
+        tc = TemporalCoherence(len(w))
+        learner = make_learner(cfg, w, tc, learn_mask(cfg))
+        assert isinstance(learner, kind) and learner.w is w and learner.tc is tc
+        engine = run_engine(cfg, w)
+        before = w.copy()
+        record = learner.play(engine, "chess", 1, seed=3, max_plies=80)
+        learner.learn(record)
+        assert record.moves and not np.array_equal(w, before), method

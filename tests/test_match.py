@@ -9,6 +9,7 @@ tests/helpers_engines.py decides.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import signal
@@ -161,7 +162,7 @@ def test_openings_files(tmp_path):
     pgn.write_text('[Variant "Atomic"]\n\n1. e4 e5 2. Nf3 *\n\n[Variant "Atomic"]\n\n1. d4 *\n')
     ops = read_openings(pgn, "atomic")
     assert [o.moves for o in ops] == [("e2e4", "e7e5", "g1f3"), ("d2d4",)]
-    with pytest.raises(OpeningError, match="Atomic, the match plays crazyhouse"):
+    with pytest.raises(OpeningError, match="game 1 is Atomic, not crazyhouse"):
         read_openings(pgn, "crazyhouse")
     bad = tmp_path / "bad.epd"
     bad.write_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a fen at all\n")
@@ -464,6 +465,32 @@ def test_games_against_fairy_stockfish(variant, tmp_path):
     _real_match(tmp_path, variant, "uci:fairy-stockfish", {"depth": 2, "Hash": 16})
 
 
+def test_an_engines_settings_are_in_every_games_headers_and_the_summary(tmp_path, capsys):
+    """The opponent's strength is on record with its games: its limits and options
+    (UCI_LimitStrength, UCI_Elo, Threads) in each game's WhiteSettings or BlackSettings
+    tag and in the match summary, text and JSON; a resumed match with other settings is
+    another match, and is refused."""
+    engine_path("fairy-stockfish")
+    pgn, js = tmp_path / "s.pgn", tmp_path / "s.json"
+    argv = ["match", "traditional", "uci:fairy-stockfish", "--variant", "chess", "--games", "2",
+            "--max-plies", "30", "--no-progress", "--pgn", str(pgn), "-o", "A.depth=1",
+            "-o", "B.movetime=0.05", "-o", "B.uci_limitstrength=true", "-o", "B.UCI_Elo=2200",
+            "-o", "B.Threads=1"]
+    assert main([*argv, "--json", str(js)]) == 0
+    text = capsys.readouterr().out
+    engine = "movetime=0.05 UCI_LimitStrength=true UCI_Elo=2200 Threads=1"
+    assert "Settings: traditional: depth=1; " in text and engine in text
+    assert json.loads(js.read_text())["settings"] == {"a": "depth=1", "b": engine}
+    games = chess.pgn.read_game(io.StringIO(pgn.read_text()))
+    assert games is not None and games.headers["BlackSettings"] == engine
+    assert games.headers["WhiteSettings"] == "depth=1"
+    stored = read_games(pgn)
+    assert [(g.white_settings, g.black_settings) for g in stored] == \
+        [("depth=1", engine), (engine, "depth=1")]
+    assert main([*argv[:-2], "-o", "B.Threads=2", "--games", "4", "--resume"]) == 2
+    assert "played with movetime=0.05" in capsys.readouterr().err
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc and setpriv")
 def test_an_engine_dies_with_the_process_that_started_it():
     """A worker killed without closing its engines (kill -9, terminate) takes them along:
@@ -699,6 +726,34 @@ def test_sjengs_commands():
     assert engines.sjeng_lines("st 0.3") == ["level 100 2:10 0", "time 1000"]
     assert engines.sjeng_lines("st 1.5") == ["level 100 4:10 0", "time 1000"]
     assert engines.sjeng_lines("sd 4") == ["sd 4"]
+
+
+def test_sjengs_statistics_are_read_in_the_engine_module():
+    """Sjeng prints its statistics outside the protocol (kept by EngineLog): the last
+    Nodes and NPS lines count, and its proof-number search is recognised."""
+    lines = ["Nodes: 100", "NPS: 5", "ply 3", "Nodes: 12345", "NPS: 67890"]
+    assert engines.sjeng_statistics(lines) == {"nodes": 12345, "nps": 67890,
+                                               "proof_number_search": False, "forced_win": False}
+    solved = engines.sjeng_statistics(["Running proof number search...", "Forced win!"])
+    assert solved == {"nodes": None, "nps": None, "proof_number_search": True, "forced_win": True}
+
+
+def test_the_line_client_reads_an_engines_lines_as_they_come():
+    """LineEngine, the raw client (go perft, tdleaf uci's start-up and memory): lines
+    with the time they were read, a timeout and an exit as EngineError."""
+    script = ("import sys\nfor line in sys.stdin:\n    print('echo ' + line.strip(), flush=True)\n"
+              "    if line.strip() == 'quit': break\n")
+    with engines.LineEngine([sys.executable, "-c", script], first_input=b"hello\n") as proc:
+        assert proc.until(lambda s: s.startswith("echo hello"), 30) == ["echo hello"]
+        proc.send("one")
+        at, line = proc.read(time.perf_counter() + 30)
+        assert line == "echo one" and at >= proc.started
+        with pytest.raises(engines.EngineError, match="no answer"):
+            proc.read(time.perf_counter() + 0.2)
+        proc.send("quit")
+        assert proc.read(time.perf_counter() + 30)[1] == "echo quit"
+        with pytest.raises(engines.EngineError, match="exited"):
+            proc.read(time.perf_counter() + 30)
 
 
 def test_sjeng_gets_the_move_time_it_is_asked_for(tmp_path):

@@ -213,7 +213,8 @@ def test_normalisation_of_other_variants(tmp_path, variant):
 
 def _summarise(run: Path) -> dict:
     """summary.json as `tdleaf learn` writes it for a (synthetic) folder."""
-    from tdleaf.learn.runs import LearnConfig, summarise
+    from tdleaf.learn.config import LearnConfig
+    from tdleaf.learn.summary import summarise
     cfg = LearnConfig.from_json(json.loads((run / "config.json").read_text())["learn"])
     summarise(run, cfg)
     return json.loads((run / "summary.json").read_text())
@@ -225,7 +226,7 @@ def test_mean_then_normalise_everywhere(tmp_path, variant, features):
     numbers, summary.json, the terminal and report.md, on runs where normalising each run
     first would give clearly different numbers; the reference piece is exactly its value."""
     from plots.values import boards, curves, finals
-    from tdleaf.learn.runs import CONVENTION, summary_lines
+    from tdleaf.learn.summary import CONVENTION, summary_lines
 
     run = make_run(tmp_path / variant, variant=variant, features=features, skew=True)
     piece, target = plots.REPORT_NORMALISATION[variant]
@@ -332,7 +333,7 @@ def test_a_negative_factor_is_refused_everywhere(tmp_path, features):
 
     from plots import figures as F
     from plots.values import boards, curves, finals
-    from tdleaf.learn.runs import summary_lines, summary_problems
+    from tdleaf.learn.summary import summary_lines, summary_problems
 
     run = make_run(tmp_path / "suicide", "suicide", features, games=6, fixed=UNSETTLED)
     raw = {p: float(np.mean([r[p] for r in UNSETTLED])) for p in PIECES}
@@ -760,8 +761,10 @@ def test_every_leaf_block_has_a_title():
 
 def test_plots_imports_nothing_of_the_engine():
     """The house rule: plots reads files and imports neither the engine, tdleaf nor
-    numba; of search only the numba-free description of the evaluation, of variants only
-    the pure-data spec and the normalisation it shares with learning (NumPy only)."""
+    numba; of search only the numba-free description of the evaluation (and the shipped
+    data and file writer it reads and writes through, standard library only), of
+    variants only the pure-data spec and the normalisation it shares with learning
+    (NumPy only)."""
     import subprocess
     import sys
     code = ("import sys, plots, plots.api; plots.load_run; "
@@ -769,7 +772,7 @@ def test_plots_imports_nothing_of_the_engine():
             "bad = [m for m in ('tdleaf', 'numba', 'chess') if m in sys.modules]; "
             "bad += [m for m in sys.modules if m.startswith('variants') and m not in allowed]; "
             "bad += [m for m in sys.modules if m.startswith('search') and m not in "
-            "('search', 'search.shipped') and not m.startswith('search.evaluation')]; "
+            "('search', 'search.shipped', 'search.files') and not m.startswith('search.evaluation')]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
 
@@ -822,7 +825,7 @@ def test_a_piece_the_variant_never_has_gets_no_learnt_value():
     terminal, `tdleaf results` and the figures report the other pieces only (on the
     shipped experiment)."""
     from plots.results import results_markdown
-    from tdleaf.learn.runs import summary_lines
+    from tdleaf.learn.summary import summary_lines
     from variants.normalise import learnt_pieces
 
     assert learnt_pieces("racingkings") == "NBRQ"

@@ -289,7 +289,7 @@ def test_bench_prior_saves_the_temperature_into_weights_json(tmp_path, capsys):
 
 
 def test_labelled_positions_from_engine_games():
-    from tdleaf.bench.prior_data import engine_command, make_positions, read_epd, write_epd
+    from tdleaf.bench.prior_data import engine_command, make_positions, read_labelled, write_epd
 
     require_engine("fairy-stockfish")           # the label engine of suicide
     assert engine_command("suicide") is not None
@@ -302,7 +302,7 @@ def test_labelled_positions_from_engine_games():
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         write_epd(rows, f"{d}/x.epd", "header")
-        assert read_epd(f"{d}/x.epd") == rows
+        assert read_labelled(f"{d}/x.epd") == rows
 
 
 def test_the_win_logit_is_fitted_with_the_temperature():

@@ -54,7 +54,7 @@ def test_shipped_positions_are_legal_and_labelled(variant):
     header = [line for line in path.read_text().splitlines() if line.startswith("#")]
     assert header[0].startswith(f"# {variant}: 400 positions")
     assert f"at depth {prior_data.LABEL_DEPTH[variant]}" in header[0]
-    rows = prior_data.read_epd(path)
+    rows = prior_data.read_labelled(path)
     assert len(rows) == 400
     for r in rows:
         board = new_board(variant, r.fen)
@@ -66,7 +66,7 @@ def test_shipped_positions_are_legal_and_labelled(variant):
 
 
 def test_three_check_positions_carry_their_counters():
-    rows = prior_data.read_epd(shipped.package_data_dir() / prior_data.epd_name("3check"))
+    rows = prior_data.read_labelled(shipped.package_data_dir() / prior_data.epd_name("3check"))
     counters = {r.fen.split()[4] for r in rows}
     assert all(c[0] in "123" and c[1] == "+" and c[2] in "123" for c in counters)
     assert len(counters) > 3                # checks were given in these games

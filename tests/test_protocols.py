@@ -1041,7 +1041,7 @@ def test_xboard_process_refused_setboard():
 
 
 # --------------------------------------------------------------------------------------
-# Refused limits: negative or malformed values search nothing (issue 29)
+# Refused limits: negative or malformed values search nothing
 # --------------------------------------------------------------------------------------
 
 #: go commands to refuse, each with the argument its error must name.
@@ -1119,7 +1119,7 @@ def test_xboard_st_zero_moves_at_once():
 
 
 # --------------------------------------------------------------------------------------
-# What the UCI engine says about its weights (issue 29)
+# What the UCI engine says about its weights
 # --------------------------------------------------------------------------------------
 
 
@@ -1188,3 +1188,35 @@ def test_uci_elo_is_ignored_in_a_variant_the_ladder_file_lacks(tmp_path, monkeyp
     out.wait_for(lambda line: line.startswith("bestmove"), "bestmove", start)
     said = [x for x in out.lines[start:] if "UCI_LimitStrength ignored" in x]
     assert len(said) == 1 and "no strength ladder for horde" in said[0], said
+
+
+def test_uci_elo_above_the_measured_rungs_plays_the_highest_and_says_so(tmp_path, monkeypatch):
+    """A rung measured mostly against the top of the engine's scale is a bound, not a
+    rating (tdleaf.play.ladder.scale): UCI_Elo never maps to it. A request above the
+    highest measured rung plays that rung, and an info string says so, once."""
+    from search import strength
+    ladder = {"variants": {"atomic": [
+        {"level": {"depth": 1}, "elo": 1500.0}, {"level": {"depth": 2}, "elo": 1700.0},
+        {"level": {"depth": 3}, "elo": 2900.0, "bound": "lower"}]}}
+    (tmp_path / "ladder.json").write_text(json.dumps(ladder))
+    monkeypatch.setenv("TDLEAF_DATA", str(tmp_path))
+    assert strength.limits_for_elo("atomic", 2000) == {"depth": 2}
+    eng, out = _uci_session()
+    start = len(out.lines)
+    for line in ("setoption name UCI_Variant value atomic",
+                 "setoption name UCI_LimitStrength value true",
+                 "setoption name UCI_Elo value 2000", "isready"):
+        eng.handle(line)
+    out.wait_for(lambda line: line == "readyok", "readyok", start)
+    for _ in range(2):
+        mark = len(out.lines)
+        eng.handle("position startpos")
+        eng.handle("go")
+        out.wait_for(lambda line: line.startswith("bestmove"), "bestmove", mark)
+    said = [x for x in out.lines[start:] if "highest measured" in x]
+    assert said == [("info string UCI_Elo 2000 is above the highest measured level of the "
+                     "atomic ladder: playing depth 2 (rated 1700); depth 3 is only a lower "
+                     "bound (2900), not a rating")], said
+    depths = [int(x.split(" depth ")[1].split()[0]) for x in out.lines[start:]
+              if x.startswith("info depth ") or " depth " in x and x.startswith("info ")]
+    assert depths and max(depths) <= 2, "the search stops at the highest measured rung"

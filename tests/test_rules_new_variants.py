@@ -1,5 +1,5 @@
-"""The rules of issue 30's four variants (king of the hill, three-check, racing kings,
-horde), beyond what the shared rules tests compare: python-chess's published perft
+"""The rules of lichess's four variants added last (king of the hill, three-check, racing
+kings, horde), beyond what the shared rules tests compare: python-chess's published perft
 positions to their full depth, each variant's own rules on positions built for them,
 horde's insufficient material on seeded random positions, and a cross-check with Debian's
 Fairy-Stockfish 11.1. python-chess 1.11.2 is the oracle; where Fairy-Stockfish disagrees

@@ -1,4 +1,4 @@
-"""The king-safety blocks (issue 31): ``safety`` (every variant) and ``drops``
+"""The king-safety blocks: ``safety`` (every variant) and ``drops``
 (crazyhouse), defined in search/safety_blocks.py's docstring.
 
 Oracle: the blocks' definitions on python-chess boards (``safety_features``,

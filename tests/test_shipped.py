@@ -176,6 +176,21 @@ def test_weights_digest():
     assert weights_digest(a.w) != weights_digest(value_set("traditional", "crazyhouse").w)
 
 
+def test_files_write_atomically_readable_and_clean_up_on_failure(tmp_path):
+    from search import files
+
+    path = files.write_json(tmp_path / "a.json", {"x": 1}, indent=1)
+    assert path == tmp_path / "a.json" and json.loads(path.read_text()) == {"x": 1}
+    assert path.read_text().endswith("}\n")
+    assert path.stat().st_mode & 0o777 == 0o644, "results are for reading"
+    files.write_text(path, "new")
+    assert path.read_text() == "new"
+    with pytest.raises(UnicodeEncodeError):
+        files.write_text(path, "\ud800")                 # fails while writing
+    assert path.read_text() == "new", "a failed write leaves the old file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"], "temp file left"
+
+
 # --------------------------------------------------------------------------------------
 # The per-user data folder
 # --------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Start-up of the engine front ends (issue 29, item 2).
+"""Start-up of the engine front ends: they answer at once.
 
 * The modules ``tdleaf uci``/``tdleaf xboard`` import before their first protocol line
   import nothing heavy (numba, NumPy, python-chess, the other subcommands): asserted on

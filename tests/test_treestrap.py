@@ -37,7 +37,7 @@ from tdleaf.learn.bootstrap import (
     change_by_kind,
     node_targets,
 )
-from tdleaf.learn.runs import LearnConfig
+from tdleaf.learn.config import LearnConfig
 from tdleaf.learn.td import TemporalCoherence
 from tests.helpers_learn import checkout_env, kill_after_4_games, learn_command
 from variants import Position

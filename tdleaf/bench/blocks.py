@@ -54,11 +54,11 @@ def bench_blocks(variants: list[str], blocks: list[str] | None = None, depth: in
     names (measured in registration order) or sets (``safety+drops``, after them), each
     where all its blocks fit (default: each block that fits, alone)."""
     from search.layout import extra_blocks
-    from tdleaf.bench.prior_data import data_path, read_epd
+    from tdleaf.bench.prior_data import data_path, read_labelled
 
     rows = []
     for variant in (canonical_variant(v) for v in variants):
-        fens = [r.fen for r in read_epd(data_path(variant))[:n_positions]]
+        fens = [r.fen for r in read_labelled(data_path(variant))[:n_positions]]
         fits = extra_blocks(variant)
         names = [b for b in fits if blocks is None or b in blocks] + [
             b for b in blocks or [] if "+" in b and all(p in fits for p in b.split("+"))]

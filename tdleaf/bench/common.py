@@ -13,10 +13,6 @@ from importlib import metadata
 from typing import Any
 
 
-class EngineError(RuntimeError):
-    """An external engine died, timed out or answered something unexpected."""
-
-
 def tdleaf_command() -> list[str]:
     """The command that starts this installation's ``tdleaf`` (its venv's script first)."""
     beside = os.path.join(os.path.dirname(sys.executable), "tdleaf")

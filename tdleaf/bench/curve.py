@@ -33,18 +33,10 @@ from typing import Any
 
 import numpy as np
 
+from search.files import write_json
 from search.layout import Weights, WeightsError, load_weights
-from tdleaf.learn.runs import (
-    CPU_FIELD,
-    LearnConfig,
-    LearnError,
-    initial_weights,
-    run_dir,
-    run_layout,
-    snapshot_path,
-    snapshot_schedule,
-    write_json_atomic,
-)
+from tdleaf.learn.config import LearnConfig, LearnError, initial_weights, run_layout
+from tdleaf.learn.runs import CPU_FIELD, run_dir, snapshot_path, snapshot_schedule
 
 #: The folder of a result folder where its curve's matches go; ``curve.json`` is beside it.
 CURVE_DIR = "curve"
@@ -292,7 +284,7 @@ def play_curve(plan: CurvePlan, ccfg: CurveConfig, progress: Progress | None = N
     if not check_settings(path, ccfg):
         check_opponent(ccfg, cfg.variant)       # not bound to settings it cannot play
         folder.mkdir(exist_ok=True)
-        write_json_atomic(folder / "settings.json", ccfg.fixed())
+        write_json(folder / "settings.json", ccfg.fixed())
     mine, theirs = _settings(ccfg)
     out: dict[str, Any] = {
         "run": str(path), "variant": cfg.variant, "method": cfg.method,
@@ -338,7 +330,7 @@ def play_curve(plan: CurvePlan, ccfg: CurveConfig, progress: Progress | None = N
         except MatchError as exc:
             raise CurveError(str(exc)) from None
         summary = played.to_json()
-        write_json_atomic(folder / f"summary-{n}.json", summary)
+        write_json(folder / f"summary-{n}.json", summary)
         a, b = summary["time_per_move"]["a"], summary["time_per_move"]["b"]
         out["points"].append({
             "games": n, "cpu_hours": point.cpu_seconds / 3600, "cpu_source": point.cpu_source,
@@ -353,5 +345,5 @@ def play_curve(plan: CurvePlan, ccfg: CurveConfig, progress: Progress | None = N
             "pgn": f"{ccfg.folder}/games-{n}.pgn", "summary": f"{ccfg.folder}/summary-{n}.json",
         })
         out["complete"] = len(out["points"]) == len(plan.points)
-        write_json_atomic(path / ccfg.file, out)
+        write_json(path / ccfg.file, out)
     return out

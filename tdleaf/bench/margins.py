@@ -211,12 +211,12 @@ def bench_margins(variants: list[str], weights: str | None = None,
     then plays (:func:`search.engine.search_margins`)."""
     from search.engine import MARGINS_META, search_margins
     from search.layout import load_weights, save_meta, weights_or_default
-    from tdleaf.bench.prior_data import data_path, read_epd
+    from tdleaf.bench.prior_data import data_path, read_labelled
 
     rows = []
     t0 = time.perf_counter()
     for variant in (canonical_variant(v) for v in variants):
-        fens = [r.fen for r in read_epd(data_path(variant))][:n_positions]
+        fens = [r.fen for r in read_labelled(data_path(variant))][:n_positions]
         new_w = weights_or_default(weights, variant)
         ref_w = load_weights(reference, variant)
         name = weights or f"the default ({new_w.layout.name})"

@@ -6,21 +6,19 @@ from __future__ import annotations
 
 import datetime
 import os
-import queue
 import re
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from typing import Any
 
 import chess
 
-from tdleaf.play.engines import find_fairy_stockfish
+from tdleaf.play.engines import EngineError, LineEngine, find_fairy_stockfish
 from variants.spec import SPECS
 
-from .common import EngineError, machine, ratio, si, tdleaf_command, times
+from .common import machine, ratio, si, tdleaf_command, times
 
 #: Per variant: (extra plies for tdleaf and Fairy-Stockfish, [(name, FEN, python-chess depth)]).
 #: python-chess takes about 1-3 s per set; tdleaf and Fairy-Stockfish search ``extra``
@@ -105,69 +103,35 @@ def python_chess_perft(board: chess.Board, depth: int) -> int:
 
 
 class FairyStockfish:
-    """A Fairy-Stockfish process driven over UCI, for ``go perft``."""
+    """Fairy-Stockfish driven over raw UCI lines (python-chess has no ``go perft``)."""
 
     def __init__(self, path: str, timeout: float = 600.0) -> None:
         self.path, self.timeout = path, timeout
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self.process = LineEngine([path])
         self.name, self.variants = path, set()
-        self._send("uci")
-        for line in self._until(lambda s: s == "uciok", 30):
+        self.process.send("uci")
+        for line in self.process.until(lambda s: s == "uciok", 30):
             if line.startswith("id name "):
                 self.name = line[len("id name "):]
             if line.startswith("option name UCI_Variant "):
                 self.variants = set(re.findall(r"\bvar (\S+)", line))
 
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self._lines.put(line.strip())
-        self._lines.put(None)
-
-    def _send(self, command: str) -> None:
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(command + "\n")
-            self.proc.stdin.flush()
-        except OSError as exc:
-            raise EngineError(f"{self.path}: {exc}") from None
-
-    def _until(self, done: Any, timeout: float) -> list[str]:
-        lines, deadline = [], time.monotonic() + timeout
-        while True:
-            try:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise EngineError(f"{self.path}: no answer within {timeout:.0f} s") from None
-            if line is None:
-                raise EngineError(f"{self.path} exited unexpectedly")
-            lines.append(line)
-            if done(line):
-                return lines
-
     def perft(self, variant: str, fen: str, depth: int) -> tuple[int, float]:
         """``(leaves, seconds)`` of ``go perft depth`` in a position of ``variant``."""
-        self._send(f"setoption name UCI_Variant value {variant}")
-        self._send(f"position fen {fen}")
-        self._send("isready")
-        self._until(lambda s: s == "readyok", 30)
+        engine = self.process
+        engine.send(f"setoption name UCI_Variant value {variant}")
+        engine.send(f"position fen {fen}")
+        engine.send("isready")
+        engine.until(lambda s: s == "readyok", 30)
         t0 = time.perf_counter()
-        self._send(f"go perft {depth}")
-        last = self._until(lambda s: s.startswith("Nodes searched:"), self.timeout)[-1]
+        engine.send(f"go perft {depth}")
+        last = engine.until(lambda s: s.startswith("Nodes searched:"), self.timeout)[-1]
         seconds = time.perf_counter() - t0
         return int(last.split(":")[1]), seconds
 
     def close(self) -> None:
         """Ask the engine to quit, and kill it if it does not."""
-        try:
-            self._send("quit")
-            self.proc.wait(timeout=5)
-        except (EngineError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
+        self.process.close()
 
 
 # -- start-up ---------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ from variants.position import move_to_uci
 from variants.spec import rules_family
 
 from .common import load_average, machine
-from .prior_data import LABEL_DEPTH, VARIANTS, data_path, engine_command, read_epd
+from .prior_data import VARIANTS, data_path, label_of, read_labelled
 
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 MCTS_PLAYOUTS = 3000
@@ -149,7 +149,7 @@ def measure(variant: str, depth: int, weights: Any = None, use_mle: bool = False
     """Every measurement of one variant at one prior depth, at the stored temperature and
     win logit (the maximum-likelihood ones with ``use_mle`` or when no temperature is
     stored)."""
-    rows = read_epd(data_path(variant))
+    rows = read_labelled(data_path(variant))
     ev = HeuristicPrior(variant, weights, depth, temperature=1.0)
     t0 = time.perf_counter()
     arr, _ = ev.batch([r.fen for r in rows])
@@ -199,12 +199,10 @@ def measure(variant: str, depth: int, weights: Any = None, use_mle: bool = False
         return float(-(results * np.log(p) + (1 - results) * np.log(1 - p)).mean())
 
     omega_mle = math.exp(minimize_scalar(xent, bounds=(-6.0, 3.0), method="bounded").x)
-    labeller = engine_command(variant)
     return {
         "variant": variant, "depth": depth, "positions": len(rows), "omega_mle": omega_mle,
         "games": len({r.game for r in rows}),
-        "label": f"{labeller[1] if labeller else 'Fairy-Stockfish'} "
-                 f"depth {LABEL_DEPTH[variant]}",
+        "label": label_of(data_path(variant)),
         "mean_legal_moves": float(np.mean(ns)),
         "temperature_mle": t_mle, "temperature_stored": stored, "temperature_used": t_used,
         "win_logit_mle": w_mle, "win_logit_stored": stored_w, "win_logit_used": w_used,
@@ -221,7 +219,7 @@ def mcts_speed(variant: str, playouts: int = MCTS_PLAYOUTS) -> dict[str, Any]:
     position and two positions of the labelled set (fresh tree each)."""
     from search.mcts import MCTS
 
-    rows = read_epd(data_path(variant))
+    rows = read_labelled(data_path(variant))
     fens = [board_class(variant)().fen()] + [rows[len(rows) // 3].fen, rows[2 * len(rows) // 3].fen]
     done, seconds = 0, 0.0
     per = []

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -45,7 +45,9 @@ import chess
 import chess.engine
 
 from search import shipped
-from tdleaf.play.engines import EngineLog, fairy_stockfish_wasm_command, find_fairy_stockfish
+from search.files import write_text
+from tdleaf.play.engines import EngineProcess, fairy_stockfish_wasm_command, find_fairy_stockfish
+from tdleaf.play.epd import EpdError, read_epd
 from variants import board_class, canonical_variant
 from variants.spec import RULE_FAMILIES
 from variants.spec import get as spec
@@ -91,11 +93,12 @@ def engine_command(variant: str) -> tuple[list[str], str] | None:
     return None if path is None else ([path], "Fairy-Stockfish 11.1 (Debian)")
 
 
-def open_engine(variant: str) -> chess.engine.SimpleEngine:
+def open_engine(variant: str) -> EngineProcess:
+    """The label engine of ``variant``, started (:class:`~tdleaf.play.engines.EngineProcess`)."""
     found = engine_command(variant)
     if found is None:
         raise RuntimeError(f"no label engine for {variant}")
-    return chess.engine.SimpleEngine.popen_uci(found[0], stderr=subprocess.DEVNULL)
+    return EngineProcess("uci", found[0])
 
 
 def start_fen(variant: str) -> str:
@@ -128,12 +131,10 @@ def make_positions(variant: str, n: int, seed: int = 1, label_depth: int | None 
     variant = canonical_variant(variant)
     depth = label_depth or LABEL_DEPTH[variant]
     rng = random.Random(f"prior:{variant}:{seed}")
-    player = open_engine(variant)
-    labeller = open_engine(variant)
     out: list[Labelled] = []
     game = 0
-    log = EngineLog().attach()       # racing kings: Fairy-Stockfish's ponder after the race
-    try:
+    with open_engine(variant) as play, open_engine(variant) as label:
+        player, labeller = play.engine, label.engine
         while len(out) < n:
             game += 1
             board = board_class(variant)(start_fen(variant))
@@ -158,30 +159,40 @@ def make_positions(variant: str, n: int, seed: int = 1, label_depth: int | None 
                 out.append(Labelled(fen, bm.uci(), result, score, game, ply))
                 if progress:
                     progress(len(out), n)
-    finally:
-        log.detach()
-        player.quit()
-        labeller.quit()
     return out
 
 
 def write_epd(rows: list[Labelled], path: str | os.PathLike[str], header: str) -> None:
     text = "".join(f"# {h}\n" for h in header.splitlines()) + "".join(r.line() + "\n" for r in rows)
-    Path(path).write_text(text)
+    write_text(path, text)
 
 
-def read_epd(path: str | os.PathLike[str]) -> list[Labelled]:
+def read_labelled(path: str | os.PathLike[str]) -> list[Labelled]:
+    """The labelled positions of an EPD file written by :func:`write_epd`."""
     rows = []
-    for line in Path(path).read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        fen, *ops = line.split(";")
-        d = dict(op.strip().split(" ", 1) for op in ops if op.strip())
-        rows.append(Labelled(fen.strip(), d["bm"], float(d["result"]),
-                             int(d["score"]) if "score" in d else None,
-                             int(d.get("game", 0)), int(d.get("ply", 0))))
+    for e in read_epd(path):
+        d = e.ops
+        try:
+            rows.append(Labelled(e.fen, d["bm"], float(d["result"]),
+                                 int(d["score"]) if "score" in d else None,
+                                 int(d.get("game", 0)), int(d.get("ply", 0))))
+        except (KeyError, ValueError) as exc:
+            raise EpdError(f"{path}:{e.line}: not a labelled position ({exc})") from None
     return rows
+
+
+def label_of(path: str | os.PathLike[str]) -> str:
+    """Who labelled the positions of a file :func:`main` wrote, as its header says:
+    ``Fairy-Stockfish 11.1 (Debian) depth 10`` (whatever engine is installed here);
+    ``unknown label engine`` when the header does not say."""
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if not line.startswith("#"):
+                break
+            found = re.search(r"label: (.+) at depth (\d+)", line)
+            if found:
+                return f"{found.group(1)} depth {found.group(2)}"
+    return "unknown label engine"
 
 
 def data_path(variant: str) -> Path:

@@ -5,14 +5,8 @@ resident memory of a ``tdleaf uci`` process after a crazyhouse search."""
 
 from __future__ import annotations
 
-import contextlib
 import datetime
-import queue
-import re
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 from typing import Any
 
@@ -22,7 +16,6 @@ import chess.engine
 from tdleaf.play import engines
 from tdleaf.play.engines import find_engine, find_fairy_stockfish
 from variants.spec import SPECS
-from variants.spec import get as spec
 
 from .common import (
     cpu_seconds,
@@ -34,11 +27,11 @@ from .common import (
     times,
 )
 from .positions import SEARCH_VARIANTS, BenchPosition, positions
+from .python_chess_search import VALUE_SET, PythonChessSearch
 
 DEFAULT_DEPTH = 5
 DEFAULT_MOVETIME = 1.0
 HASH_MB = 64
-VALUE_SET = "traditional"
 RSS_LIMIT_MB = 500
 #: Variants each external engine is run on (our name -> the engine's name): Sjeng where
 #: the spec makes it a reference engine, Fairy-Stockfish wherever its binary lists the
@@ -48,292 +41,64 @@ FSF_VARIANTS = {name: v.uci_variant for name, v in SPECS.items()}
 ENGINES = ("sjeng", "fairy_stockfish", "python_chess")
 LABELS = {"sjeng": "Sjeng", "fairy_stockfish": "Fairy-Stockfish", "python_chess": "python-chess"}
 
-# -- the python-chess alpha-beta --------------------------------------------------------------
-
-MATE = 100000.0
-INF = 1.0e9
-_ORDER = (0, 1, 3, 3, 5, 9, 20)  # move ordering values by piece type (MVV-LVA)
-
-
-class _Timeout(Exception):
-    pass
-
-
-class PythonChessSearch:
-    """A plain alpha-beta on python-chess boards, the baseline of the benchmark.
-
-    Negamax with alpha-beta, a quiescence search over captures (stand-pat except in
-    suicide and giveaway, where a capture is compulsory and a position with one is
-    searched in full; at most ``qlimit`` plies deep, as the tdleaf engine's default),
-    captures first by MVV-LVA, no transposition table, and
-    iterative deepening until the time is up. The evaluation is the material of
-    ``values`` (pawns, indexed by piece type 1..6; in crazyhouse pieces in hand count
-    ``hand``), from the side to move's point of view. Every position visited, quiescence
-    included, counts one node; a search stopped by the clock keeps its nodes.
-    """
-
-    def __init__(self, variant: str, values: list[float], hand: list[float] | None = None,
-                 qlimit: int = 16) -> None:
-        self.variant = variant
-        self.qlimit = qlimit
-        self.values = values
-        self.hand = hand
-        rules = spec(variant)
-        self.losing = rules.losing
-        self.atomic = rules.explosions
-        self.nodes = 0
-        self.deadline = 0.0
-
-    @classmethod
-    def for_variant(cls, variant: str, value_set: str = VALUE_SET) -> PythonChessSearch:
-        """The searcher with the material values of a built-in value set."""
-        from search.layout import HAND, MATERIAL
-        from search.layout import value_set as load
-
-        w = load(value_set, variant).w
-        values = [0.0] + [float(w[MATERIAL + i]) for i in range(6)]
-        hand = [0.0] + [float(w[HAND + i]) for i in range(5)] if spec(variant).pockets else None
-        return cls(variant, values, hand)
-
-    def evaluate(self, board: chess.Board) -> float:
-        white, black = board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]
-        v = self.values
-        s = 0.0
-        for pt, mask in ((1, board.pawns), (2, board.knights), (3, board.bishops),
-                         (4, board.rooks), (5, board.queens), (6, board.kings)):
-            if mask:
-                s += v[pt] * ((mask & white).bit_count() - (mask & black).bit_count())
-        if self.hand is not None:
-            pockets = board.pockets  # type: ignore[attr-defined]
-            for pt in range(1, 6):
-                s += self.hand[pt] * (pockets[chess.WHITE].count(pt)
-                                      - pockets[chess.BLACK].count(pt))
-        return s if board.turn == chess.WHITE else -s
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if not self.nodes & 63 and time.perf_counter() >= self.deadline:
-            raise _Timeout
-
-    @staticmethod
-    def _terminal(board: chess.Board, ply: int) -> float:
-        outcome = board.outcome()
-        if outcome is None or outcome.winner is None:
-            return 0.0
-        return MATE - ply if outcome.winner == board.turn else -(MATE - ply)
-
-    @staticmethod
-    def _ordered(board: chess.Board, moves: list[chess.Move]) -> list[chess.Move]:
-        captures, quiet = [], []
-        for m in moves:
-            if board.is_capture(m):
-                victim = chess.PAWN if board.is_en_passant(m) else board.piece_type_at(m.to_square)
-                attacker = board.piece_type_at(m.from_square)
-                captures.append((_ORDER[victim or 0] * 16 - _ORDER[attacker or 0], m))
-            else:
-                quiet.append(m)
-        captures.sort(key=lambda c: -c[0])
-        return [m for _, m in captures] + quiet
-
-    def quiesce(self, board: chess.Board, alpha: float, beta: float, ply: int,
-                qply: int = 0) -> float:
-        self._tick()
-        if self.losing:
-            moves = list(board.legal_moves)
-            if not moves:
-                return self._terminal(board, ply)
-            # Captures are compulsory: all moves are captures or none is.
-            if not board.is_capture(moves[0]) or qply >= self.qlimit:
-                return self.evaluate(board)
-            best = -INF
-        else:
-            if self.atomic and board.is_variant_end():
-                return self._terminal(board, ply)
-            best = self.evaluate(board)
-            if best >= beta or qply >= self.qlimit:
-                return best
-            alpha = max(alpha, best)
-            moves = list(board.generate_legal_captures())
-        for m in self._ordered(board, moves):
-            board.push(m)
-            score = -self.quiesce(board, -beta, -alpha, ply + 1, qply + 1)
-            board.pop()
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        return best
-
-    def negamax(self, board: chess.Board, depth: int, alpha: float, beta: float, ply: int) -> float:
-        if depth <= 0:
-            return self.quiesce(board, alpha, beta, ply)
-        self._tick()
-        moves = list(board.legal_moves)
-        if not moves:
-            return self._terminal(board, ply)
-        best = -INF
-        for m in self._ordered(board, moves):
-            board.push(m)
-            score = -self.negamax(board, depth - 1, -beta, -alpha, ply + 1)
-            board.pop()
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        return best
-
-    def search(self, board: chess.Board, seconds: float, max_depth: int = 64) -> dict[str, Any]:
-        """Iterative deepening for ``seconds``: nodes, seconds, completed depth, move, score."""
-        board = board.copy()
-        self.nodes = 0
-        cpu0 = time.process_time()
-        start = time.perf_counter()
-        self.deadline = start + seconds
-        best_move, best_score, done = None, 0.0, 0
-        root = self._ordered(board, list(board.legal_moves))
-        try:
-            for depth in range(1, max_depth + 1):
-                self._tick()
-                alpha, iter_best = -INF, None
-                for m in root:
-                    board.push(m)
-                    score = -self.negamax(board, depth - 1, -INF, -alpha, 1)
-                    board.pop()
-                    if score > alpha:
-                        alpha, iter_best = score, m
-                best_move, best_score, done = iter_best, alpha, depth
-                if not root or iter_best is None:
-                    break
-                root.remove(iter_best)
-                root.insert(0, iter_best)
-        except _Timeout:
-            pass
-        seconds_used = time.perf_counter() - start
-        return {"nodes": self.nodes, "seconds": seconds_used,
-                "cpu_seconds": time.process_time() - cpu0, "depth": done,
-                "move": best_move.uci() if best_move else None,
-                "score": None if best_move is None else round(best_score, 2)}
-
-
 # -- external engines --------------------------------------------------------------------------
 
-class Sjeng:
-    """Sjeng 11.2 driven over XBoard by python-chess, for time-limited searches; its
-    quirks (pockets, ``st`` in whole seconds) are handled by :mod:`tdleaf.play.engines`.
-    Node counts come from the ``Nodes:`` line Sjeng prints after each search (its
-    alpha-beta and quiescence nodes; its proof-number search in suicide does not count
-    nodes), falling back on the thinking output.
+class ReferenceEngine:
+    """Sjeng 11.2 (XBoard) or Fairy-Stockfish (UCI, one thread, a ``HASH_MB`` hash) for
+    searches of a fixed time, through :class:`tdleaf.play.engines.EngineProcess` (which
+    knows Sjeng's quirks: pockets, ``st`` in whole seconds, its statistics). Fairy-
+    Stockfish's nodes and time are those of its last ``info`` line; Sjeng's nodes those
+    of the ``Nodes:`` line it prints after each search (its alpha-beta and quiescence
+    nodes: its proof-number search in suicide counts none), else its thinking output's.
     """
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self._dir = tempfile.TemporaryDirectory(prefix="tdleaf-sjeng-")  # Sjeng may write files
-        self._log = engines.EngineLog(keep=True).attach()
+    def __init__(self, protocol: str, path: str) -> None:
+        self.protocol, self.path = protocol, path
+        self.process = engines.EngineProcess(protocol, [path], keep_output=protocol == "xboard")
         try:
-            self.engine = chess.engine.SimpleEngine.popen_xboard(
-                engines.dies_with_parent([path]), cwd=self._dir.name, stderr=subprocess.DEVNULL)
+            if protocol == "uci":
+                wanted = {"Hash": HASH_MB, "Threads": 1}
+                self.process.configure({k: v for k, v in wanted.items()
+                                        if k in self.process.options})
         except BaseException:
-            self._cleanup()
+            self.process.close()
             raise
-        engines.adapt(self.engine)
-        self.name = self.engine.id.get("name", path)
-        features = getattr(self.engine.protocol, "features", {})    # XBoard's
-        self.variants = set(str(features.get("variants", "")).split(","))
+        self.name = self.process.name
+        # Without UCI_Variant, an engine plays standard chess alone.
+        self.variants = self.process.variants or {str(chess.Board.uci_variant)}
 
     def search(self, board: chess.Board, seconds: float) -> dict[str, Any]:
-        self._log.lines.clear()
-        pid = _pid(self.engine)
+        process = self.process
+        process.clear_output()
+        pid = process.pid
         cpu0 = cpu_seconds(pid)
         t0 = time.perf_counter()
-        result = self.engine.play(board, chess.engine.Limit(time=seconds),
-                                  info=chess.engine.INFO_ALL, game=object())
-        elapsed = time.perf_counter() - t0
-        cpu1 = cpu_seconds(pid)
-        text = "\n".join(self._log.lines)
-        nodes = _last_int(r"^Nodes: (\d+)", text)
-        post_nodes = result.info.get("nodes")
-        return {"nodes": nodes if nodes is not None else (post_nodes or 0), "seconds": elapsed,
-                "cpu_seconds": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
-                "depth": result.info.get("depth"),
-                "move": result.move.uci() if result.move else None,
-                "reported_nps": _last_int(r"^NPS: (\d+)", text),
-                "thinking_output_nodes": post_nodes,
-                "proof_number_search": "proof" in text or "Forced win" in text,
-                "forced_win": "Forced win" in text}
-
-    def close(self) -> None:
-        try:
-            self.engine.quit()
-        except Exception:
-            with contextlib.suppress(Exception):
-                self.engine.close()
-        self._cleanup()
-
-    def restart(self) -> None:
-        """Replace the process (after a failure: its state is unknown)."""
-        self.close()
-        self.__init__(self.path)  # type: ignore[misc]
-
-    def _cleanup(self) -> None:
-        self._log.detach()
-        self._dir.cleanup()
-
-
-class FairyStockfish:
-    """Fairy-Stockfish over UCI (python-chess), one thread, a ``HASH_MB`` hash, for
-    ``go movetime`` searches; nodes and time from its last ``info`` line."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.engine = chess.engine.SimpleEngine.popen_uci(path, stderr=subprocess.DEVNULL)
-        self.name = self.engine.id.get("name", path)
-        option = self.engine.options.get("UCI_Variant")
-        self.variants = set(option.var) if option is not None and option.var else {chess.Board.uci_variant}
-        self.engine.configure({k: v for k, v in (("Hash", HASH_MB), ("Threads", 1))
-                               if k in self.engine.options})
-
-    def search(self, board: chess.Board, seconds: float) -> dict[str, Any]:
-        pid = _pid(self.engine)
-        cpu0 = cpu_seconds(pid)
-        t0 = time.perf_counter()
-        result = self.engine.play(board, chess.engine.Limit(time=seconds),
-                                  info=chess.engine.INFO_ALL, game=object())
+        result = process.engine.play(board, chess.engine.Limit(time=seconds),
+                                     info=chess.engine.INFO_ALL, game=object())
         elapsed = time.perf_counter() - t0
         cpu1 = cpu_seconds(pid)
         info = result.info
-        return {"nodes": int(info.get("nodes", 0)), "seconds": float(info.get("time") or elapsed),
-                "wall_seconds": elapsed,
-                "cpu_seconds": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
-                "depth": info.get("depth"),
-                "move": result.move.uci() if result.move else None,
-                "reported_nps": info.get("nps")}
+        run: dict[str, Any] = {
+            "cpu_seconds": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
+            "depth": info.get("depth"), "move": result.move.uci() if result.move else None}
+        if self.protocol == "uci":
+            return {"nodes": int(info.get("nodes", 0)), "seconds": float(info.get("time") or elapsed),
+                    "wall_seconds": elapsed, **run, "reported_nps": info.get("nps")}
+        stats = engines.sjeng_statistics(process.output)
+        post_nodes = info.get("nodes")
+        return {"nodes": stats["nodes"] if stats["nodes"] is not None else (post_nodes or 0),
+                "seconds": elapsed, **run, "reported_nps": stats["nps"],
+                "thinking_output_nodes": post_nodes,
+                "proof_number_search": stats["proof_number_search"],
+                "forced_win": stats["forced_win"]}
 
     def close(self) -> None:
-        try:
-            self.engine.quit()
-        except Exception:
-            with contextlib.suppress(Exception):
-                self.engine.close()
+        self.process.close()
 
     def restart(self) -> None:
         """Replace the process (after a failure: its state is unknown)."""
         self.close()
-        self.__init__(self.path)  # type: ignore[misc]
-
-
-def _pid(engine: chess.engine.SimpleEngine) -> int:
-    transport = engine.protocol.transport
-    assert transport is not None, "the engine is not running"
-    return transport.get_pid()
-
-
-def _last_int(pattern: str, text: str) -> int | None:
-    found = re.findall(pattern, text, flags=re.MULTILINE)
-    return int(found[-1]) if found else None
+        self.__init__(self.protocol, self.path)  # type: ignore[misc]
 
 
 # -- memory of `tdleaf uci` --------------------------------------------------------------------
@@ -354,61 +119,36 @@ def measure_uci_memory(variant: str = "crazyhouse", depth: int = 5,
     """Resident memory of a ``tdleaf uci`` process after ``uci``, ``isready`` and
     ``go depth`` in ``variant`` with the default hash: VmRSS and its peak VmHWM, in MB
     (read from /proc/<pid>/status while the process is still running)."""
-    cmd = tdleaf_command() + ["uci"]
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    lines: queue.Queue[str | None] = queue.Queue()
+    commands = ["uci", f"setoption name UCI_Variant value {variant}", "isready",
+                "position startpos", f"go depth {depth}"]
+    with engines.LineEngine(tdleaf_command() + ["uci"]) as proc:
+        deadline = time.perf_counter() + timeout
 
-    def pump() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.put(line.strip())
-        lines.put(None)
+        def until(prefix: str) -> str:
+            while True:
+                line = proc.read(deadline)[1]
+                if line.startswith(prefix):
+                    return line
 
-    threading.Thread(target=pump, daemon=True).start()
-    deadline = time.monotonic() + timeout
-
-    def send(text: str) -> None:
-        assert proc.stdin is not None
-        proc.stdin.write(text + "\n")
-        proc.stdin.flush()
-
-    def until(prefix: str) -> str:
-        while True:
-            try:
-                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise RuntimeError(f"'tdleaf uci' did not answer {prefix!r} within "
-                                   f"{timeout:.0f} s") from None
-            if line is None:
-                raise RuntimeError("'tdleaf uci' exited unexpectedly")
-            if line.startswith(prefix):
-                return line
-
-    try:
         t0 = time.perf_counter()
-        send("uci")
-        until("uciok")
-        send(f"setoption name UCI_Variant value {variant}")
-        send("isready")
-        until("readyok")
-        send("position startpos")
-        send(f"go depth {depth}")
-        bestmove = until("bestmove")
+        try:
+            proc.send("uci")
+            until("uciok")
+            for command in commands[1:3]:
+                proc.send(command)
+            until("readyok")
+            for command in commands[3:]:
+                proc.send(command)
+            bestmove = until("bestmove")
+        except engines.EngineError as exc:
+            raise RuntimeError(f"'tdleaf uci': {exc}") from None
         seconds = time.perf_counter() - t0
         rss = _proc_status_kb(proc.pid, "VmRSS")
         hwm = _proc_status_kb(proc.pid, "VmHWM")
         if rss is None:
             raise RuntimeError(f"cannot read /proc/{proc.pid}/status")
-        send("quit")
-        proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     return {"command": "tdleaf uci", "variant": variant, "hash_mb": HASH_MB,
-            "commands": ["uci", f"setoption name UCI_Variant value {variant}", "isready",
-                         "position startpos", f"go depth {depth}"],
+            "commands": commands,
             "bestmove": bestmove.split()[1] if len(bestmove.split()) > 1 else None,
             "seconds": seconds, "vmrss_mb": rss / 1024, "vmhwm_mb": (hwm or rss) / 1024,
             "limit_mb": RSS_LIMIT_MB, "ok": max(rss, hwm or 0) / 1024 < RSS_LIMIT_MB}
@@ -450,8 +190,8 @@ def bench_search(variant_names: list[str] | None = None, depth: int | None = Non
     started = datetime.datetime.now(datetime.UTC)
     t_start = time.perf_counter()
 
-    sjeng: Sjeng | None = None
-    fsf: FairyStockfish | None = None
+    sjeng: ReferenceEngine | None = None
+    fsf: ReferenceEngine | None = None
     if engines:
         if any(n in SJENG_VARIANTS for n in names):
             path = sjeng_path or find_engine("sjeng")
@@ -459,7 +199,7 @@ def bench_search(variant_names: list[str] | None = None, depth: int | None = Non
                 notes.append("Sjeng not found; its columns are empty")
             else:
                 try:
-                    sjeng = Sjeng(path)
+                    sjeng = ReferenceEngine("xboard", path)
                 except Exception as exc:
                     notes.append(f"cannot start Sjeng ({path}): {exc}")
         if any(n in FSF_VARIANTS for n in names):
@@ -468,7 +208,7 @@ def bench_search(variant_names: list[str] | None = None, depth: int | None = Non
                 notes.append("Fairy-Stockfish not found; its columns are empty")
             else:
                 try:
-                    fsf = FairyStockfish(path)
+                    fsf = ReferenceEngine("uci", path)
                 except Exception as exc:
                     notes.append(f"cannot start Fairy-Stockfish ({path}): {exc}")
     else:
@@ -507,7 +247,7 @@ def bench_search(variant_names: list[str] | None = None, depth: int | None = Non
 
 
 def _bench_variant(name: str, depth: int, movetime: float, pc_movetime: float, Engine: Any,
-                   sjeng: Sjeng | None, fsf: FairyStockfish | None, quick: bool,
+                   sjeng: ReferenceEngine | None, fsf: ReferenceEngine | None, quick: bool,
                    warnings: list[str], progress: bool) -> dict[str, Any]:
     import variants
 

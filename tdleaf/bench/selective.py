@@ -16,7 +16,6 @@ it stopped.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from search.files import write_json
 from variants.spec import get as spec
 
 
@@ -105,7 +105,7 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
     def write_report() -> dict[str, Any]:
         report = {"variant": variant, "mode": "ablate" if ablate else "add", "movetime": movetime,
                   "max_games": max_games, "sprt": sprt, "rows": rows, "final_flags": flags}
-        report_path.write_text(json.dumps(report, indent=2) + "\n")
+        write_json(report_path, report, indent=2)
         return report
 
     full = search_flags("selective")            # every technique, whatever the variant's set

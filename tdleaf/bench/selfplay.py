@@ -18,7 +18,7 @@ from variants.spec import RULE_FAMILIES
 
 #: The variants benchmarked by default: one per set of rules.
 VARIANTS = RULE_FAMILIES
-#: Targets in CPU seconds a game (issues 4 and 12): 2,000 material-only atomic games in
+#: Targets in CPU seconds a game: 2,000 material-only atomic games in
 #: 2 hours on one core; selective crazyhouse self-play at depth 5 in 5 s (15 s with tables).
 TARGET_SECONDS = {("atomic", "material", "plain"): 3.6, ("crazyhouse", "material", "selective"): 5.0,
                   ("crazyhouse", "psq", "selective"): 15.0}
@@ -26,7 +26,7 @@ TARGET_SECONDS = {("atomic", "material", "plain"): 3.6, ("crazyhouse", "material
 
 def _weights(variant: str, features: str, seed: int):
     from search.layout import Weights
-    from tdleaf.learn.runs import LearnConfig, initial_weights, run_layout
+    from tdleaf.learn.config import LearnConfig, initial_weights, run_layout
     cfg = LearnConfig(variant=variant)
     w, layout = initial_weights(cfg), run_layout(cfg)
     if features == "psq":
@@ -39,12 +39,13 @@ def bench_selfplay(variants: list[str], features: list[str], games: int, depth: 
                    seed: int, progress: bool = True,
                    searches: tuple[str, ...] = ("plain",)) -> dict[str, Any]:
     from search import Engine
+    from tdleaf.learn.config import default_noise
     from tdleaf.learn.selfplay import play_game
 
     rows = []
     for v, f, mode in ((v, f, m) for v in variants for f in features for m in searches):
         engine = Engine(v, _weights(v, f, seed), hash_mb=16, random_ties=True,
-                        noise=0.01 if f == "psq" else 0.0, search=mode)
+                        noise=default_noise(f), search=mode)
         cpu = wall = 0.0
         plies = nodes = 0
         for g in range(games):

@@ -130,13 +130,13 @@ def bench_speedup(variant: str, rev: str, weights: str | None = None, depth: int
                   n_positions: int = POSITIONS, rounds: int = ROUNDS,
                   cache: Path | None = None, progress: bool = False) -> dict[str, Any]:
     """Run the benchmark (see the module's docstring); the JSON-ready report."""
-    from tdleaf.bench.prior_data import data_path, read_epd
+    from tdleaf.bench.prior_data import data_path, read_labelled
     from variants import canonical_variant
 
     variant = canonical_variant(variant)
     base = load_base(rev, cache)
     engines = _engines(base, variant, weights)
-    fens = [r.fen for r in read_epd(data_path(variant))[:n_positions]]
+    fens = [r.fen for r in read_labelled(data_path(variant))[:n_positions]]
     for e in engines:
         e.search(fens[0], depth=min(depth, 3))          # compile outside the clock
     seconds = [0.0, 0.0]

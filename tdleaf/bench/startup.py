@@ -1,7 +1,8 @@
 """``tdleaf bench startup``: how fast each engine answers its protocol handshake.
 
 For every engine, many times (default 20): start the process with the handshake
-already written to its standard input, and time, from just before the start, the
+already written to its standard input (a :class:`tdleaf.play.engines.LineEngine`: the
+raw pipe, since python-chess would add its own start-up to the time), and time, from just before the start, the
 first protocol line (UCI: the first ``id``/``option``/``uciok`` line, after any banner;
 XBoard: the first ``feature`` line) and the moment it is ready to play (UCI:
 ``readyok`` to an ``isready`` sent with ``uci``; XBoard: the ``feature ... done=1``
@@ -12,17 +13,15 @@ The report gives medians (and min/max) and each median as a multiple of
 
 from __future__ import annotations
 
-import queue
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tdleaf.play.engines import find_engine
+from tdleaf.play.engines import EngineError, LineEngine, find_engine
 
 from .common import load_average, machine, tdleaf_command
 
@@ -93,48 +92,20 @@ def time_once(subject: Subject, timeout: float = TIMEOUT) -> tuple[float, float]
         t = time.perf_counter() - t0
         return t, t
     first, ready = subject.predicates()
-    lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(subject.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, bufsize=0)
-    assert proc.stdin is not None and proc.stdout is not None
-    stdout = proc.stdout
-
-    def read() -> None:
-        for raw in iter(stdout.readline, b""):
-            lines.put((time.perf_counter(), raw.decode("utf-8", "replace")))
-        lines.put((time.perf_counter(), None))
-
-    threading.Thread(target=read, daemon=True).start()
-    try:
-        proc.stdin.write(subject.send())
-        proc.stdin.flush()
+    with LineEngine(subject.command, first_input=subject.send()) as proc:
         t_first = t_ready = None
-        deadline = t0 + timeout
-        while t_ready is None:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise RuntimeError(f"{subject.name}: not ready within {timeout:g} s")
-            try:
-                at, line = lines.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                raise RuntimeError(f"{subject.name}: exited during the handshake")
-            if t_first is None and first(line):
-                t_first = at - t0
-            if ready(line):
-                t_ready = at - t0
+        deadline = proc.started + timeout
+        try:
+            while t_ready is None:
+                at, line = proc.read(deadline)
+                if t_first is None and first(line):
+                    t_first = at - proc.started
+                if ready(line):
+                    t_ready = at - proc.started
+        except EngineError as exc:
+            raise RuntimeError(f"{subject.name}: not ready (timeout {timeout:g} s): {exc}") from None
         assert t_first is not None
         return t_first, t_ready
-    finally:
-        try:
-            proc.stdin.write(b"quit\n")
-            proc.stdin.close()
-            proc.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            proc.kill()
-            proc.wait()
 
 
 def _summary(samples: list[float]) -> dict[str, float]:

@@ -95,7 +95,12 @@ def _float_list(text: str) -> list[float]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``ladder`` command."""
+    """Add the ``ladder`` command (its defaults are :class:`LadderConfig`'s)."""
+    from tdleaf.play.ladder import DEFAULT_DEPTHS, DEFAULT_MOVETIMES, DEFAULT_NODES, default
+
+    def listed(values: tuple[float, ...]) -> str:
+        return ",".join(f"{v:g}" for v in values) or "none"
+
     p = add_command(subparsers, "ladder", description=DESCRIPTION.format(engines=_engines_text()),
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", "-v", action="append", default=[], metavar="V",
@@ -104,21 +109,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--engine", metavar="ENGINE",
                    help="fairy-stockfish (fsf), sjeng, fairy-stockfish-wasm (wasm), or "
                         "uci:COMMAND / xboard:COMMAND (default: each variant's engines)")
-    p.add_argument("--player", default="default", metavar="PLAYER",
+    p.add_argument("--player", default=default("player"), metavar="PLAYER",
                    help="tdleaf's weights: a value set, weights file or result folder (default)")
     p.add_argument("--search", choices=["selective", "plain"], default="selective",
                    help="tdleaf's search (default selective, what tdleaf uci plays)")
     r = p.add_argument_group("rungs")
-    r.add_argument("--depths", type=_int_list, default=[1, 2, 3, 4, 5, 6], metavar="LIST",
-                   help="fixed depths, e.g. 1-6 or 1,2,4 (default 1-6; '' for none)")
-    r.add_argument("--nodes", type=_int_list, default=[], metavar="LIST",
-                   help="fixed node counts, e.g. 1000,5000 (default none)")
-    r.add_argument("--movetimes", type=_float_list, default=[0.1, 1.0], metavar="LIST",
-                   help="seconds a move, e.g. 0.1,1 (default 0.1,1; '' for none)")
-    r.add_argument("--games", type=positive_int, default=16, metavar="N",
-                   help="games a rung (default 16)")
-    r.add_argument("--batch", type=positive_int, default=2, metavar="N",
-                   help="games a batch, against one engine setting (default 2: a colour pair)")
+    r.add_argument("--depths", type=_int_list, default=list(DEFAULT_DEPTHS), metavar="LIST",
+                   help=f"fixed depths, e.g. 1-6 or 1,2,4 (default {listed(DEFAULT_DEPTHS)}; "
+                        "'' for none)")
+    r.add_argument("--nodes", type=_int_list, default=list(DEFAULT_NODES), metavar="LIST",
+                   help=f"fixed node counts, e.g. 1000,5000 (default {listed(DEFAULT_NODES)})")
+    r.add_argument("--movetimes", type=_float_list, default=list(DEFAULT_MOVETIMES), metavar="LIST",
+                   help=f"seconds a move, e.g. 0.1,1 (default {listed(DEFAULT_MOVETIMES)}; "
+                        "'' for none)")
+    r.add_argument("--games", type=positive_int, default=default("games"), metavar="N",
+                   help="games a rung (default %(default)s)")
+    r.add_argument("--batch", type=positive_int, default=default("batch"), metavar="N",
+                   help="games a batch, against one engine setting (default %(default)s: a "
+                        "colour pair)")
     e = p.add_argument_group("the reference engine")
     e.add_argument("--engine-movetime", type=float, metavar="S",
                    help="its seconds a move (default: Fairy-Stockfish 0.1)")
@@ -126,30 +134,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="its depth a move (default: Sjeng 6)")
     e.add_argument("--engine-option", action="append", default=[], metavar="[ENGINE.]NAME=VALUE",
                    help="an engine option, e.g. Hash=16 or fairy-stockfish.Threads=1 (repeatable)")
-    e.add_argument("--elo-step", type=positive_int, default=50, metavar="E",
-                   help="UCI_Elo settings in steps of E (default 50)")
-    e.add_argument("--max-step", type=float, default=400.0, metavar="E",
-                   help="the next batch's setting moves at most E from the last (default 400)")
-    e.add_argument("--start-elo", type=float, metavar="E",
+    e.add_argument("--elo-step", type=positive_int, default=default("elo_step"), metavar="E",
+                   help="UCI_Elo settings in steps of E (default %(default)s)")
+    e.add_argument("--max-step", type=float, default=default("max_step"), metavar="E",
+                   help="the next batch's setting moves at most E from the last (default "
+                        "%(default)g)")
+    e.add_argument("--start-elo", type=float, default=default("start_elo"), metavar="E",
                    help="the first rung's first setting (default 1350; later rungs start "
                         "at the previous rung's rating)")
     e.add_argument("--no-skill-levels", action="store_true",
                    help="no negative Skill Levels below Debian's UCI_Elo 1350")
     o = p.add_argument_group("openings and adjudication")
-    o.add_argument("--random-plies", type=int, default=8, metavar="K",
-                   help="random opening plies (default 8); batch k uses the same openings on every rung")
-    o.add_argument("--seed", type=int, default=0, help="seed of the openings (default 0)")
-    o.add_argument("--max-plies", type=int, default=400, metavar="N", help="draw at N plies (400)")
-    o.add_argument("--resign-moves", type=int, default=4, metavar="N",
+    o.add_argument("--random-plies", type=int, default=default("random_plies"), metavar="K",
+                   help="random opening plies (default %(default)s); batch k uses the same "
+                        "openings on every rung")
+    o.add_argument("--seed", type=int, default=default("seed"),
+                   help="seed of the openings (default %(default)s)")
+    o.add_argument("--max-plies", type=int, default=default("max_plies"), metavar="N",
+                   help="draw at N plies (%(default)s)")
+    o.add_argument("--resign-moves", type=int, default=default("resign_moves"), metavar="N",
                    help="a side loses after N moves each at which both agree it is "
-                        "--resign-score behind (default 4; 0 off)")
-    o.add_argument("--resign-score", type=float, default=10.0, metavar="PAWNS", help="(default 10)")
-    o.add_argument("--draw-moves", type=int, default=0, metavar="N",
-                   help="draw after N moves each with both scores within --draw-score of 0 (0 off)")
-    o.add_argument("--draw-score", type=float, default=0.05, metavar="PAWNS", help="(default 0.05)")
-    o.add_argument("--draw-from", type=int, default=40, metavar="MOVE", help="(default 40)")
-    p.add_argument("--workers", type=positive_int, default=1, metavar="W",
-                   help="games of a batch played at once (default 1)")
+                        "--resign-score behind (default %(default)s; 0 off)")
+    o.add_argument("--resign-score", type=float, default=default("resign_score"),
+                   metavar="PAWNS", help="(default %(default)g)")
+    o.add_argument("--draw-moves", type=int, default=default("draw_moves"), metavar="N",
+                   help="draw after N moves each with both scores within --draw-score of 0 "
+                        "(default %(default)s: off)")
+    o.add_argument("--draw-score", type=float, default=default("draw_score"), metavar="PAWNS",
+                   help="(default %(default)g)")
+    o.add_argument("--draw-from", type=int, default=default("draw_from"), metavar="MOVE",
+                   help="(default %(default)s)")
+    p.add_argument("--workers", type=positive_int, default=default("workers"), metavar="W",
+                   help="games of a batch played at once (default %(default)s)")
     p.add_argument("--out", metavar="DIR", help="ladder folder (default runs/ladders/<time>)")
     p.add_argument("--resume", action="store_true", help="carry on the ladder in --out")
     p.add_argument("--save", nargs="?", const="", metavar="FILE",
@@ -188,10 +204,12 @@ def _engine_options(items: list[str]) -> dict[str, dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> int:
     from tdleaf.play.ladder import (
-        ELO_SCALE_ENGINES,
         LADDER_VARIANTS,
         LadderConfig,
         LadderError,
+        check_saveable,
+        command_line,
+        default,
         make_rungs,
         plan_ladders,
         remeasure_plan,
@@ -206,42 +224,42 @@ def run(args: argparse.Namespace) -> int:
     if args.remeasure:
         if not args.out:
             raise CliError("--remeasure needs --out DIR (where its games go, to resume)")
-        if args.engine or args.player != "default":
+        if args.engine or args.player != default("player"):
             raise CliError("--remeasure measures each variant's default evaluation against "
                            "its UCI_Elo engine: drop --engine and --player")
         args.resume = True
         if args.save is None:
             args.save = ""
-    try:
-        plan = remeasure_plan(args.variant) if args.remeasure else \
-            plan_ladders(variants, args.engine)
-        if args.engine:
-            resolve_engine(args.engine)
-        rungs = make_rungs(args.depths, args.nodes, args.movetimes)
-    except LadderError as exc:
-        raise CliError(str(exc)) from None
-    if args.engine_movetime is not None and not args.engine_movetime > 0:
-        raise CliError(f"--engine-movetime must be > 0, got {args.engine_movetime}")
-    if args.random_plies < 0:
-        raise CliError(f"--random-plies must be >= 0, got {args.random_plies}")
     if args.resume and not args.out:
         raise CliError("--resume needs --out DIR (the ladder to carry on)")
     limits = None
     if args.engine_movetime is not None or args.engine_depth is not None:
         limits = {k: v for k, v in (("movetime", args.engine_movetime),
                                     ("depth", args.engine_depth)) if v is not None}
-    options = _engine_options(args.engine_option)
-    cfg = LadderConfig(player=args.player, player_settings={"search": args.search}, rungs=rungs, games=args.games, batch=args.batch,
-                       random_plies=args.random_plies, seed=args.seed,
-                       adjudication=adjudication(args), workers=args.workers,
-                       engine_limits=limits, engine_options=options, elo_step=args.elo_step,
-                       max_step=args.max_step, start_elo=args.start_elo,
-                       skill_levels=not args.no_skill_levels)
+    try:
+        plan = remeasure_plan(args.variant) if args.remeasure else \
+            plan_ladders(variants, args.engine)
+        if args.engine:
+            resolve_engine(args.engine)
+        cfg = LadderConfig(player=args.player, player_settings={"search": args.search},
+                           rungs=make_rungs(args.depths, args.nodes, args.movetimes),
+                           games=args.games, batch=args.batch, random_plies=args.random_plies,
+                           seed=args.seed, adjudication=adjudication(args),
+                           workers=args.workers, engine_limits=limits,
+                           engine_options=_engine_options(args.engine_option),
+                           elo_step=args.elo_step, max_step=args.max_step,
+                           start_elo=args.start_elo,
+                           skill_levels=not args.no_skill_levels).validate()
+        if args.save is not None:
+            check_saveable(plan)
+    except LadderError as exc:
+        raise CliError(str(exc)) from None
     out = Path(args.out) if args.out else (
         Path("runs") / "ladders" / datetime.now().strftime("%Y%m%d-%H%M%S"))
-    command = "tdleaf ladder " + shlex.join(_argv_of(args))
+    command = "tdleaf ladder " + shlex.join(command_line(
+        cfg, remeasure=args.remeasure, variants=args.variant, engine=args.engine))
     print(f"tdleaf ladder: {', '.join(f'{v} vs {e}' for v, e in plan)}; "
-          f"{len(rungs)} rung(s) x {args.games} games; results in {out}",
+          f"{len(cfg.rungs)} rung(s) x {args.games} games; results in {out}",
           file=sys.stderr, flush=True)
 
     def progress(ladder: Any, result: Any, setting: str) -> None:
@@ -258,10 +276,6 @@ def run(args: argparse.Namespace) -> int:
               f"{'Elo' if rel else 'rating'} {fmt(fit.elo)} [{fmt(fit.low)}, {fmt(fit.high)}]",
               file=sys.stderr, flush=True)
 
-    if args.save is not None and not any(resolve_engine(e)[0] in ELO_SCALE_ENGINES
-                                         or e.startswith("uci:") for _, e in plan):
-        raise CliError("--save: no ladder on the UCI_Elo scale to save (Sjeng's figures are "
-                       "differences to Sjeng, not ratings)")
     from .tools import say_if_compiling
     say_if_compiling()      # else a cold cache holds the first batch for a minute
     try:
@@ -284,32 +298,3 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
         print(f"tdleaf ladder: saved the UCI_Elo ladders to {target}", file=sys.stderr)
     return 0
-
-
-def _argv_of(args: argparse.Namespace) -> list[str]:
-    """The options that decide the measurement, as a reproducible command line."""
-    out: list[str] = ["--remeasure"] if args.remeasure else []
-    for v in args.variant:
-        out += ["--variant", v]
-    if args.engine:
-        out += ["--engine", args.engine]
-    if args.player != "default":
-        out += ["--player", args.player]
-    out += ["--depths", ",".join(map(str, args.depths)), "--movetimes",
-            ",".join(f"{t:g}" for t in args.movetimes), "--games", str(args.games)]
-    if args.nodes:
-        out += ["--nodes", ",".join(map(str, args.nodes))]
-    for key in ("batch", "engine_movetime", "engine_depth", "elo_step", "max_step", "start_elo",
-                "random_plies", "seed", "max_plies", "resign_moves", "resign_score",
-                "draw_moves"):
-        value = getattr(args, key)
-        default = {"batch": 2, "elo_step": 50, "max_step": 400.0, "random_plies": 8, "seed": 0,
-                   "max_plies": 400, "resign_moves": 4, "resign_score": 10.0,
-                   "draw_moves": 0}.get(key)
-        if value is not None and value != default:
-            out += [f"--{key.replace('_', '-')}", f"{value:g}" if isinstance(value, float) else str(value)]
-    for item in args.engine_option:
-        out += ["--engine-option", item]
-    if args.no_skill_levels:
-        out.append("--no-skill-levels")
-    return out

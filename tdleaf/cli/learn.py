@@ -17,7 +17,7 @@ from . import add_command
 from .tools import CliError, exclusive, say_if_compiling
 
 if TYPE_CHECKING:
-    from tdleaf.learn.runs import LearnConfig
+    from tdleaf.learn.config import LearnConfig
 
 DESCRIPTION = """\
 Learn evaluation weights by self-play with TDLeaf(lambda) and temporal-coherence
@@ -41,21 +41,19 @@ any time (Ctrl-C) and carry on with --resume --out DIR.
 The first run after an install or upgrade compiles the engine first (1-2 minutes;
 'tdleaf warmup' does it ahead)."""
 
-# Option -> (config field, default). Defaults: the report's small experiment.
+#: Option -> LearnConfig field. The defaults are the config's (tdleaf.learn.config).
 _OPTIONS = {
-    "features": ("features", "material"), "games": ("games", 2000), "runs": ("runs", 10),
-    "depth": ("depth", 5), "lam": ("lam", 0.7), "omega": ("omega", 0.5),
-    "alpha": ("alpha", 1.0), "noise": ("noise", None), "init": ("init", "ones"),
-    "seed": ("seed", 0), "max_plies": ("max_plies", 400), "hash": ("hash_mb", 16),
-    "qlimit": ("qlimit", 16), "search": ("search", "selective"), "pgn_every": ("pgn_every", 1),
-    "random_plies": ("random_plies", 0), "method": ("method", "tdleaf"),
-    # None: LearnConfig's own default (the bootstrapping learners' settings).
-    "coherence": ("coherence", None), "nodes": ("nodes", None), "clip": ("clip", None),
-    "quiescence_nodes": ("quiescence_nodes", None),
+    "features": "features", "games": "games", "runs": "runs", "depth": "depth", "lam": "lam",
+    "omega": "omega", "alpha": "alpha", "noise": "noise", "init": "init", "seed": "seed",
+    "max_plies": "max_plies", "hash": "hash_mb", "qlimit": "qlimit", "search": "search",
+    "pgn_every": "pgn_every", "random_plies": "random_plies", "method": "method",
+    "coherence": "coherence", "nodes": "nodes", "clip": "clip",
+    "quiescence_nodes": "quiescence_nodes",
 }
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from tdleaf.learn.config import METHODS, TABLE_NOISE, default
     from variants import spec
     scaling = textwrap.fill(f"Normalised so that {spec.normalisation_text()}.", 84)
     p = add_command(subparsers, "learn", description=f"{DESCRIPTION}\n\n{scaling}",
@@ -68,12 +66,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "block, held and learnt (e.g. psq+mobility); or 'all': psq and every "
                         "block that fits the variant (saved spelt out). Blocks: "
                         f"{block_help()}")
-    p.add_argument("--games", type=int, metavar="N", help="games per run (default 2000)")
+    p.add_argument("--games", type=int, metavar="N",
+                   help=f"games per run (default {default('games')})")
     p.add_argument("--runs", type=int, metavar="R",
-                   help="independent runs (each its own seed), averaged at the end (default 10)")
+                   help=f"independent runs (each its own seed), averaged at the end "
+                        f"(default {default('runs')})")
     p.add_argument("--depth", type=int, metavar="D",
-                   help="search depth in plies, plus quiescence (default 5)")
-    p.add_argument("--method", choices=["tdleaf", "rootstrap", "treestrap", "treestrap-ab"],
+                   help=f"search depth in plies, plus quiescence (default {default('depth')})")
+    p.add_argument("--method", choices=METHODS,
                    help="the learner: tdleaf (default: TDLeaf(lambda), the report's: each "
                         "move's PV leaf toward the next move's search, one update a game); "
                         "or, updating after every move toward that move's own search "
@@ -85,39 +85,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "per-weight temporal-coherence rates (any --method)")
     p.add_argument("--nodes", type=int, metavar="N",
                    help="rootstrap/treestrap: interior nodes kept per search, a seeded "
-                        "reservoir sample beyond (default 4096)")
+                        f"reservoir sample beyond (default {default('nodes')})")
     p.add_argument("--quiescence-nodes", dest="quiescence_nodes", action="store_const",
                    const=True, help="rootstrap/treestrap: also learn from the quiescence "
                                     "nodes whose captures changed their value (default: "
                                     "interior nodes only)")
     p.add_argument("--clip", type=float, metavar="P",
                    help="rootstrap/treestrap: search values (mates) clipped to +-P pawns "
-                        "(default 20)")
+                        f"(default {default('clip'):g})")
     p.add_argument("--lambda", dest="lam", type=float, metavar="L",
                    help="TD(lambda) decay in [0, 1]: how far back a later position's error "
-                        "reaches (default 0.7)")
+                        f"reaches (default {default('lam')})")
     p.add_argument("--omega", type=float, metavar="W",
                    help="steepness of the squashing 1/(1+exp(-W*score)), per pawn of score "
-                        "(default 0.5)")
+                        f"(default {default('omega')})")
     p.add_argument("--alpha", type=float, metavar="A",
                    help="global learning rate, times each weight's temporal-coherence rate "
-                        "(default 1.0)")
+                        f"(default {default('alpha')})")
     p.add_argument("--noise", type=float, metavar="X",
                    help="evaluation noise: each evaluation times 1 + a uniform number in "
-                        "[-X, X], so games differ (default 0 for material, 0.01 for psq)")
+                        f"[-X, X], so games differ (default 0 for material, {TABLE_NOISE:g} for psq)")
     p.add_argument("--init", metavar="WEIGHTS",
                    help="start weights: 'ones' (default: pieces 1, tables 0), 'random' "
                         "(learned weights uniform in +-0.1, seeded per run), a value set "
                         "(e.g. traditional) or a weights.json")
     p.add_argument("--seed", type=int,
                    help="master seed: every run and game takes its seed from it, so a job "
-                        "is reproducible (default 0)")
+                        f"is reproducible (default {default('seed')})")
     p.add_argument("--max-plies", dest="max_plies", type=int, metavar="N",
-                   help="adjudicate a draw after this many plies (default 400)")
+                   help=f"adjudicate a draw after this many plies (default {default('max_plies')})")
     p.add_argument("--hash", type=int, metavar="MB",
-                   help="transposition table MB per worker (default 16)")
+                   help=f"transposition table MB per worker (default {default('hash_mb')})")
     p.add_argument("--qlimit", type=int, metavar="N",
-                   help="quiescence plies at most (default 16); lower it where capture "
+                   help=f"quiescence plies at most (default {default('qlimit')}); lower it where capture "
                         "chains make games slow (suicide, giveaway)")
     p.add_argument("--search", choices=["plain", "selective"],
                    help="the search that plays the games: selective (null move, reductions, "
@@ -153,9 +153,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _config(args: argparse.Namespace, out: Path):
-    from tdleaf.learn.runs import LearnConfig, LearnError, versions
+    from tdleaf.learn.config import LearnConfig, LearnError, versions
 
-    given = {field: getattr(args, opt) for opt, (field, _) in _OPTIONS.items()
+    given = {field: getattr(args, opt) for opt, field in _OPTIONS.items()
              if getattr(args, opt) is not None}
     cfg_path = out / "config.json"
     if args.resume:
@@ -183,14 +183,8 @@ def _config(args: argparse.Namespace, out: Path):
         raise CliError("--variant is required (or --resume with --out)")
     if cfg_path.exists():
         raise CliError(f"{out} already holds a learning job; use --resume or another --out")
-    values: dict[str, Any] = {field: default for _, (field, default) in _OPTIONS.items()
-                              if default is not None or field == "noise"}
-    values.update(given)
-    if values["noise"] is None:
-        base = str(values["features"]).split("+")[0]     # psq+BLOCK...: as psq
-        values["noise"] = 0.01 if base == "psq" else 0.0
     try:
-        cfg = LearnConfig(variant=args.variant, **values).validate()
+        cfg = LearnConfig(variant=args.variant, **given).validate()
     except (LearnError, ValueError) as exc:
         raise CliError(str(exc)) from None
     saved = {"learn": cfg.to_json(), "versions": versions(),
@@ -200,11 +194,12 @@ def _config(args: argparse.Namespace, out: Path):
 
 def _default_out(args: argparse.Namespace) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    return Path("runs") / f"{args.variant}-{args.features or 'material'}-{stamp}"
+    from tdleaf.learn.config import default
+    return Path("runs") / f"{args.variant}-{args.features or default('features')}-{stamp}"
 
 
 def run(args: argparse.Namespace) -> int:
-    from tdleaf.learn.runs import LearnError
+    from tdleaf.learn.config import LearnError
 
     if args.resume and not args.out:
         raise CliError("--resume needs --out DIR")
@@ -230,19 +225,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[str, Any]) -> int:
     """The job itself, with ``out`` locked against a second `tdleaf learn`."""
+    from search.files import write_json
+    from tdleaf.learn.config import LearnError
     from tdleaf.learn.jobs import BackendError, run_jobs
-    from tdleaf.learn.runs import (
-        LearnError,
-        load_checkpoint,
-        run_dir,
-        summarise,
-        summary_lines,
-        summary_problems,
-        write_json_atomic,
-    )
+    from tdleaf.learn.runs import load_checkpoint, run_dir
+    from tdleaf.learn.summary import summarise, summary_lines, summary_problems
 
     if not args.resume:
-        write_json_atomic(out / "config.json", saved)
+        write_json(out / "config.json", saved)
 
     try:
         done = {r: int((load_checkpoint(run_dir(out, r)) or {}).get("games", 0))

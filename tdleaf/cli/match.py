@@ -129,31 +129,18 @@ def player_configs(specs: list[str], options: dict[str, dict[str, str]], sides: 
                    args: argparse.Namespace) -> list[Any]:
     """Each player's settings: the shared limits, then its own --option values."""
     from tdleaf.play.match import PlayerConfig
-    from tdleaf.play.players import is_external
+    from tdleaf.play.players import with_default_limit
 
     shared = {k: getattr(args, k) for k in ("depth", "nodes", "movetime") if getattr(args, k)}
     if args.movetime is not None and not args.movetime > 0:
         raise CliError(f"--movetime must be > 0, got {args.movetime}")
-    configs = []
-    for spec, side in zip(specs, sides):
-        own = options.get(side, {})
-        settings: dict[str, Any] = dict(shared)
-        settings.update(own)
-        if not any(k in settings for k in ("depth", "nodes", "movetime", "playouts")) \
-                and not args.tc and settings.get("search") != "mcts":
-            if is_external(spec):
-                settings["movetime"] = 0.1
-            else:
-                settings["depth"] = 4
-        configs.append(PlayerConfig(spec, settings))
-    return configs
+    return [PlayerConfig(spec, with_default_limit(spec, {**shared, **options.get(side, {})},
+                                                  clock=bool(args.tc)))
+            for spec, side in zip(specs, sides)]
 
 
 def adjudication(args: argparse.Namespace) -> Any:
     from tdleaf.play.game import Adjudication
-    for key in ("max_plies", "resign_moves", "draw_moves", "draw_from", "random_plies"):
-        if getattr(args, key) < 0:
-            raise CliError(f"--{key.replace('_', '-')} must be >= 0, got {getattr(args, key)}")
     return Adjudication(max_plies=args.max_plies, resign_moves=args.resign_moves,
                         resign_score=args.resign_score, draw_from=args.draw_from,
                         draw_moves=args.draw_moves, draw_score=args.draw_score)
@@ -293,7 +280,8 @@ def _emit(summary: Any, target: str | None) -> None:
         print(text)
         return
     print(summary.report())
+    from search.files import write_text
     try:
-        Path(target).write_text(text + "\n")
+        write_text(target, text + "\n")
     except OSError as exc:
         raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None

@@ -4,14 +4,19 @@ suite of positions in EPD perft form against the counts it lists."""
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from tdleaf.bench.common import si
+from tdleaf.bench.perft_suite import (
+    SuiteEntry,
+    check_positions,
+    read_suite,
+    run_suite,
+    suite_checks,
+)
+from tdleaf.play.epd import EpdError
 
 from . import add_command
 from .tools import CliError, depth_arg, print_json
@@ -36,17 +41,6 @@ stderr naming the problem; --strict refuses them (exit 2). Positions that cannot
 played at all (no king where the variant needs one, two kings, the side to move giving
 check, ...) are always refused.
 """
-
-_DEPTH_RE = re.compile(r"^[Dd](\d+)\s+(\d+)$")
-
-
-@dataclass
-class EpdEntry:
-    """One line of an EPD perft suite: a FEN and its ``(depth, expected leaves)`` pairs."""
-
-    line: int
-    fen: str
-    depths: list[tuple[int, int]] = field(default_factory=list)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -81,15 +75,13 @@ def run(args: argparse.Namespace) -> int:
     if args.epd is not None:
         if args.divide:
             raise CliError("--divide cannot be used with --epd")
-        entries = parse_epd(_read_text(args.epd), args.epd)
-        for e in entries:
-            try:
-                pos = variants.Position.from_fen(e.fen, variant, strict=args.strict, warn=False)
-            except variants.VariantError as exc:
-                raise CliError(f"{args.epd}:{e.line}: {exc}") from None
-            if pos.problems:
-                _warn(f"{args.epd}:{e.line}: {pos.warning}")
-        result = run_suite(variant, entries, args.depth, progress=not args.json)
+        try:
+            entries = read_suite(args.epd)
+            for warning in check_positions(variant, entries, args.epd, args.strict):
+                _warn(warning)
+        except EpdError as exc:
+            raise CliError(str(exc)) from None
+        result = _run_suite(variant, entries, args.depth, progress=not args.json)
         if args.json:
             print_json(result)
         else:
@@ -140,81 +132,27 @@ def _warn(message: str) -> None:
     print(f"tdleaf: warning: {message}", file=sys.stderr)
 
 
-def _read_text(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"cannot read EPD file {path!r}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise CliError(f"cannot read EPD file {path!r}: not UTF-8 text ({exc.reason})") from None
-
-
-def parse_epd(text: str, source: str = "<epd>") -> list[EpdEntry]:
-    """Parse an EPD perft suite (``FEN ;D1 20 ;D2 400``, one position a line).
-
-    Blank lines and ``#`` comments are skipped. Raises :class:`CliError` naming
-    ``source`` and the line number on a malformed line. FENs are not checked here.
-    """
-    entries = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        fen, *fields = line.split(";")
-        entry = EpdEntry(lineno, fen.strip())
-        if not entry.fen:
-            raise CliError(f"{source}:{lineno}: malformed EPD line: no FEN before ';'")
-        for f in fields:
-            f = f.strip()
-            if not f:
-                continue
-            m = _DEPTH_RE.match(f)
-            if not m:
-                raise CliError(f"{source}:{lineno}: malformed EPD line: expected "
-                               f"';D<depth> <nodes>', got {';' + f!r}")
-            entry.depths.append((int(m.group(1)), int(m.group(2))))
-        if not entry.depths:
-            raise CliError(f"{source}:{lineno}: malformed EPD line: no ';D<depth> <nodes>' fields")
-        entries.append(entry)
-    if not entries:
-        raise CliError(f"{source}: no positions in EPD file")
-    return entries
-
-
-def run_suite(variant: str, entries: list[EpdEntry], max_depth: int | None = None,
-              progress: bool = True) -> dict[str, Any]:
-    """Run every (FEN, depth) of a suite; return the JSON-ready report.
-
-    With ``progress``, a result line is printed per check and a progress bar is drawn
-    on stderr when it is a terminal.
-    """
+def _run_suite(variant: str, entries: list[SuiteEntry], max_depth: int | None,
+               progress: bool) -> dict[str, Any]:
+    """:func:`~tdleaf.bench.perft_suite.run_suite`, with a result line per check and a
+    progress bar on stderr when it is a terminal (``progress``)."""
+    if not progress:
+        return run_suite(variant, entries, max_depth)
     from tqdm import tqdm
 
-    import variants
+    from .tools import say_if_compiling
+    say_if_compiling(("variants/count.py:perft",))     # a cold cache: a silent minute
+    bar = tqdm(total=len(suite_checks(entries, max_depth)), unit="check", file=sys.stderr,
+               leave=False, disable=not sys.stderr.isatty())
 
-    jobs = [(e, d, n) for e in entries for d, n in e.depths
-            if max_depth is None or d <= max_depth]
-    if progress:
-        from .tools import say_if_compiling
-        say_if_compiling(("variants/count.py:perft",))     # a cold cache: a silent minute
-    variants.perft(variant, None, 1)  # load the compiled code before timing
-    results: list[dict[str, Any]] = []
-    bar = tqdm(jobs, unit="check", file=sys.stderr, leave=False,
-               disable=not progress or not sys.stderr.isatty())
-    for e, depth, expected in bar:
-        t0 = time.perf_counter()
-        nodes = variants.perft(variant, e.fen, depth, warn=False)
-        seconds = time.perf_counter() - t0
-        ok = nodes == expected
-        results.append({"fen": e.fen, "depth": depth, "expected": expected, "nodes": nodes,
-                        "ok": ok, "seconds": seconds})
-        if progress:
-            verdict = "ok  " if ok else "FAIL"
-            detail = f"{nodes}" if ok else f"{nodes} (expected {expected})"
-            tqdm.write(f"{verdict} line {e.line} D{depth} {detail} {seconds:.3f}s  {e.fen}",
-                       file=sys.stdout)
-    bar.close()
-    failed = sum(not r["ok"] for r in results)
-    return {"variant": variant, "positions": results, "passed": len(results) - failed,
-            "failed": failed, "nodes": sum(r["nodes"] for r in results),
-            "seconds": sum(r["seconds"] for r in results)}
+    def show(e: SuiteEntry, r: dict[str, Any]) -> None:
+        verdict = "ok  " if r["ok"] else "FAIL"
+        detail = f"{r['nodes']}" if r["ok"] else f"{r['nodes']} (expected {r['expected']})"
+        tqdm.write(f"{verdict} line {e.line} D{r['depth']} {detail} {r['seconds']:.3f}s  {e.fen}",
+                   file=sys.stdout)
+        bar.update()
+
+    try:
+        return run_suite(variant, entries, max_depth, on_check=show)
+    finally:
+        bar.close()

@@ -96,7 +96,8 @@ def run_results(args: argparse.Namespace) -> int:
     except PlotError as exc:
         raise CliError(str(exc)) from None
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        from search.files import write_text
+        write_text(args.out, text)
         print(f"wrote {args.out}")
     else:
         print(text, end="")

@@ -6,9 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 from . import add_command
 from .tools import CliError, depth_arg, positive_int
@@ -60,79 +57,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _record(arr: Any, i: int, fen: str, ev: Any) -> dict[str, Any]:
-    policy = arr.policy(i)
-    scores = arr.move_scores(i)
-    order = sorted(policy, key=lambda m: (-policy[m], m))
-    return {"fen": fen, "variant": ev.variant, "depth": ev.depth,
-            "temperature": ev.temperature, "win_logit": ev.win_logit, "value_mode": ev.value_mode,
-            "value": float(arr.values[i]), "terminal": bool(arr.terminal[i]),
-            "policy": {m: round(policy[m], 6) for m in order},
-            "scores": {m: _score_json(scores[m]) for m in order}}
-
-
-def _score_json(s: float) -> float | str:
-    from search.alphabeta import MATE, MATE_BOUND
-    if s > MATE_BOUND:
-        return f"win in {round(MATE - s)} plies"
-    if s < -MATE_BOUND:
-        return f"loss in {round(MATE + s)} plies"
-    return round(s, 4)
-
-
-def _epd_positions(path: str) -> Iterator[tuple[dict[str, Any], str]]:
-    try:
-        text = Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"cannot read {path}: {exc}") from None
-    for n, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        fields = line.split(";", 1)[0].split()
-        if len(fields) < 4:
-            raise CliError(f"{path}:{n}: expected a FEN or EPD, got {line!r}")
-        fen = " ".join(fields[:6]) if len(fields) >= 6 and fields[4].isdigit() else " ".join(fields[:4]) + " 0 1"
-        yield {"line": n}, fen
-
-
-def _pgn_positions(path: str, variant: str, every: int) -> Iterator[tuple[dict[str, Any], Any]]:
-    import chess.pgn
-
-    from variants import canonical_variant
-    from variants.spec import same_rules
-
-    try:
-        fh = open(path, encoding="utf-8-sig")  # noqa: SIM115 (closed by the with below)
-    except OSError as exc:
-        raise CliError(f"cannot read {path}: {exc}") from None
-    with fh:
-        g = 0
-        while True:
-            game = chess.pgn.read_game(fh)
-            if game is None:
-                break
-            g += 1
-            board = game.board()
-            name = game.headers.get("Variant", "chess")
-            try:
-                gv = canonical_variant(board.uci_variant or name)
-            except ValueError:
-                gv = name
-            if not same_rules(gv, variant):
-                raise CliError(f"{path}: game {g} is {name!r}, not {variant}")
-            for ply, move in enumerate(game.mainline_moves()):
-                if ply % every == 0:
-                    yield {"game": g, "ply": ply, "played": move.uci()}, board.fen()
-                board.push(move)
-            if board.ply() % every == 0:
-                yield {"game": g, "ply": board.ply(), "played": None}, board.fen()
-
-
 def run(args: argparse.Namespace) -> int:
     import variants
     from search.layout import WeightsError
     from search.prior import HeuristicPrior
+    from tdleaf.bench.prior_lines import file_positions, prior_record, write_prior_lines
+    from tdleaf.play.epd import EpdError
+    from tdleaf.play.gamefiles import PgnError
 
     variant = variants.canonical_variant(args.variant)
     if args.temperature is not None and not args.temperature > 0:
@@ -146,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         if args.out:
             raise CliError("--out needs --epd or --pgn")
         arr, pos = ev.batch([args.fen])
-        rec = _record(arr, 0, pos[0].fen(), ev)
+        rec = prior_record(arr, 0, pos[0].fen(), ev)
         if args.json:
             json.dump(rec, sys.stdout, indent=2)
             sys.stdout.write("\n")
@@ -164,26 +95,15 @@ def run(args: argparse.Namespace) -> int:
             s = f"{s:+.2f}" if isinstance(s, float) else s
             print(f"{m:7s} {rec['policy'][m]:.4f}  {s}")
         return 0
-    items = (_epd_positions(args.epd) if args.epd is not None
-             else _pgn_positions(args.pgn, variant, args.every))
-    out = open(args.out, "w") if args.out else sys.stdout  # noqa: SIM115 (closed in finally)
+    items = file_positions(variant, args.epd, args.pgn, args.every)
     try:
-        chunk: list[tuple[dict[str, Any], Any]] = []
-
-        def flush() -> None:
-            arr, pos = ev.batch([x for _, x in chunk])
-            for i, (meta, _) in enumerate(chunk):
-                rec = {**meta, **_record(arr, i, pos[i].fen(), ev)}
-                out.write(json.dumps(rec) + "\n")
-            chunk.clear()
-
-        for meta, x in items:
-            chunk.append((meta, x))
-            if len(chunk) >= 64:
-                flush()
-        if chunk:
-            flush()
-    finally:
-        if out is not sys.stdout:
-            out.close()
+        if args.out:
+            with open(args.out, "w") as out:
+                write_prior_lines(ev, items, out)
+        else:
+            write_prior_lines(ev, items, sys.stdout)
+    except (EpdError, PgnError) as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     return 0

@@ -68,11 +68,12 @@ def learning(variant: str) -> None:
 
     from search import Engine
     from search.warm import WEIGHTS
+    from tdleaf.learn.config import TABLE_NOISE
     from tdleaf.learn.selfplay import play_game
     from tdleaf.learn.td import TemporalCoherence, apply_update, recommended_change
     from variants import random_line
 
-    engine = Engine(variant, WEIGHTS, hash_mb=1, random_ties=True, noise=0.01, seed=0)
+    engine = Engine(variant, WEIGHTS, hash_mb=1, random_ties=True, noise=TABLE_NOISE, seed=0)
     rec = play_game(engine, variant, 1, seed=0, max_plies=6, opening=random_line(variant, 2, 0) or ())
     w = engine.w.copy()
     change = recommended_change(rec.trajectory, 0.7, 0.5)

@@ -67,17 +67,9 @@ import numpy as np
 from search import Engine
 from search.engine import EXACT, LOWER, UPPER, Collected, SearchResult
 
+from .config import BOOTSTRAP_METHODS, MATE_CLIP
 from .selfplay import GameRecord, play_moves
 from .td import TemporalCoherence, apply_update, squash
-
-#: The learners of ``tdleaf learn --method`` (TDLeaf first: the default).
-METHODS = ("tdleaf", "rootstrap", "treestrap", "treestrap-ab")
-#: The learners of this module.
-BOOTSTRAP_METHODS = METHODS[1:]
-#: Search values are clipped to +-this many pawns (mate scores are +-(100000 - ply)).
-MATE_CLIP = 20.0
-#: Interior nodes kept per search (a seeded reservoir sample beyond).
-NODES = 4096
 
 
 def node_targets(c: Collected, method: str, clip: float = MATE_CLIP,
@@ -143,8 +135,9 @@ def change_by_kind(c: Collected, w: np.ndarray, method: str, omega: float,
 
 
 class Bootstrap:
-    """A bootstrapping learner for one run: it owns nothing but its settings and
-    updates ``w`` and ``tc`` (the run's arrays, in place) after every search."""
+    """A bootstrapping learner for one run (a :class:`.learners.Learner`): it owns
+    nothing but its settings and updates ``w`` and ``tc`` (the run's arrays, in place)
+    after every search of the games it plays."""
 
     def __init__(self, method: str, w: np.ndarray, tc: TemporalCoherence, mask: np.ndarray, *,
                  alpha: float, omega: float, coherence: bool = True,
@@ -181,3 +174,6 @@ class Bootstrap:
 
         return play_moves(engine, variant, depth, seed, max_plies, learn, opening=opening,
                           leaf=False)
+
+    def learn(self, record: GameRecord) -> None:
+        """Nothing: :meth:`play` learnt after every search of the game."""

@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .runs import LearnConfig, run_learning
+from .config import LearnConfig
+from .runs import run_learning
 
 #: ``(run, games done, material weights P..K)``, called in the calling process.
 Progress = Callable[[int, int, list[float]], None]

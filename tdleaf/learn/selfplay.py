@@ -1,5 +1,8 @@
-"""One self-play game, recorded for TDLeaf: the PV leaf of every search, the result,
-and how often each piece stood on each square."""
+"""One self-play game, recorded for learning: the moves, the result, how often each piece
+stood on each square (and each leaf block's feature was not zero), and for TDLeaf the PV
+leaf of every search (:func:`play_game`). Every learner plays through
+:func:`play_moves`, which lets it see each search's result before its move is played
+(the bootstrapping learners update there)."""
 
 from __future__ import annotations
 
@@ -22,10 +25,12 @@ from .td import Trajectory
 
 @dataclass
 class GameRecord:
+    """A self-play game as the learners and the run's books see it."""
+
     moves: list[str]
     result: float                 # 1 White won, 0.5 draw, 0 Black won
     termination: str
-    trajectory: Trajectory
+    trajectory: Trajectory        # TDLeaf's PV leaves (empty for the other learners)
     visits: np.ndarray            # (6, 64) piece-type x square, White's view
     nodes: int
     #: Black's pieces apart, in Black's view (sq ^ 56), where the colours have separate

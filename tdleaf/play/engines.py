@@ -1,6 +1,16 @@
-"""External engines: where tdleaf finds them, how it starts them, and every quirk of
-theirs it works around. Matches, tournaments, the strength ladder and the benchmarks all
-come here; nothing else looks an engine up or patches its protocol.
+"""External engines: where tdleaf finds them, how it starts and drives them, and every
+quirk of theirs it works around. Matches, tournaments, the strength ladder, the prior's
+labels and the benchmarks all come here; nothing else looks an engine up, starts its
+process or patches its protocol.
+
+Driving an engine
+    :class:`EngineProcess` is an engine over UCI or XBoard through python-chess's
+    ``chess.engine``, started the one way tdleaf starts engines: its command found,
+    killed with the process that started it, in a temporary folder of its own (engines
+    write files), its quirks adapted and python-chess's log of them filtered.
+    :class:`LineEngine` is the raw line client for what python-chess does not speak or
+    must not time: ``go perft``, and the start-up and memory of our own ``tdleaf uci``,
+    measured from the moment the process starts.
 
 Finding an engine
     :func:`find_engine` looks on PATH, then in /usr/games (where Debian puts Sjeng and
@@ -29,7 +39,8 @@ Quirks
     * XBoard has no mate syntax: python-chess reads a posted 100000 + n as mate in n,
       and Sjeng posts 1000000 - plies to mate (:func:`xboard_score`).
     * Sjeng prints its statistics outside the protocol and declares features
-      python-chess rejects: :class:`EngineLog` keeps those warnings out of the log.
+      python-chess rejects: :class:`EngineLog` keeps those warnings out of the log, and
+      :func:`sjeng_statistics` reads the statistics (its nodes, its proof-number search).
     * Fairy-Stockfish 11.1 plays on after a racing-kings race is over: with a move that
       wins the race, its ``bestmove`` names a ponder move in the finished game, which
       python-chess refuses and logs with a traceback. The best move is legal and nobody
@@ -38,13 +49,20 @@ Quirks
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
+import queue
+import re
 import shutil
 import subprocess
 import sys
-from typing import TYPE_CHECKING, Self
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Self
 
 # python-chess only for the type checker: bench and the CLI look engines up without it.
 if TYPE_CHECKING:
@@ -61,6 +79,10 @@ WASM_ENV = "TDLEAF_FSF_WASM"
 
 class EngineNotFound(ValueError):
     """An engine that is not installed, or a setting that points at nothing."""
+
+
+class EngineError(RuntimeError):
+    """An external engine died, timed out or answered something unexpected."""
 
 
 # -- lookup ---------------------------------------------------------------------------------
@@ -265,3 +287,230 @@ class EngineLog(logging.Filter):
 
     def __exit__(self, *exc: object) -> None:
         self.detach()
+
+
+def sjeng_statistics(lines: list[str]) -> dict[str, Any]:
+    """What Sjeng printed outside the protocol after a search (:class:`EngineLog` with
+    ``keep``): its ``Nodes:`` (alpha-beta and quiescence nodes; its proof-number search
+    in suicide counts none) and ``NPS:``, the last of each or None, and whether its
+    proof-number search ran and found a forced win."""
+    text = "\n".join(lines)
+
+    def last(pattern: str) -> int | None:
+        found = re.findall(pattern, text, flags=re.MULTILINE)
+        return int(found[-1]) if found else None
+
+    return {"nodes": last(r"^Nodes: (\d+)"), "nps": last(r"^NPS: (\d+)"),
+            "proof_number_search": "proof" in text or "Forced win" in text,
+            "forced_win": "Forced win" in text}
+
+
+# -- driving an engine ----------------------------------------------------------------------
+
+class EngineProcess:
+    """An external engine over UCI or XBoard (python-chess's ``SimpleEngine`` in
+    :attr:`engine`), started as tdleaf starts every engine: the command found
+    (:func:`resolve_command`), the process killed with its parent
+    (:func:`dies_with_parent`), a temporary working folder, standard error discarded,
+    its quirks adapted (:func:`adapt`) and python-chess's log of them filtered
+    (:class:`EngineLog`; with ``keep_output`` the lines it prints outside the protocol
+    are kept in :attr:`output`). Raises :class:`EngineNotFound` for a missing engine,
+    and python-chess's errors (or ``TimeoutError``, ``OSError``) when it does not start."""
+
+    def __init__(self, protocol: str, command: list[str], *, keep_output: bool = False,
+                 timeout: float | None = 30.0) -> None:
+        import chess.engine
+
+        if protocol not in ("uci", "xboard"):
+            raise ValueError(f"protocol must be uci or xboard, got {protocol!r}")
+        self.protocol = protocol
+        self.command = resolve_command(command)
+        self._log = EngineLog(keep=keep_output).attach()
+        self._dir = tempfile.TemporaryDirectory(prefix="tdleaf-engine-")
+        popen = (chess.engine.SimpleEngine.popen_uci if protocol == "uci"
+                 else chess.engine.SimpleEngine.popen_xboard)
+        try:
+            self.engine = popen(dies_with_parent(self.command), cwd=self._dir.name,
+                                stderr=subprocess.DEVNULL, timeout=timeout)
+        except BaseException:
+            self._cleanup()
+            raise
+        adapt(self.engine)
+        self._open = True
+
+    @property
+    def name(self) -> str:
+        """The name the engine gives itself (else its program's)."""
+        return str(self.engine.id.get("name") or os.path.basename(self.command[0]))
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The engine's options (python-chess's ``Option`` by name)."""
+        return dict(self.engine.options)
+
+    @property
+    def variants(self) -> set[str]:
+        """The variants the engine says it plays: its ``UCI_Variant`` values (none
+        without that option: then it plays standard chess alone), or its XBoard
+        ``variants`` feature."""
+        if self.protocol == "uci":
+            option = self.engine.options.get("UCI_Variant")
+            return set(option.var) if option is not None and option.var else set()
+        declared = getattr(self.engine.protocol, "features", {})
+        return set(str(declared.get("variants", "normal")).split(","))
+
+    @property
+    def pid(self) -> int:
+        transport = self.engine.protocol.transport
+        assert transport is not None, "the engine is not running"
+        return transport.get_pid()
+
+    @property
+    def output(self) -> list[str]:
+        """The lines it printed outside the protocol since :meth:`clear_output`."""
+        return self._log.lines
+
+    def clear_output(self) -> None:
+        self._log.lines.clear()
+
+    def option_names(self, options: dict[str, Any]) -> dict[str, Any]:
+        """``options`` with each name spelt as the engine spells it (names compare
+        without case); ``ValueError`` names one it does not have."""
+        out = {}
+        for key, value in options.items():
+            match = next((n for n in self.engine.options if n.lower() == str(key).lower()), None)
+            if match is None:
+                raise ValueError(f"the engine has no option {key!r} "
+                                 f"(options: {', '.join(self.engine.options) or 'none'})")
+            out[match] = value
+        return out
+
+    def configure(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Set ``options`` (names without case, see :meth:`option_names`); returns them
+        as set. ``ValueError`` for an option it lacks or a value it refuses."""
+        import chess.engine
+
+        named = self.option_names(options)
+        try:
+            self.engine.configure(named)
+        except chess.engine.EngineError as exc:
+            raise ValueError(str(exc)) from None
+        return named
+
+    def close(self) -> None:
+        """Ask the engine to quit; kill it when it does not (or cannot) answer."""
+        if self._open:
+            self._open = False
+            try:
+                self.engine.quit()
+            except Exception:
+                self.kill()
+        self._cleanup()
+
+    def kill(self) -> None:
+        """Kill the process at once (a crashed or stalled engine, whose event loop may
+        be gone)."""
+        self._open = False
+        engine = self.engine
+
+        def kill() -> None:
+            try:
+                engine.transport.kill()
+            except ProcessLookupError:   # it is dead already
+                pass
+
+        with contextlib.suppress(Exception):    # its event loop is gone: nothing left to kill
+            engine.protocol.loop.call_soon_threadsafe(kill)
+        with contextlib.suppress(Exception):
+            engine.close()
+
+    def _cleanup(self) -> None:
+        self._log.detach()
+        self._dir.cleanup()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LineEngine:
+    """An engine process driven line by line, for what python-chess does not speak
+    (``go perft``) or must not be in the way of (the time to a process's first line):
+    the lines it prints are read on a thread as they come, each with the
+    ``time.perf_counter()`` at which it was read; :attr:`started` is that clock just
+    before the process started. Errors are :class:`EngineError`."""
+
+    def __init__(self, command: list[str], *, first_input: bytes = b"") -> None:
+        self.command = list(command)
+        self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     bufsize=0)
+        threading.Thread(target=self._pump, daemon=True).start()
+        if first_input:
+            self._write(first_input)
+
+    def _pump(self) -> None:
+        stdout = self.proc.stdout
+        assert stdout is not None
+        for raw in iter(stdout.readline, b""):
+            self._lines.put((time.perf_counter(), raw.decode("utf-8", "replace").strip()))
+        self._lines.put((time.perf_counter(), None))
+
+    def _write(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except OSError as exc:
+            raise EngineError(f"{self.command[0]}: {exc}") from None
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def send(self, line: str) -> None:
+        """Send one line."""
+        self._write(line.encode() + b"\n")
+
+    def read(self, deadline: float) -> tuple[float, str]:
+        """The next line and when it was read; :class:`EngineError` when the engine
+        exits or says nothing before ``deadline`` (a ``time.perf_counter()`` time)."""
+        try:
+            at, line = self._lines.get(timeout=max(0.0, deadline - time.perf_counter()))
+        except queue.Empty:
+            raise EngineError(f"{self.command[0]}: no answer in time") from None
+        if line is None:
+            raise EngineError(f"{self.command[0]} exited unexpectedly")
+        return at, line
+
+    def until(self, done: Callable[[str], bool], timeout: float) -> list[str]:
+        """The lines up to and including the first for which ``done`` is true."""
+        deadline = time.perf_counter() + timeout
+        lines = []
+        while True:
+            line = self.read(deadline)[1]
+            lines.append(line)
+            if done(line):
+                return lines
+
+    def close(self, command: str = "quit") -> None:
+        """Send ``command``, close its input, and kill it unless it ends within 10 s."""
+        try:
+            self.send(command)
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+        except (OSError, EngineError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.close()

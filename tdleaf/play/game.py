@@ -24,7 +24,7 @@ import chess
 from variants import Position
 
 from .openings import Opening
-from .players import MoveAnswer, MoveLimits, Player
+from .players import MoveAnswer, MoveLimits, Player, settings_text
 
 
 @dataclass
@@ -65,6 +65,13 @@ class Adjudication:
     draw_moves: int = 0
     draw_score: float = 0.05
 
+    def validate(self) -> Adjudication:
+        """``ValueError`` names a count below 0 (the command line's option)."""
+        for key in ("max_plies", "resign_moves", "draw_moves", "draw_from"):
+            if getattr(self, key) < 0:
+                raise ValueError(f"--{key.replace('_', '-')} must be >= 0, got {getattr(self, key)}")
+        return self
+
 
 @dataclass
 class PlyRecord:
@@ -87,9 +94,8 @@ class GameResult:
     failure: str | None = None        # the losing player's failure, if any
     failed_side: bool | None = None   # chess.WHITE / chess.BLACK
     first_mover: bool = chess.WHITE   # the side that made the first of ``plies``
-
-    def score_for_white(self) -> float:
-        return {"1-0": 1.0, "0-1": 0.0}.get(self.result, 0.5)
+    white_settings: str = ""          # each player's limits and options (settings_text)
+    black_settings: str = ""
 
     def time_used(self, side: bool) -> tuple[int, float]:
         """(moves, seconds) of ``side``'s moves after the opening, as measured."""
@@ -145,7 +151,9 @@ def play_game(white: Player, black: Player, variant: str, opening: Opening, *,
     clock, if any, to both."""
     adj = adjudication or Adjudication()
     pos = opening.position(variant)
-    game = GameResult(white.name, black.name, opening, first_mover=pos.turn)
+    game = GameResult(white.name, black.name, opening, first_mover=pos.turn,
+                      white_settings=settings_text(white.settings),
+                      black_settings=settings_text(black.settings))
     for player in (white, black):
         player.new_game(seed)
     times = {chess.WHITE: clock.base, chess.BLACK: clock.base} if clock else None

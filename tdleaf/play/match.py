@@ -25,7 +25,7 @@ from . import stats
 from .game import Adjudication, Clock, GameResult, play_game
 from .openings import Opening, random_openings, read_openings
 from .pgn import StoredGame, append_game, game_text, read_games
-from .players import Player, PlayerError, make_player
+from .players import Player, PlayerError, make_player, settings_text
 
 
 class MatchError(ValueError):
@@ -73,6 +73,10 @@ class MatchConfig:
             raise MatchError(f"--random-plies must be >= 0, got {self.random_plies}")
         if self.workers < 1:
             raise MatchError(f"--workers must be >= 1, got {self.workers}")
+        try:
+            self.adjudication.validate()
+        except ValueError as exc:
+            raise MatchError(str(exc)) from None
         if self.tc is not None:
             try:
                 Clock.parse(self.tc, self.time_margin)
@@ -140,6 +144,10 @@ class Summary:
     #: Whether both players are limited by time (a clock, or a move time each and no
     #: depth or nodes): then their times per move should agree.
     timed: bool = False
+    #: What each player played with: its limits and, for an engine, its options
+    #: (:func:`~tdleaf.play.players.settings_text`), as the PGN headers record them.
+    a_settings: str = ""
+    b_settings: str = ""
 
     def record(self, outcome: GameOutcome) -> bool:
         """Add a finished game; True when this game made the SPRT decide."""
@@ -239,6 +247,7 @@ class Summary:
         warning = self.time_warning()
         out: dict[str, Any] = {
             "a": self.a, "b": self.b, "variant": self.variant,
+            "settings": {"a": self.a_settings, "b": self.b_settings},
             "games": self.games, "wins": w, "losses": lost, "draws": d,
             "score": tri.score if self.games else None,
             "elo": _finite(tri.elo),
@@ -283,8 +292,11 @@ class Summary:
         j = self.to_json()
         n = self.games
         lines = [f"{self.a} vs {self.b} ({self.variant}): {n} game{'s' if n != 1 else ''}"]
+        if self.a_settings or self.b_settings:
+            lines.append(f"Settings: {self.a}: {self.a_settings or '-'}; "
+                         f"{self.b}: {self.b_settings or '-'}")
         if not n:
-            return lines[0]
+            return "\n".join(lines)
         lines.append(f"Score of {self.a} vs {self.b}: {j['wins']} - {j['losses']} - {j['draws']} "
                      f"[{j['score']:.3f}] {n}")
         tri = stats.elo_trinomial(j["wins"], j["losses"], j["draws"])
@@ -399,7 +411,8 @@ def _outcome(index: int, game: GameResult) -> GameOutcome:
                        len(game.opening.moves) + len(game.plies), a_time, b_time)
 
 
-def _stored_outcome(g: StoredGame) -> GameOutcome:
+def stored_outcome(g: StoredGame) -> GameOutcome:
+    """A game of the match's PGN file as the statistics count it (A's point of view)."""
     index = g.round - 1
     a_white = index % 2 == 0
     failed_a = None
@@ -464,7 +477,7 @@ def _counted(games: list[StoredGame], n: int) -> list[GameOutcome]:
     for g in games:
         if g.round - 1 < n and g.round - 1 not in seen:
             seen.add(g.round - 1)
-            out.append(_stored_outcome(g))
+            out.append(stored_outcome(g))
     return out
 
 
@@ -475,9 +488,12 @@ def stored_summary(cfg: MatchConfig) -> Summary | None:
     if not games:
         return None
     g = games[0]
-    a, b = (g.white, g.black) if (g.round - 1) % 2 == 0 else (g.black, g.white)
+    a_white = (g.round - 1) % 2 == 0
+    a, b = (g.white, g.black) if a_white else (g.black, g.white)
+    a_set, b_set = ((g.white_settings, g.black_settings) if a_white
+                    else (g.black_settings, g.white_settings))
     summary = Summary(a, b, cfg.variant, _counted(games, cfg.games), sprt=cfg.sprt,
-                      timed=cfg.timed)
+                      timed=cfg.timed, a_settings=a_set, b_settings=b_set)
     summary.check_sprt()
     return summary
 
@@ -496,7 +512,9 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
         side = _Side(cfg)
     except PlayerError as exc:
         raise MatchError(str(exc)) from None
-    summary = Summary(side.a.name, side.b.name, cfg.variant, sprt=cfg.sprt, timed=cfg.timed)
+    summary = Summary(side.a.name, side.b.name, cfg.variant, sprt=cfg.sprt, timed=cfg.timed,
+                      a_settings=settings_text(side.a.settings),
+                      b_settings=settings_text(side.b.settings))
     if pgn is not None:
         if resume:
             games = read_games(pgn, repair=True)
@@ -507,6 +525,14 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
                     side.close()
                     raise MatchError(f"{pgn}: game {g.round} is {g.white} vs {g.black}, not "
                                      f"{expected[0]} vs {expected[1]}; not the same match")
+                mine = ((summary.a_settings, summary.b_settings) if a_white
+                        else (summary.b_settings, summary.a_settings))
+                for who, stored, now in ((g.white, g.white_settings, mine[0]),
+                                         (g.black, g.black_settings, mine[1])):
+                    if stored and stored != now:     # games written before the tags: none
+                        side.close()
+                        raise MatchError(f"{pgn}: game {g.round}'s {who} played with {stored}, "
+                                         f"not {now or 'nothing set'}; not the same match")
             summary.outcomes.extend(_counted(games, cfg.games))
         elif pgn.exists() and pgn.stat().st_size > 0:
             side.close()

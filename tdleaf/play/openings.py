@@ -3,22 +3,13 @@
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import chess
-import chess.pgn
+from variants import Position, VariantError, canonical_variant, random_line, starting_fen
 
-from variants import (
-    Position,
-    VariantError,
-    board_class,
-    canonical_variant,
-    random_line,
-    starting_fen,
-)
-from variants.spec import same_rules
+from .epd import EpdError, parse_epd
+from .gamefiles import PgnError, read_pgn_games
 
 
 class OpeningError(ValueError):
@@ -66,10 +57,13 @@ def read_openings(path: str | Path, variant: str) -> list[Opening]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise OpeningError(f"cannot read openings file {path}: {exc.strerror or exc}") from None
-    if path.suffix.lower() == ".pgn" or text.lstrip().startswith("["):
-        openings = _read_pgn(text, variant, path)
-    else:
-        openings = _read_epd(text, variant, path)
+    try:
+        if path.suffix.lower() == ".pgn" or text.lstrip().startswith("["):
+            openings = _read_pgn(text, variant, path)
+        else:
+            openings = _read_epd(text, variant, path)
+    except (EpdError, PgnError) as exc:
+        raise OpeningError(str(exc)) from None
     if not openings:
         raise OpeningError(f"{path}: no openings found")
     return openings
@@ -77,60 +71,28 @@ def read_openings(path: str | Path, variant: str) -> list[Opening]:
 
 def _read_epd(text: str, variant: str, path: Path) -> list[Opening]:
     out = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        fields = line.split()
-        if len(fields) < 4:
-            raise OpeningError(f"{path}:{lineno}: expected an EPD position, got {line[:60]!r}")
-        # EPD: placement, side, castling, ep; a FEN's clocks may follow.
-        clocks = fields[4:6] if len(fields) >= 6 and all(f.isdigit() for f in fields[4:6]) else ["0", "1"]
-        fen = " ".join(fields[:4] + clocks)
+    for entry in parse_epd(text, str(path)):
         try:
-            pos = Position.from_fen(fen, variant)
+            pos = Position.from_fen(entry.fen, variant)
         except VariantError as exc:
-            raise OpeningError(f"{path}:{lineno}: {exc}") from None
+            raise OpeningError(f"{path}:{entry.line}: {exc}") from None
         if pos.outcome() is not None:
-            raise OpeningError(f"{path}:{lineno}: the game is already over in {fen}")
-        out.append(Opening(pos.fen(), (), f"{path.name}:{lineno}"))
+            raise OpeningError(f"{path}:{entry.line}: the game is already over in {entry.fen}")
+        out.append(Opening(pos.fen(), (), f"{path.name}:{entry.line}"))
     return out
 
 
 def _read_pgn(text: str, variant: str, path: Path) -> list[Opening]:
     out = []
-    stream = io.StringIO(text)
-    number = 0
-    while True:
-        try:
-            game = chess.pgn.read_game(stream)
-        except (ValueError, KeyError) as exc:
-            raise OpeningError(f"{path}: unreadable PGN after game {number}: {exc}") from None
-        if game is None:
-            break
-        number += 1
-        tag = game.headers.get("Variant")
-        if tag:
-            try:
-                tagged = canonical_variant(tag.lower().replace("-", "").replace(" ", ""))
-            except VariantError:
-                tagged = tag
-            if not same_rules(tagged, variant):
-                raise OpeningError(f"{path}: game {number} is {tag}, the match plays {variant}")
-        if game.errors:
-            raise OpeningError(f"{path}: game {number}: {game.errors[0]}")
-        fen = game.headers.get("FEN", starting_fen(variant))
-        try:
-            board = board_class(variant)(fen)
-        except ValueError as exc:
-            raise OpeningError(f"{path}: game {number}: bad FEN {fen!r}: {exc}") from None
+    for number, game, board in read_pgn_games(text, variant, str(path)):
+        start = board.fen()
         moves = []
         for move in game.mainline_moves():
             if move not in board.legal_moves:
                 raise OpeningError(f"{path}: game {number}: illegal move {move.uci()}")
             board.push(move)
             moves.append(move.uci())
-        opening = Opening(board_class(variant)(fen).fen(), tuple(moves), f"{path.name} game {number}")
+        opening = Opening(start, tuple(moves), f"{path.name} game {number}")
         try:
             if opening.position(variant).outcome() is not None:
                 raise OpeningError(f"{path}: game {number}: the game is already over")

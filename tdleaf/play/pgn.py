@@ -4,7 +4,10 @@ Each game is appended in one write, flushed and synced, so a match killed at any
 (Ctrl-C, ``kill -9``) leaves a file of complete games; a torn last game (a crash of the
 machine in mid-write) is cut off when the match resumes. Moves after the opening carry
 cutechess-cli's comments, ``{+0.35/5 0.120s}`` (the mover's score in pawns, the depth,
-the time); the last comment says how the game ended.
+the time); the last comment says how the game ended. The ``WhiteSettings`` and
+``BlackSettings`` tags record what each player played with, its limits and (for an
+external engine) its options, ``movetime=0.1 UCI_LimitStrength=true UCI_Elo=2200``:
+a game's file says who played it at what strength, whatever command started it.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ class StoredGame:
     plies: int
     white_time: tuple[int, float] = (0, 0.0)    # (moves, seconds) after the opening
     black_time: tuple[int, float] = (0, 0.0)
+    white_settings: str = ""                    # the WhiteSettings / BlackSettings tags
+    black_settings: str = ""
 
 
 def _comment(game: GameResult, i: int) -> str:
@@ -70,6 +75,8 @@ def game_text(game: GameResult, variant: str, round_: int, *, event: str = "tdle
         headers.append(("Variant", type(board).aliases[0]))
     if not standard_start:
         headers += [("SetUp", "1"), ("FEN", start_fen)]
+    headers += [(tag, value) for tag, value in (("WhiteSettings", game.white_settings),
+                                                ("BlackSettings", game.black_settings)) if value]
     headers += [("PlyCount", str(len(game.opening.moves) + len(game.plies))),
                 ("TimeControl", time_control), ("Termination", game.termination)]
     if game.opening.name:
@@ -182,4 +189,5 @@ def _parse(chunk: str) -> StoredGame | None:
     white, black = (first, second) if first_white else (second, first)
     return StoredGame(round_, headers.get("White", "?"), headers.get("Black", "?"), result,
                       headers.get("Failure"), plies, (len(white), sum(white)),
-                      (len(black), sum(black)))
+                      (len(black), sum(black)), headers.get("WhiteSettings", ""),
+                      headers.get("BlackSettings", ""))

@@ -23,11 +23,8 @@ Every move of an external engine is checked against the rules (python-chess's, t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import shlex
-import subprocess
-import tempfile
 import time
 import zlib
 from dataclasses import dataclass
@@ -88,11 +85,24 @@ class MoveAnswer:
     detail: str = ""
 
 
+def settings_text(settings: dict[str, Any]) -> str:
+    """A player's settings as the PGN headers and summaries record them:
+    ``movetime=0.1 UCI_LimitStrength=true UCI_Elo=2200 Threads=1``."""
+    def text(v: Any) -> str:
+        return str(v).lower() if isinstance(v, bool) else f"{v:g}" if isinstance(v, float) else str(v)
+    return " ".join(f"{k}={text(v)}" for k, v in settings.items())
+
+
 class Player:
     """The interface :mod:`tdleaf.play.game` drives."""
 
     name: str = "player"
     limits: MoveLimits
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """What it plays with, as given: its limits and options (not its name)."""
+        return {}
 
     def start(self, variant: str) -> None:
         """Get ready to play ``variant`` (start a process, load weights)."""
@@ -162,6 +172,7 @@ class InternalPlayer(Player):
             raise PlayerError(f"{spec}: unknown setting(s) {', '.join(unknown)} for a tdleaf "
                               f"player (settings: {', '.join(INTERNAL_SETTINGS)})")
         self.spec = spec
+        self._settings = {k: v for k, v in settings.items() if k != "name"}
         self.limits = _limits(settings)
         self.hash_mb = _int_setting(settings, "hash") or 16
         qlimit = settings.get("qlimit")
@@ -234,6 +245,10 @@ class InternalPlayer(Player):
         return MoveAnswer(r.move, seconds, score=r.score, mate=r.mate, depth=r.depth, nodes=r.nodes)
 
     @property
+    def settings(self) -> dict[str, Any]:
+        return dict(self._settings)
+
+    @property
     def description(self) -> str:
         return f"tdleaf {self.spec}"
 
@@ -286,94 +301,75 @@ class ExternalPlayer(Player):
         self.limits = _limits(settings)
         self.stall_seconds = _float_setting(settings, "timeout") or DEFAULT_STALL_SECONDS
         self.options = {k: v for k, v in settings.items() if k not in EXTERNAL_SETTINGS}
+        self._limit_settings = {k: settings[k] for k in EXTERNAL_SETTINGS
+                                if k != "name" and settings.get(k) is not None}
         self._given_name = settings.get("name")
         self.name = str(self._given_name or os.path.basename(exe))
-        self.engine: chess.engine.SimpleEngine | None = None
+        self.process: engines.EngineProcess | None = None
         self.variant = "chess"
         self._game: object = object()
-        self._dir: tempfile.TemporaryDirectory[str] | None = None
-        self._log = engines.EngineLog()
         self.restarts = 0
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Its limits, then its engine options (spelt as the engine spells them once it
+        has started): ``{"movetime": 0.1, "UCI_LimitStrength": "true", ...}``."""
+        return {**self._limit_settings, **self.options}
+
+    @property
+    def engine(self) -> chess.engine.SimpleEngine | None:
+        """python-chess's connection to the running engine (None while it is not)."""
+        return None if self.process is None else self.process.engine
 
     # -- process life -------------------------------------------------------------------
 
     def start(self, variant: str) -> None:
         self.variant = variant
         self._launch()
-        assert self.engine is not None
-        self.name = str(self._given_name or self.engine.id.get("name") or self.name)
+        assert self.process is not None
+        self.name = str(self._given_name or self.process.name)
         self._check_variant()
 
     def _launch(self) -> None:
-        self._log.attach()
-        self._dir = tempfile.TemporaryDirectory(prefix="tdleaf-engine-")  # engines may write files
-        popen = (chess.engine.SimpleEngine.popen_uci if self.protocol == "uci"
-                 else chess.engine.SimpleEngine.popen_xboard)
         try:
-            self.engine = popen(engines.dies_with_parent(self.command), cwd=self._dir.name,
-                                stderr=subprocess.DEVNULL, timeout=30.0)
-        except (TimeoutError, OSError, chess.engine.EngineError) as exc:
+            self.process = engines.EngineProcess(self.protocol, self.command)
+        except (TimeoutError, OSError, chess.engine.EngineError, engines.EngineNotFound) as exc:
             raise PlayerError(f"cannot start {self.spec!r}: {type(exc).__name__}: {exc}") from None
-        engines.adapt(self.engine)
-        options = {}
-        for key, value in self.options.items():
-            match = next((n for n in self.engine.options if n.lower() == key.lower()), None)
-            if match is None:
-                raise PlayerError(f"{self.spec}: the engine has no option {key!r} "
-                                  f"(options: {', '.join(self.engine.options) or 'none'})")
-            options[match] = value
         try:
-            self.engine.configure(options)
-        except (chess.engine.EngineError, ValueError) as exc:
+            self.options = self.process.configure(self.options)
+        except ValueError as exc:
+            self.close()
             raise PlayerError(f"{self.spec}: {exc}") from None
 
     def _check_variant(self) -> None:
-        assert self.engine is not None
+        assert self.process is not None
         board = board_class(self.variant)()
         if self.protocol == "uci":
             if type(board) is chess.Board:      # standard chess needs no UCI_Variant
                 return
-            option = self.engine.options.get("UCI_Variant")
-            known = set(option.var) if option is not None and option.var else set()
+            known = self.process.variants
             if board.uci_variant not in known:
                 raise PlayerError(f"{self.name} does not play {self.variant} over UCI "
                                   f"(its UCI_Variant: {', '.join(sorted(known)) or 'none'})")
         else:
-            declared = getattr(self.engine.protocol, "features", {})    # XBoard's
-            features = str(declared.get("variants", "normal")).split(",")
+            features = sorted(self.process.variants)
             if board.xboard_variant not in features:
                 raise PlayerError(f"{self.name} does not play {self.variant} over XBoard "
                                   f"(its variants: {', '.join(features)})")
 
     def close(self) -> None:
-        if self.engine is not None:
-            try:
-                self.engine.quit()
-            except Exception:
-                self._kill()
-            self.engine = None
-        if self._dir is not None:
-            self._dir.cleanup()
-            self._dir = None
-        self._log.detach()
+        if self.process is not None:
+            self.process.close()
+            self.process = None
 
     def _kill(self) -> None:
-        engine, self.engine = self.engine, None
-        if engine is None:
-            return
-        def kill() -> None:
-            try:
-                engine.transport.kill()
-            except ProcessLookupError:   # it is dead already
-                pass
-
-        with contextlib.suppress(Exception):    # its event loop is gone: nothing left to kill
-            engine.protocol.loop.call_soon_threadsafe(kill)
-        with contextlib.suppress(Exception):
-            engine.close()
+        process, self.process = self.process, None
+        if process is not None:
+            process.kill()
+            process.close()
 
     def new_game(self, seed: int) -> None:
-        if self.engine is None:          # killed after a crash or a stall: start again
+        if self.process is None:         # killed after a crash or a stall: start again
             self.restarts += 1
             self._launch()
         self._game = object()            # python-chess sends ucinewgame / new
@@ -381,7 +377,7 @@ class ExternalPlayer(Player):
     # -- moves --------------------------------------------------------------------------
 
     def play(self, pos: Position, limits: MoveLimits) -> MoveAnswer:
-        if self.engine is None:
+        if self.process is None:
             return MoveAnswer(None, 0.0, error="crash", detail="the engine is not running")
         board = _fresh_board(pos)
         limit = chess.engine.Limit(depth=limits.depth, nodes=limits.nodes, time=limits.movetime,
@@ -393,7 +389,7 @@ class ExternalPlayer(Player):
         if clock is not None:
             budget = max(budget, clock)
         timeout = budget + self.stall_seconds
-        engine = self.engine
+        engine = self.process.engine
         coro = asyncio.wait_for(engine.protocol.play(board, limit, game=self._game,
                                                      info=chess.engine.INFO_SCORE | chess.engine.INFO_BASIC),
                                 timeout)
@@ -445,6 +441,23 @@ def _fresh_board(pos: Position) -> chess.Board:
     for mv in pos.move_stack:
         board.push_uci(mv)
     return board
+
+
+#: A player's move limit when it is given none (and no clock): tdleaf's, an engine's.
+DEFAULT_DEPTH = 4
+DEFAULT_ENGINE_MOVETIME = 0.1
+
+
+def with_default_limit(spec: str, settings: dict[str, Any], clock: bool = False) -> dict[str, Any]:
+    """``settings`` with a move limit added when they have none and no clock limits the
+    player: depth :data:`DEFAULT_DEPTH` for tdleaf (MCTS takes its own playouts),
+    :data:`DEFAULT_ENGINE_MOVETIME` seconds for an external engine."""
+    if clock or settings.get("search") == "mcts" or \
+            any(k in settings for k in ("depth", "nodes", "movetime", "playouts")):
+        return dict(settings)
+    if is_external(spec):
+        return {**settings, "movetime": DEFAULT_ENGINE_MOVETIME}
+    return {**settings, "depth": DEFAULT_DEPTH}
 
 
 def make_player(spec: str, settings: dict[str, Any] | None = None) -> Player:

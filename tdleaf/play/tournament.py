@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from search.files import write_json, write_text
 from search.layout import average_psq_weights
 from variants.spec import SPECS
 
@@ -77,7 +77,8 @@ for _v in [n for n, s in SPECS.items() if s.losing and n not in PAPER]:
     PAPER[_v] = [(label, a, b, None) for label, a, b, _ in PAPER["suicide"] if b != "report"]
     # Last, so that the pairings before it keep their numbers (and their files).
     PAPER[_v].append(("learnt vs. multi-variant Stockfish", "learnt", "stockfish", None))
-# Lichess's other four variants (issue 30): the report has none; the multi-variant
+# Lichess's other four variants (king of the hill, three-check, racing kings, horde):
+# the report has none; the multi-variant
 # Stockfish's tuned values (value set "stockfish") stand in for a hand-tuned set.
 for _v in [n for n, s in SPECS.items() if not s.losing and n not in PAPER]:
     PAPER[_v] = [("learnt vs. traditional", "learnt", "traditional", None),
@@ -221,11 +222,11 @@ class Tournament:
     # -- tables --------------------------------------------------------------------------
 
     def write_tables(self, rows: list[Row]) -> None:
-        (self.out / "table.md").write_text(markdown_table(rows, self.base, self.settings))
-        (self.out / "table.csv").write_text(csv_table(rows))
-        (self.out / "summary.json").write_text(json.dumps(
-            {"variant": self.base.variant, "settings": self.settings,
-             "rows": [r.to_json() for r in rows]}, indent=2) + "\n")
+        write_text(self.out / "table.md", markdown_table(rows, self.base, self.settings))
+        write_text(self.out / "table.csv", csv_table(rows))
+        write_json(self.out / "summary.json",
+                   {"variant": self.base.variant, "settings": self.settings,
+                    "rows": [r.to_json() for r in rows]}, indent=2)
 
 
 def _ratio(w: int, lost: int, d: int) -> str:

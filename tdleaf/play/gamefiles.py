@@ -1,0 +1,80 @@
+"""Files of games (PGN) that are not a match's own: read as openings
+(:mod:`.openings`) or as positions (``tdleaf prior --pgn``). A match's PGN file, written
+and resumed game by game, is :mod:`.pgn`."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.pgn
+import chess.variant
+
+from variants import board_class
+from variants.spec import same_rules
+
+
+class PgnError(ValueError):
+    """A PGN file that cannot be read, or a game of other rules than asked."""
+
+
+def _tag_variant(tag: str) -> str:
+    """A ``Variant`` tag's name as the spec knows it (python-chess's aliases first:
+    ``King of the Hill`` -> ``kingofthehill``)."""
+    try:
+        found = chess.variant.find_variant(tag).uci_variant
+    except ValueError:
+        found = None
+    return found or tag.lower().replace("-", "").replace(" ", "")
+
+
+def read_pgn_games(text: str, variant: str, source: str = "<pgn>",
+                   ) -> Iterator[tuple[int, chess.pgn.Game, chess.Board]]:
+    """Each game of the PGN ``text`` with its number (from 1) and a fresh board of
+    ``variant`` at its start (its ``FEN`` tag, else the start position). A game whose
+    ``Variant`` tag names other rules, a game python-chess read with errors and a bad
+    ``FEN`` tag raise :class:`PgnError` naming ``source`` and the game; a game without
+    a ``Variant`` tag is taken to be of ``variant``."""
+    stream = io.StringIO(text)
+    number = 0
+    while True:
+        try:
+            game = chess.pgn.read_game(stream)
+        except (ValueError, KeyError) as exc:
+            raise PgnError(f"{source}: unreadable PGN after game {number}: {exc}") from None
+        if game is None:
+            return
+        number += 1
+        tag = game.headers.get("Variant")
+        if tag and not same_rules(_tag_variant(tag), variant):
+            raise PgnError(f"{source}: game {number} is {tag}, not {variant}")
+        if game.errors:
+            raise PgnError(f"{source}: game {number}: {game.errors[0]}")
+        fen = game.headers.get("FEN")
+        try:
+            board = board_class(variant)(fen) if fen else board_class(variant)()
+        except ValueError as exc:
+            raise PgnError(f"{source}: game {number}: bad FEN {fen!r}: {exc}") from None
+        yield number, game, board
+
+
+def pgn_positions(path: str | os.PathLike[str], variant: str, every: int = 1,
+                  ) -> Iterator[tuple[dict[str, Any], str]]:
+    """Every ``every``-th position of every game of a PGN file, as ``(where, FEN)``:
+    ``where`` is ``{"game": n, "ply": k, "played": the UCI move played there}`` (None
+    after the last move)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PgnError(f"cannot read {path}: {exc}") from None
+    for number, game, board in read_pgn_games(text, variant, str(path)):
+        for ply, move in enumerate(game.mainline_moves()):
+            if ply % every == 0:
+                yield {"game": number, "ply": ply, "played": move.uci()}, board.fen()
+            board.push(move)
+        if board.ply() % every == 0:
+            yield {"game": number, "ply": board.ply(), "played": None}, board.fen()
