@@ -337,92 +337,109 @@ def _collect(bb, st, ply, depth, value, kind, ctl, table, evals):
 
 
 # ---------------------------------------------------------------------------------------
+# The transposition table
+# ---------------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _probe(ply, depth, alpha, beta, is_pv, key, tt):
+    """An interior node's entry in the table: (decided, value, hash move, slot). Decided
+    where the stored bound settles the node (never on the principal variation)."""
+    slot = np.int64(key % np.uint64(tt.shape[0]))
+    e = tt[slot]
+    if e.key != key:
+        return False, 0.0, np.int64(-1), slot
+    if not is_pv and e.depth >= depth:
+        s = tt_to_score(e.score, ply)
+        f = e.flag
+        if f == TT_EXACT or (f == TT_LOWER and s >= beta) or (f == TT_UPPER and s <= alpha):
+            return True, s, e.move, slot
+    return False, 0.0, e.move, slot
+
+
+@njit(cache=True, inline="always")
+def _store(tt, slot, key, move, value, depth, flag):
+    """Write one entry of the table (``value`` as :func:`score_to_tt` stores it)."""
+    e = tt[slot]
+    e.key = key
+    e.move = move
+    e.score = value
+    e.depth = depth
+    e.flag = flag
+
+
+# ---------------------------------------------------------------------------------------
 # Quiescence (its recursion lives in negamax)
 # ---------------------------------------------------------------------------------------
 
-@njit(cache=True)
-def _quiescence_probe(ply, depth, alpha, beta, rows, mem):
-    """The transposition table at a quiescence node, for the forced capture chains of
-    the variants where captures are compulsory, which transpose a lot (elsewhere probing
-    costs more time than it saves nodes): (cut, value, key, slot). Only bounds that cut
-    are taken, so no PV is cut short; key 0 where the table is not used."""
-    bb, st = rows.bbs[ply], rows.sts[ply]
+@njit(cache=True, inline="always")
+def _quiescence_probe(ply, depth, alpha, beta, bb, st, cbb, cst, tt, ctl):
+    """A quiescence node's entry (its ply counts in the selective depth): the table, for
+    the forced capture chains of the variants where captures are compulsory, which
+    transpose a lot (elsewhere probing costs more time than it saves nodes): (cut,
+    value, key, slot). Only bounds that cut are taken, so no PV is cut short; key 0
+    where the table is not used."""
+    ctl[C_SELDEPTH] = max(ctl[C_SELDEPTH], ply)
     qkey = np.uint64(0)
     if core.MUST_CAPTURE[st[core.VARIANT]]:
-        qkey = core.position_key(bb, st, rows.bbs[ply + 1], rows.sts[ply + 1])
-    qslot = np.int64(qkey % np.uint64(mem.tt_key.shape[0]))
-    if qkey != 0 and mem.tt_key[qslot] == qkey and mem.tt_depth[qslot] >= depth:
-        s = tt_to_score(mem.tt_score[qslot], ply)
-        f = mem.tt_flag[qslot]
+        qkey = core.position_key(bb, st, cbb, cst)
+    qslot = np.int64(qkey % np.uint64(tt.shape[0]))
+    e = tt[qslot]
+    if qkey != 0 and e.key == qkey and e.depth >= depth:
+        s = tt_to_score(e.score, ply)
+        f = e.flag
         if (f != TT_UPPER and s >= beta) or (f != TT_LOWER and s <= alpha):
             return True, s, qkey, qslot
     return False, 0.0, qkey, qslot
 
 
-@njit(cache=True)
-def _quiescence_enter(ply, depth, alpha, beta, rows, mem, ctl, ev):
-    """A quiescence node before its moves: (done, value, k, standing, alpha, probe) as
-    :func:`_quiescence_moves`, after :func:`_quiescence_probe` (``probe``: its key and
-    slot)."""
-    ctl[C_SELDEPTH] = max(ctl[C_SELDEPTH], ply)
-    cut, s, qkey, qslot = _quiescence_probe(ply, depth, alpha, beta, rows, mem)
-    if cut:
-        return True, s, 0, False, alpha, (qkey, qslot)
-    done, best, k, standing, alpha = _quiescence_moves(ply, alpha, beta, -depth, rows, ctl, ev)
-    return done, best, k, standing, alpha, (qkey, qslot)
+@njit(cache=True, inline="always")
+def _stand_pat(bb, st, e, ctl, ev):
+    """A node's own evaluation for the side to move (``e``: its classic part), with the
+    search's noise."""
+    return static_eval(bb, st, node_eval(bb, st, e, ev.w, ev.table), ev.noise,
+                       ctl[C_NOISE_SEED])
 
 
-@njit(cache=True)
-def _quiescence_moves(ply, alpha, beta, qply, rows, ctl, ev):
+@njit(cache=True, inline="always")
+def _quiescence_moves(ply, window, limit, bb, st, cbb, cst, mv, sc, e, ctl, ev):
     """Set up a quiescence node: returns (done, value, k, standing, alpha). When ``done``
-    the node's value is ``value``; otherwise its ``k`` moves are ordered in
-    ``rows.moves[ply]``, ``value`` is the best score so far (the stand-pat when
-    ``standing``, else -INF: in check, or a compulsory capture)."""
-    bb = rows.bbs[ply]
-    st = rows.sts[ply]
-    v = st[core.VARIANT]
-    moves, child_bb, child_st = rows.moves[ply], rows.bbs[ply + 1], rows.sts[ply + 1]
+    the node's value is ``value``; otherwise its ``k`` moves are ordered in ``mv`` (their
+    scores in ``sc``), ``value`` is the best score so far (the stand-pat when
+    ``standing``, else -INF: in check, or a compulsory capture). ``window``: (alpha,
+    beta); ``limit``: the quiescence plies are used up (stand pat)."""
+    alpha, beta = window
     if ply >= MAXPLY - 1:
-        return True, _stand_pat(ply, rows, ctl, ev), 0, False, alpha
-    limit_reached = qply >= ctl[C_QLIMIT]
-    if core.MUST_CAPTURE[v]:
+        return True, _stand_pat(bb, st, e, ctl, ev), 0, False, alpha
+    if core.MUST_CAPTURE[st[core.VARIANT]]:
         # Captures are compulsory: a position with a capture is not quiet and allows no
         # stand-pat; a quiet one is simply evaluated.
-        k = core.gen_legal(bb, st, moves, child_bb, child_st)
+        k = core.gen_legal(bb, st, mv, cbb, cst)
         if k == 0:
             return True, terminal_score(bb, st, ply), 0, False, alpha
-        if not core.is_tactical(st, moves[0]) or limit_reached:
-            return True, _stand_pat(ply, rows, ctl, ev), 0, False, alpha
+        if not core.is_tactical(st, mv[0]) or limit:
+            return True, _stand_pat(bb, st, e, ctl, ev), 0, False, alpha
         best = -INF
     else:
-        if core.ENDS_ON_BOARD[v] and core.is_variant_end(bb, st):
+        if core.ENDS_ON_BOARD[st[core.VARIANT]] and core.is_variant_end(bb, st):
             return True, terminal_score(bb, st, ply), 0, False, alpha
-        if not limit_reached and core.checkers_mask(bb, st) != 0:
+        if not limit and core.checkers_mask(bb, st) != 0:
             # In check: every evasion, no stand-pat (and mate is seen).
-            k = core.gen_legal(bb, st, moves, child_bb, child_st)
+            k = core.gen_legal(bb, st, mv, cbb, cst)
             if k == 0:
                 return True, terminal_score(bb, st, ply), 0, False, alpha
             best = -INF
         else:
-            stand = _stand_pat(ply, rows, ctl, ev)
-            if stand >= beta or limit_reached:
+            stand = _stand_pat(bb, st, e, ctl, ev)
+            if stand >= beta or limit:
                 return True, stand, 0, False, alpha
             alpha = max(alpha, stand)
             best = stand
-            k = core.gen_legal_tactical(bb, st, moves, child_bb, child_st)
-    _order_quiescence(bb, st, moves, rows.scores[ply], k, best > -INF)
+            k = core.gen_legal_tactical(bb, st, mv, cbb, cst)
+    _order_quiescence(bb, st, mv, sc, k, best > -INF)
     return False, best, k, best > -INF, alpha
 
 
-@njit(cache=True)
-def _stand_pat(ply, rows, ctl, ev):
-    """The node's own evaluation for the side to move (with the search's noise)."""
-    bb, st = rows.bbs[ply], rows.sts[ply]
-    return static_eval(bb, st, node_eval(bb, st, rows.evals[ply], ev.w, ev.table), ev.noise,
-                       ctl[C_NOISE_SEED])
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _order_quiescence(bb, st, mv, sc, k, standing):
     """Ordering scores of a quiescence node's ``k`` moves: captures and promotions by
     gain; where the side stands pat, a quiet move (one that ends the game) first."""
@@ -438,46 +455,45 @@ def _order_quiescence(bb, st, mv, sc, k, standing):
         sc[i] = s + _ORDER_VALUE[core.m_piece(mv[i])]
 
 
-@njit(cache=True)
-def _quiescence_filters(ply, depth, standing, rows, ctl):
+@njit(cache=True, inline="always")
+def _quiescence_filters(depth, standing, st, ctl):
     """(qsee, narrow): skip captures that lose material by SEE (where the side stands
     pat), and try only the best few captures deep in compulsory capture chains."""
     flags = ctl[C_FLAGS]
-    forced = core.MUST_CAPTURE[rows.sts[ply][core.VARIANT]]
+    forced = core.MUST_CAPTURE[st[core.VARIANT]]
     qsee = (flags & F_QSEE) != 0 and standing and not forced
     narrow = (flags & F_SUICIDE_QBOUND) != 0 and forced and -depth >= _SUICIDE_QDEEP
     return qsee, narrow
 
 
-@njit(cache=True)
-def _next_capture(ply, i, k, qsee, rows, ev):
-    """Play the ``i``-th best of a quiescence node's ``k`` moves into row ``ply + 1``:
-    the move, or -1 when it is skipped (SEE) or illegal."""
-    bb, st = rows.bbs[ply], rows.sts[ply]
-    m = pick(rows.moves[ply], rows.scores[ply], i, k)
+@njit(cache=True, inline="always")
+def _next_capture(ply, i, k, qsee, bb, st, cbb, cst, mv, sc, evals, w):
+    """Play the ``i``-th best of a quiescence node's ``k`` moves into ``cbb``, ``cst``:
+    the move, or -1 when it is skipped (SEE) or illegal; the child's evaluation in
+    ``evals[ply + 1]``."""
+    m = pick(mv, sc, i, k)
     if qsee and core.is_tactical(st, m) and see(bb, st, m) < 0:
         return np.int64(-1)
-    core.copy_make(bb, st, rows.bbs[ply + 1], rows.sts[ply + 1], m)
-    if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(rows.bbs[ply + 1],
-                                                                      st[core.TURN]):
+    core.copy_make(bb, st, cbb, cst, m)
+    if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(cbb, st[core.TURN]):
         return np.int64(-1)
-    _child_eval(ply, rows, ev)
+    evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, cbb, cst, w)
     return m
 
 
-@njit(cache=True)
-def _quiescence_value(ply, depth, best, window, moved, probe, rows, mem, ctl, ev):
+@njit(cache=True, inline="always")
+def _quiescence_value(ply, depth, best, bounds, probe, node, ctl, table, evals, tt):
     """The value of a quiescence node whose moves were tried: a stand-pat that is a
-    stalemate corrected, the node collected and its bound stored. ``window``: (the
-    stand-pat or -INF, alpha on entry, beta); ``moved``: (legal moves played, moves,
-    standing, is_pv); ``probe``: (key, slot) of :func:`_quiescence_probe`."""
-    start_best, qalpha0, beta = window
-    legal, k, standing, is_pv = moved
+    stalemate corrected; the node collected where its moves changed its value and, in
+    the variants where captures are compulsory, its bound stored. ``bounds``: (the
+    stand-pat or -INF, alpha on entry, beta, moves, legal moves played, standing,
+    is_pv); ``probe``: (key, slot) of :func:`_quiescence_probe`; ``node``: (bb, st, the
+    child's bb, st, moves)."""
+    start_best, qalpha0, beta, k, legal, standing, is_pv = bounds
     qkey, qslot = probe
-    bb, st = rows.bbs[ply], rows.sts[ply]
+    bb, st, cbb, cst, mv = node
     # No capture to try: make sure the stand-pat is not a stalemate.
-    if standing and legal == 0 and not core.has_legal_move(bb, st, rows.moves[ply],
-                                                           rows.bbs[ply + 1], rows.sts[ply + 1]):
+    if standing and legal == 0 and not core.has_legal_move(bb, st, mv, cbb, cst):
         return terminal_score(bb, st, ply)
     # A quiescence node's value counts only where its moves changed it (else it is the
     # stand-pat, the evaluation itself); as for interior nodes, not under a null move nor
@@ -486,14 +502,10 @@ def _quiescence_value(ply, depth, best, window, moved, probe, rows, mem, ctl, ev
             and ctl[C_NULL_PLY] == 0 and ctl[C_REDUCED] != ply):
         qflag = TT_LOWER if best >= beta else (TT_EXACT if best > qalpha0 else TT_UPPER)
         _collect(bb, st, ply, depth, best, qflag if is_pv or qflag != TT_EXACT else TT_LOWER,
-                 ctl, ev.table, rows.evals)
-    if qkey != 0 and k > 0 and (mem.tt_key[qslot] != qkey or depth >= mem.tt_depth[qslot]):
-        mem.tt_key[qslot] = qkey
-        mem.tt_move[qslot] = -1
-        mem.tt_score[qslot] = score_to_tt(best, ply)
-        mem.tt_depth[qslot] = depth
-        mem.tt_flag[qslot] = TT_LOWER if best >= beta else (
-            TT_EXACT if best > qalpha0 else TT_UPPER)
+                 ctl, table, evals)
+    if qkey != 0 and k > 0 and (tt[qslot].key != qkey or depth >= tt[qslot].depth):
+        _store(tt, qslot, qkey, -1, score_to_tt(best, ply), depth,
+               TT_LOWER if best >= beta else (TT_EXACT if best > qalpha0 else TT_UPPER))
     return best
 
 
@@ -501,45 +513,37 @@ def _quiescence_value(ply, depth, best, window, moved, probe, rows, mem, ctl, ev
 # Interior nodes
 # ---------------------------------------------------------------------------------------
 
-@njit(cache=True)
-def _enter(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
-    """What an interior node knows before its moves: (done, value, hash move, key,
-    slot). Done with a draw by rule or by material, at the deepest ply, or with a
-    transposition-table bound that decides it."""
-    bb, st = rows.bbs[ply], rows.sts[ply]
-    key = core.position_key(bb, st, rows.bbs[ply + 1], rows.sts[ply + 1])
+@njit(cache=True, inline="always")
+def _enter(ply, depth, window, is_pv, bb, st, cbb, cst, keys, tt, ctl):
+    """An interior node before its moves: (status, value, hash move, key, slot). Status
+    1: its value is ``value`` (a draw by rule or by material, or a table bound that
+    decides it); 2: the deepest ply, evaluated as it stands; 0: its moves are searched.
+    The node's key is written into the line's ``keys``."""
+    key = core.position_key(bb, st, cbb, cst)
     hidx = ctl[C_HIST_LEN] + ply
-    line.keys[hidx] = key
-    slot = np.int64(key % np.uint64(mem.tt_key.shape[0]))
+    keys[hidx] = key
     if ply > 0:
         # A null move on the line is a floor: no repetition is looked for across it.
         floor = ctl[C_HIST_LEN] + ctl[C_NULL_PLY] - 1 if ctl[C_NULL_PLY] > 0 else 0
-        if core.rule_draw(st, line.keys, hidx, key, floor):
-            return True, 0.0, np.int64(-1), key, slot
-        if popcount(bb[core.OCC] | bb[core.OCC + 1]) <= 6 and core.is_insufficient_material(bb, st):
-            return True, 0.0, np.int64(-1), key, slot
+        if core.rule_draw(st, keys, hidx, key, floor) or (
+                popcount(bb[core.OCC] | bb[core.OCC + 1]) <= 6
+                and core.is_insufficient_material(bb, st)):
+            return 1, 0.0, np.int64(-1), key, np.int64(0)
     if ply >= MAXPLY - 1:
-        return True, _stand_pat(ply, rows, ctl, ev), np.int64(-1), key, slot
-    hash_move = np.int64(-1)
-    if mem.tt_key[slot] == key:
-        hash_move = mem.tt_move[slot]
-        if not is_pv and mem.tt_depth[slot] >= depth:
-            s = tt_to_score(mem.tt_score[slot], ply)
-            f = mem.tt_flag[slot]
-            if f == TT_EXACT or (f == TT_LOWER and s >= beta) or (f == TT_UPPER and s <= alpha):
-                return True, s, hash_move, key, slot
-    return False, 0.0, hash_move, key, slot
+        return 2, 0.0, np.int64(-1), key, np.int64(0)
+    cut, value, hash_move, slot = _probe(ply, depth, window[0], window[1], is_pv, key, tt)
+    return (1 if cut else 0), value, hash_move, key, slot
 
 
-@njit(cache=True)
-def _pruning(ply, depth, alpha, beta, rows, ctl, ev):
+@njit(cache=True, inline="always")
+def _pruning(ply, depth, window, bb, st, e, ctl, ev):
     """The selective search's pruning before any move, at a node where it may prune:
     (static evaluation, futility margin, return the static evaluation at once (reverse
-    futility), try razoring, try a null move)."""
-    bb, st = rows.bbs[ply], rows.sts[ply]
+    futility), try razoring, try a null move). ``window``: (alpha, beta)."""
+    alpha, beta = window
     flags = ctl[C_FLAGS]
     futility = ctl[C_FUTILITY] * MARGIN_UNIT
-    static = _stand_pat(ply, rows, ctl, ev)
+    static = _stand_pat(bb, st, e, ctl, ev)
     quiet_window = abs(alpha) < MATE_BOUND and abs(beta) < MATE_BOUND
     reverse = (flags & F_REVERSE_FUTILITY != 0 and depth <= 3 and quiet_window
                and static - futility * depth >= beta)
@@ -548,16 +552,6 @@ def _pruning(ply, depth, alpha, beta, rows, ctl, ev):
     null = (flags & F_NULL_MOVE != 0 and depth >= 3 and static >= beta
             and abs(beta) < MATE_BOUND and ctl[C_NULL_PLY] != ply + 1 and _has_pieces(bb, st))
     return static, futility, reverse, razor, null
-
-
-@njit(cache=True)
-def _make_null(ply, rows, ctl):
-    """Pass the move into row ``ply + 1``; returns the null-move ply to restore after."""
-    core.make_null(rows.bbs[ply], rows.sts[ply], rows.bbs[ply + 1], rows.sts[ply + 1])
-    rows.evals[ply + 1] = rows.evals[ply]
-    saved = ctl[C_NULL_PLY]
-    ctl[C_NULL_PLY] = ply + 2
-    return saved
 
 
 @njit(cache=True)
@@ -574,73 +568,26 @@ def _has_pieces(bb, st):
     return False
 
 
-@njit(cache=True)
-def _try_move(ply, i, n, hash_move, futile, checks, rows, mem):
-    """Play the ``i``-th best of ``n`` moves into row ``ply + 1``: (the move, status,
-    quiet, gives check). Status -1: illegal; 0: a quiet move futility may skip (if not
-    the first legal one); 1: to be searched. ``futile``: futility may skip quiet moves
-    here; ``checks``: whether the move gives check matters (futility, reductions or
-    check extensions)."""
-    bb, st = rows.bbs[ply], rows.sts[ply]
-    child_bb, child_st = rows.bbs[ply + 1], rows.sts[ply + 1]
-    m = pick(rows.moves[ply], rows.scores[ply], i, n)
-    core.copy_make(bb, st, child_bb, child_st, m)
-    if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(child_bb, st[core.TURN]):
-        return m, -1, False, False
-    killers = mem.killers[ply]
-    quiet = not core.is_tactical(st, m) and m != killers[0] and m != killers[1] and m != hash_move
-    gives_check = False
-    if checks and not core.MUST_CAPTURE[st[core.VARIANT]]:
-        gives_check = core.checkers_mask(child_bb, child_st) != 0
-    skippable = futile and quiet and not gives_check and not core.made_goal(st, m, child_st)
-    return m, 0 if skippable else 1, quiet, gives_check
-
-
-@njit(cache=True)
-def _ordered_moves(ply, hash_move, rows, mem, ctl):
-    """The node's pseudo-legal moves in ``rows.moves[ply]`` with their ordering scores;
-    their number."""
-    bb, st = rows.bbs[ply], rows.sts[ply]
-    n = core.gen_moves(bb, st, rows.moves[ply], rows.bbs[ply + 1], rows.sts[ply + 1], True)
-    if n:
-        score_moves(bb, st, rows.moves[ply], n, rows.scores[ply], hash_move, mem.killers[ply],
-                    mem.history, (ctl[C_FLAGS] & F_SEE_ORDER) != 0)
-    return n
-
-
-@njit(cache=True)
-def _move_rules(ply, depth, alpha, prune, bound, in_check, rows, ctl):
-    """What the selective search may do to this node's moves: (skip quiet moves by
-    futility, whose value cannot reach alpha (``bound``: the static evaluation plus the
-    margin); reduce late quiet moves; extend checks)."""
-    flags = ctl[C_FLAGS]
-    futile = (prune and flags & F_FUTILITY != 0 and depth <= 2 and abs(alpha) < MATE_BOUND
-              and bound <= alpha)
-    reduce = flags & F_LMR != 0 and depth >= 3 and not in_check
-    extend = (flags & F_CHECK_EXT != 0 and core.CHECK_EXTENSIONS[rows.sts[ply][core.VARIANT]]
-              and ply < 2 * ctl[C_ROOT_DEPTH])
-    return futile, reduce, extend
-
-
-@njit(cache=True)
-def _may_prune(ply, is_pv, rows, ctl):
+@njit(cache=True, inline="always")
+def _may_prune(is_pv, bb, st, ctl):
     """(in check, may prune before any move): selective mode, never at PV nodes, in
     check or where captures are compulsory."""
-    bb, st = rows.bbs[ply], rows.sts[ply]
     in_check = core.checkers_mask(bb, st) != 0
     return in_check, ctl[C_FLAGS] != 0 and not (is_pv or in_check
                                                 or core.MUST_CAPTURE[st[core.VARIANT]])
 
 
-@njit(cache=True)
-def _child_eval(ply, rows, ev):
-    """Row ``ply + 1``'s classic evaluation, from its parent's and the move's difference."""
-    rows.evals[ply + 1] = rows.evals[ply] + evaluate_delta(rows.bbs[ply], rows.sts[ply],
-                                                           rows.bbs[ply + 1], rows.sts[ply + 1],
-                                                           ev.w)
+@njit(cache=True, inline="always")
+def _make_null(ply, bb, st, cbb, cst, evals, ctl):
+    """Pass the move into the child's row; returns the null-move ply to restore after."""
+    core.make_null(bb, st, cbb, cst)
+    evals[ply + 1] = evals[ply]
+    saved = ctl[C_NULL_PLY]
+    ctl[C_NULL_PLY] = ply + 2
+    return saved
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mark_reduced(ply, r, ctl):
     """Before a child searched ``r`` plies short (r > 0): its value is not collected. The
     mark to restore after."""
@@ -650,8 +597,53 @@ def _mark_reduced(ply, r, ctl):
     return reduced
 
 
-@njit(cache=True)
-def _reduction(ply, depth, new_depth, searched, is_pv, quiet, gives_check, reduce):
+@njit(cache=True, inline="always")
+def _raise(ply, m, score, best, alpha, beta, pv, pvlen):
+    """A move's score against the node's best: (improved, best, alpha, cut off); a score
+    above alpha puts the move on the principal variation."""
+    if score <= best:
+        return False, best, alpha, False
+    if score > alpha:
+        _update_pv(pv, pvlen, ply, m)
+        return True, score, score, score >= beta
+    return True, score, alpha, False
+
+
+@njit(cache=True, inline="always")
+def _move_rules(ply, depth, alpha, prune, bound, in_check, st, ctl):
+    """What the selective search may do to this node's moves: (skip quiet moves by
+    futility, whose value cannot reach alpha (``bound``: the static evaluation plus the
+    margin); reduce late quiet moves; extend checks)."""
+    flags = ctl[C_FLAGS]
+    futile = (prune and flags & F_FUTILITY != 0 and depth <= 2 and abs(alpha) < MATE_BOUND
+              and bound <= alpha)
+    reduce = flags & F_LMR != 0 and depth >= 3 and not in_check
+    extend = (flags & F_CHECK_EXT != 0 and core.CHECK_EXTENSIONS[st[core.VARIANT]]
+              and ply < 2 * ctl[C_ROOT_DEPTH])
+    return futile, reduce, extend
+
+
+@njit(cache=True, inline="always")
+def _try_move(i, n, bb, st, cbb, cst, mv, sc, killers, hash_move, futile, checks):
+    """Play the ``i``-th best of ``n`` moves into ``cbb``, ``cst``: (the move, status,
+    quiet, gives check). Status -1: illegal; 0: a quiet move futility may skip (if not the
+    first legal one); 1: to be searched. ``futile``: futility may skip quiet moves here;
+    ``checks``: whether the move gives check matters (futility, reductions or check
+    extensions)."""
+    m = pick(mv, sc, i, n)
+    core.copy_make(bb, st, cbb, cst, m)
+    if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(cbb, st[core.TURN]):
+        return m, -1, False, False
+    quiet = not core.is_tactical(st, m) and m != killers[0] and m != killers[1] and m != hash_move
+    gives_check = False
+    if checks and not core.MUST_CAPTURE[st[core.VARIANT]]:
+        gives_check = core.checkers_mask(cbb, cst) != 0
+    skippable = futile and quiet and not gives_check and not core.made_goal(st, m, cst)
+    return m, 0 if skippable else 1, quiet, gives_check
+
+
+@njit(cache=True, inline="always")
+def _reduction(depth, new_depth, searched, is_pv, quiet, gives_check, reduce):
     """Plies of late-move reduction for the ``searched``-th move searched (0: none)."""
     if not (reduce and quiet and not gives_check and searched > (4 if is_pv else 2)):
         return 0
@@ -659,24 +651,23 @@ def _reduction(ply, depth, new_depth, searched, is_pv, quiet, gives_check, reduc
     return max(0, min(r, new_depth - 1))
 
 
-@njit(cache=True)
-def _cutoff(ply, depth, m, st, mem):
+@njit(cache=True, inline="always")
+def _cutoff(depth, m, st, killers, history):
     """A quiet move that failed high: a killer of its ply, and history by depth."""
     if not core.is_tactical(st, m):
-        killers = mem.killers[ply]
         if killers[0] != m:
             killers[1] = killers[0]
             killers[0] = m
-        mem.history[st[core.TURN], history_index(m)] += depth * depth
+        history[st[core.TURN], history_index(m)] += depth * depth
 
 
-@njit(cache=True)
-def _interior_value(ply, depth, best, best_move, bounds, is_pv, skipped, slot, rows, mem, ctl,
-                    ev):
-    """The value of an interior node whose moves were searched: collected (unless it
-    rests on an estimate) and stored. ``bounds``: (alpha on entry, beta, key)."""
-    alpha0, beta, key = bounds
-    bb, st = rows.bbs[ply], rows.sts[ply]
+@njit(cache=True, inline="always")
+def _interior_store(ply, depth, best, best_move, bounds, kinds, bb, st, ctl, table, evals, tt):
+    """An interior node whose moves were searched: collected (unless its value rests on an
+    estimate) and stored. ``bounds``: (alpha on entry, beta, key, slot); ``kinds``:
+    (on the principal variation, futility skipped a move)."""
+    alpha0, beta, key, slot = bounds
+    is_pv, skipped = kinds
     if best >= beta:
         flag = TT_LOWER
     elif best > alpha0:
@@ -689,68 +680,64 @@ def _interior_value(ply, depth, best, best_move, bounds, is_pv, skipped, slot, r
     if (ctl[C_COLLECT] != 0 and not skipped and ctl[C_NULL_PLY] == 0
             and ctl[C_REDUCED] != ply):
         _collect(bb, st, ply, depth, best, flag if is_pv or flag != TT_EXACT else TT_LOWER,
-                 ctl, ev.table, rows.evals)
-    if mem.tt_key[slot] != key or depth >= mem.tt_depth[slot] or flag == TT_EXACT:
-        mem.tt_key[slot] = key
-        mem.tt_move[slot] = best_move
-        mem.tt_score[slot] = score_to_tt(best, ply)
-        mem.tt_depth[slot] = depth
-        mem.tt_flag[slot] = flag
-    return best
+                 ctl, table, evals)
+    if tt[slot].key != key or depth >= tt[slot].depth or flag == TT_EXACT:
+        _store(tt, slot, key, best_move, score_to_tt(best, ply), depth, flag)
 
 
 @njit(cache=True)
 def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
     """The value of the node at ``ply`` for the side to move: PVS to ``depth``, then
-    quiescence (``depth`` <= 0, ``-depth`` counts its plies). The state it reads and
-    writes is grouped as :mod:`search.state` describes."""
+    quiescence (``depth`` <= 0, ``-depth`` counts its plies), in this same function:
+    numba cannot load from its cache a recursive function calling another recursive one.
+    The state it reads and writes is grouped as :mod:`search.state` describes."""
     line.pvlen[ply] = ply
-    # Flags passed to the recursive calls must not be literals: numba would compile a
-    # specialisation per literal, which its cache cannot load back (segfault).
-    no_pv = ply - ply
-    yes_pv = no_pv + 1
+    # Flags of the recursive calls are not literals: numba would compile a specialisation
+    # per literal, which its cache cannot load back (segfault).
+    no_pv, yes_pv = ply - ply, ply - ply + 1
     if _poll(ctl):
         return 0.0
+    bb, st, cbb, cst = rows.bbs[ply], rows.sts[ply], rows.bbs[ply + 1], rows.sts[ply + 1]
+    mv, sc, evals = rows.moves[ply], rows.scores[ply], rows.evals
     if depth <= 0:
-        # Quiescence lives in this same function: numba cannot load from its cache a
-        # recursive function calling another recursive one.
+        cut, s, qkey, qslot = _quiescence_probe(ply, depth, alpha, beta, bb, st, cbb, cst, mem.tt,
+                                                ctl)
+        if cut:
+            return s
         qalpha0 = alpha
-        done, best, k, standing, alpha, probe = _quiescence_enter(ply, depth, alpha, beta, rows,
-                                                                  mem, ctl, ev)
+        done, best, k, standing, alpha = _quiescence_moves(
+            ply, (alpha, beta), -depth >= ctl[C_QLIMIT], bb, st, cbb, cst, mv, sc, evals[ply],
+            ctl, ev)
         if done:
             return best
-        start_best = best               # the stand-pat, or -INF (no stand-pat here)
-        legal = 0
-        qsee, narrow = _quiescence_filters(ply, depth, standing, rows, ctl)
+        start_best, legal = best, 0       # the stand-pat, or -INF (no stand-pat here)
+        qsee, narrow = _quiescence_filters(depth, standing, st, ctl)
         for i in range(k):
             if narrow and i >= _SUICIDE_QWIDTH:
                 break
-            m = _next_capture(ply, i, k, qsee, rows, ev)
+            m = _next_capture(ply, i, k, qsee, bb, st, cbb, cst, mv, sc, evals, ev.w)
             if m < 0:
                 continue
             legal += 1
             score = -negamax(ply + 1, depth - 1, -beta, -alpha, no_pv, rows, mem, line, ctl, ev)
             if ctl[C_STOP]:
                 return 0.0
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    _update_pv(line.pv, line.pvlen, ply, m)
-                    if score >= beta:
-                        break
-        return _quiescence_value(ply, depth, best, (start_best, qalpha0, beta),
-                                 (legal, k, standing, is_pv), probe, rows, mem, ctl, ev)
+            _, best, alpha, cut = _raise(ply, m, score, best, alpha, beta, line.pv, line.pvlen)
+            if cut:
+                break
+        return _quiescence_value(ply, depth, best, (start_best, qalpha0, beta, k, legal, standing,
+                                 is_pv), (qkey, qslot), (bb, st, cbb, cst, mv), ctl, ev.table,
+                                 evals, mem.tt)
 
-    done, value, hash_move, key, slot = _enter(ply, depth, alpha, beta, is_pv, rows, mem, line,
-                                               ctl, ev)
-    if done:
-        return value
-    bb, st = rows.bbs[ply], rows.sts[ply]
-    in_check, prune = _may_prune(ply, is_pv, rows, ctl)
+    status, value, hash_move, key, slot = _enter(ply, depth, (alpha, beta), is_pv, bb, st, cbb,
+                                                 cst, line.keys, mem.tt, ctl)
+    if status:          # decided, or the deepest ply: evaluated as it stands
+        return value if status == 1 else _stand_pat(bb, st, evals[ply], ctl, ev)
+    in_check, prune = _may_prune(is_pv, bb, st, ctl)
     static = futility = 0.0
     if prune:
-        static, futility, reverse, razor, null = _pruning(ply, depth, alpha, beta, rows, ctl, ev)
+        static, futility, reverse, razor, null = _pruning(ply, depth, (alpha, beta), bb, st,
+                                                          evals[ply], ctl, ev)
         if reverse:
             return static
         if razor:
@@ -760,25 +747,26 @@ def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
             if q <= alpha:
                 return q
         if null:
-            saved = _make_null(ply, rows, ctl)
-            score = -negamax(ply + 1, depth - 1 - (3 + depth // 6), -beta, -beta + NULL_EPS,
-                             no_pv, rows, mem, line, ctl, ev)
+            saved = _make_null(ply, bb, st, cbb, cst, evals, ctl)
+            score = -negamax(ply + 1, depth - 4 - depth // 6, -beta, -beta + NULL_EPS, no_pv,
+                             rows, mem, line, ctl, ev)
             ctl[C_NULL_PLY] = saved
             if ctl[C_STOP]:
                 return 0.0
             if score >= beta:
                 return beta if score > MATE_BOUND else score
-
-    n = _ordered_moves(ply, hash_move, rows, mem, ctl)
+    n = core.gen_moves(bb, st, mv, cbb, cst, True)
     if n == 0:
         return terminal_score(bb, st, ply)
+    killers = mem.killers[ply]
+    score_moves(bb, st, mv, n, sc, hash_move, killers, mem.history, ctl[C_FLAGS] & F_SEE_ORDER != 0)
     futile, reduce, extend = _move_rules(ply, depth, alpha, prune, static + futility * depth,
-                                         in_check, rows, ctl)
-    alpha0, best, best_move = alpha, -INF, rows.moves[ply, 0]
+                                         in_check, st, ctl)
+    alpha0, best, best_move = alpha, -INF, mv[0]
     legal, searched, skipped = 0, 0, False    # skipped: the value is partly an estimate
     for i in range(n):
-        m, status, quiet, gives_check = _try_move(ply, i, n, hash_move, futile,
-                                                  futile or reduce or extend, rows, mem)
+        m, status, quiet, gives_check = _try_move(i, n, bb, st, cbb, cst, mv, sc, killers,
+                                                  hash_move, futile, futile or reduce or extend)
         if status < 0:
             continue
         legal += 1
@@ -788,13 +776,13 @@ def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
             skipped = True
             continue
         searched += 1
-        _child_eval(ply, rows, ev)
+        evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, cbb, cst, ev.w)
         new_depth = depth if extend and gives_check else depth - 1
         if searched == 1:
             score = -negamax(ply + 1, new_depth, -beta, -alpha, is_pv, rows, mem, line, ctl, ev)
         else:
-            r = _reduction(ply, depth, new_depth, searched, is_pv, quiet, gives_check, reduce)
-            reduced = _mark_reduced(ply, r, ctl)
+            r = _reduction(depth, new_depth, searched, is_pv, quiet, gives_check, reduce)
+            reduced = _mark_reduced(ply, r, ctl)     # a reduced child's value is not collected
             score = -negamax(ply + 1, new_depth - r, -alpha - NULL_EPS, -alpha, no_pv, rows, mem,
                              line, ctl, ev)
             ctl[C_REDUCED] = reduced
@@ -806,19 +794,17 @@ def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
                                  ctl, ev)
         if ctl[C_STOP]:
             return 0.0
-        if score > best:
-            best = score
+        improved, best, alpha, cut = _raise(ply, m, score, best, alpha, beta, line.pv, line.pvlen)
+        if improved:
             best_move = m
-            if score > alpha:
-                alpha = score
-                _update_pv(line.pv, line.pvlen, ply, m)
-                if score >= beta:
-                    _cutoff(ply, depth, m, st, mem)
-                    break
+        if cut:
+            _cutoff(depth, m, st, killers, mem.history)
+            break
     if legal == 0:
         return terminal_score(bb, st, ply)
-    return _interior_value(ply, depth, best, best_move, (alpha0, beta, key), is_pv, skipped, slot,
-                           rows, mem, ctl, ev)
+    _interior_store(ply, depth, best, best_move, (alpha0, beta, key, slot), (is_pv, skipped),
+                    bb, st, ctl, ev.table, evals, mem.tt)
+    return best
 
 
 # ---------------------------------------------------------------------------------------
@@ -831,9 +817,7 @@ def _unmanaged_state(rows, mem, line, ev):
     node (see :mod:`variants.nrt`); the caller keeps the arrays alive."""
     rows = Rows(unmanaged(rows.bbs), unmanaged(rows.sts), unmanaged(rows.evals),
                 unmanaged(rows.moves), unmanaged(rows.scores))
-    mem = Memory(unmanaged(mem.tt_key), unmanaged(mem.tt_move), unmanaged(mem.tt_score),
-                 unmanaged(mem.tt_depth), unmanaged(mem.tt_flag), unmanaged(mem.killers),
-                 unmanaged(mem.history))
+    mem = Memory(unmanaged(mem.tt), unmanaged(mem.killers), unmanaged(mem.history))
     line = Line(unmanaged(line.pv), unmanaged(line.pvlen), unmanaged(line.keys))
     ev = Eval(unmanaged(ev.w), _unmanaged_table(ev.table), ev.noise)
     return rows, mem, line, ev
@@ -940,10 +924,6 @@ def search_root(depth, ties, prev_best, root_only, root_scores, rows, mem, line,
         _collect(bb, st, 0, depth, best, TT_EXACT if best > alpha_in else TT_UPPER, ctl,
                  ev.table, rows.evals)
     if restricted == 0 and best > alpha_in:
-        slot = np.int64(key % np.uint64(mem.tt_key.shape[0]))
-        mem.tt_key[slot] = key
-        mem.tt_move[slot] = line.pv[0, 0]
-        mem.tt_score[slot] = best
-        mem.tt_depth[slot] = depth
-        mem.tt_flag[slot] = TT_EXACT
+        _store(mem.tt, np.int64(key % np.uint64(mem.tt.shape[0])), key, line.pv[0, 0], best,
+               depth, TT_EXACT)
     return n

@@ -29,9 +29,9 @@ from .evaluation.weights import Weights
 from .kernels.classic import evaluate
 from .kernels.dispatch import feature_vector
 from .modes import SEARCH_MODES
-from .state import Eval, Line, Memory, Rows
+from .state import TT_ENTRY, Eval, Line, Memory, Rows
 
-TT_ENTRY_BYTES = 8 + 8 + 8 + 2 + 1
+TT_ENTRY_BYTES = TT_ENTRY.itemsize
 #: The kinds of search loaded so far in this process: False (the classic search), True
 #: (with leaf blocks, which numba compiles apart).
 _compiled: set[bool] = set()
@@ -355,11 +355,7 @@ class Engine:
         if hash_mb < 1:
             raise ValueError(f"hash size must be at least 1 MB, got {hash_mb}")
         n = max(1024, int(hash_mb) * 1024 * 1024 // TT_ENTRY_BYTES)
-        self.tt_key = np.zeros(n, dtype=np.uint64)
-        self.tt_move = np.zeros(n, dtype=np.int64)
-        self.tt_score = np.zeros(n, dtype=np.float64)
-        self.tt_depth = np.zeros(n, dtype=np.int16)
-        self.tt_flag = np.zeros(n, dtype=np.int8)
+        self.tt = np.zeros(n, dtype=TT_ENTRY)
 
     def new_game(self, seed: int | None = None) -> None:
         """Forget everything learned about previous positions (TT, history, killers).
@@ -377,7 +373,7 @@ class Engine:
     def clear_hash(self) -> None:
         """Empty the transposition table (its scores were made with the weights of the
         time: the bootstrapping learners clear it after every update)."""
-        self.tt_key[:] = 0
+        self.tt["key"] = 0
 
     def clear_stop(self) -> None:
         """Forget a pending stop request (call before starting a search in a thread)."""
@@ -714,8 +710,7 @@ class Engine:
         """The search's arrays as :mod:`search.state` groups them: rows, memory, line,
         control vector and evaluation."""
         return (Rows(self.bbs, self.sts, self.evals, self.moves, self.mscores),
-                Memory(self.tt_key, self.tt_move, self.tt_score, self.tt_depth, self.tt_flag,
-                       self.killers, self.history),
+                Memory(self.tt, self.killers, self.history),
                 Line(self.pv, self.pvlen, self.keys), self.ctl,
                 Eval(self.w, self._leaf, self.noise))
 

@@ -64,7 +64,7 @@ from . import shipped
 from .evaluation.load import default_weights, weights_or_default
 from .evaluation.weights import Weights
 from .kernels.classic import evaluate, evaluate_delta
-from .state import Eval, Line, Memory, Rows
+from .state import TT_ENTRY, Eval, Line, Memory, Rows
 
 #: The file of the fitted temperatures of the built-in value sets, relative to
 #: search/data (the per-user data folder's copy first: search.shipped).
@@ -223,7 +223,8 @@ def _move_scores(n, depth, out_moves, out_scores, rows, mem, line, ctl, ev):
     fresh search per position (a batch gives what single calls give); the best."""
     bbs, sts, evals, moves = rows.bbs, rows.sts, rows.evals, rows.moves
     bb, st = bbs[0], sts[0]
-    mem.tt_key[:] = 0
+    for i in range(mem.tt.shape[0]):
+        mem.tt[i].key = 0
     mem.killers[:, :] = 0
     mem.history[:, :] = 0
     evals[0] = evaluate(bb, st, ev.w)
@@ -418,10 +419,7 @@ class HeuristicPrior:
                           np.zeros((m, core.NST), dtype=np.int64), np.zeros(m, dtype=np.float64),
                           np.zeros((m, core.MAX_MOVES), dtype=np.int64),
                           np.zeros((m, core.MAX_MOVES), dtype=np.int64))
-        self._memory = Memory(np.zeros(TT_SIZE, dtype=np.uint64), np.zeros(TT_SIZE, dtype=np.int64),
-                              np.zeros(TT_SIZE, dtype=np.float64),
-                              np.zeros(TT_SIZE, dtype=np.int16), np.zeros(TT_SIZE, dtype=np.int8),
-                              np.zeros((m, 2), dtype=np.int64),
+        self._memory = Memory(np.zeros(TT_SIZE, dtype=TT_ENTRY), np.zeros((m, 2), dtype=np.int64),
                               np.zeros((2, 4096 + 7 * 64), dtype=np.int64))
         self._line = Line(np.zeros((m, m), dtype=np.int64), np.zeros(m, dtype=np.int64),
                           np.zeros(m + 4, dtype=np.uint64))

@@ -11,9 +11,9 @@ would separate arguments: grouping costs nothing at run time) plus the control v
     collected nodes, :mod:`search.alphabeta`), ``moves`` and ``scores`` (each ply's moves
     and their ordering scores).
 ``Memory``: what the search learns as it goes and keeps from node to node (and, for the
-    table, from search to search): the transposition table ``tt_key``, ``tt_move``,
-    ``tt_score``, ``tt_depth``, ``tt_flag``, the ``killers`` per ply and the
-    ``history`` of quiet moves.
+    table, from search to search): the transposition table ``tt`` (one array of
+    :data:`TT_ENTRY` records: a probe reads one entry, not five arrays), the ``killers``
+    per ply and the ``history`` of quiet moves.
 ``Line``: the line being searched: the triangular principal variation ``pv``,
     ``pvlen``, and ``keys``, the position keys of the game so far and of the line (for
     repetitions).
@@ -34,11 +34,17 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import numpy as np
+
 #: One row per ply (copy-make).
 Rows = namedtuple("Rows", ["bbs", "sts", "evals", "moves", "scores"])
 #: The transposition table, killers and history.
-Memory = namedtuple("Memory", ["tt_key", "tt_move", "tt_score", "tt_depth", "tt_flag",
-                               "killers", "history"])
+Memory = namedtuple("Memory", ["tt", "killers", "history"])
+#: An entry of the transposition table (packed: 27 bytes): the position's key, its best
+#: move (-1: none), its score (mates as distance from the node), the depth searched and
+#: whether the score is exact or a bound (search.alphabeta's TT_* flags; 0: empty).
+TT_ENTRY = np.dtype([("key", np.uint64), ("move", np.int64), ("score", np.float64),
+                     ("depth", np.int16), ("flag", np.int8)])
 #: The line being searched: principal variation and position keys.
 Line = namedtuple("Line", ["pv", "pvlen", "keys"])
 #: What the evaluation of a node reads.
