@@ -75,12 +75,10 @@ def test_the_check_finds_a_missing_path(tmp_path: Path) -> None:
     of command examples are not."""
     (tmp_path / "runs" / "matches").mkdir(parents=True)
     (tmp_path / "runs" / "matches" / "kept.pgn.gz").write_bytes(b"")
-    text = "\n".join([
-        "Played into `runs/matches/kept.pgn` (gzipped) and runs/matches/lost.pgn.",
-        "tdleaf learn --out runs/zh-psq; tdleaf learn --out runs/mine/curves/atomic",
-        "tdleaf match ... --pgn runs/screen31/V-psq-BLOCK-vs-shipped.pgn runs/curves/a-*",
-        "TDLEAF_DATA=runs/ladders/user tdleaf ladder --remeasure; runs/atomic-material-.../x",
-    ])
+    text = ("Played into `runs/matches/kept.pgn` (gzipped) and runs/matches/lost.pgn.\n"
+            "tdleaf learn --out runs/zh-psq; tdleaf learn --out runs/mine/curves/atomic\n"
+            "tdleaf match ... --pgn runs/screen31/V-psq-BLOCK-vs-shipped.pgn runs/curves/a-*\n"
+            "TDLEAF_DATA=runs/ladders/user tdleaf ladder --remeasure; runs/atomic-material-.../x\n")
     assert missing_evidence(text, tmp_path) == ["1: runs/matches/lost.pgn"]
 
 
