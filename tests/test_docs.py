@@ -108,12 +108,9 @@ def test_slug_follows_github() -> None:
     assert _slug("The engine: `tdleaf uci`, `tdleaf xboard`") == "the-engine-tdleaf-uci-tdleaf-xboard"
 
 
-@pytest.mark.parametrize("page", LINKED, ids=_id)
-def test_local_links_resolve(page: Path) -> None:
-    """Links to files of the checkout point at files that exist, and their #anchors at
-    headings that exist (pages move; links must follow)."""
-    if not page.is_file():
-        pytest.fail(f"{_id(page)} is missing")
+def broken_links(page: Path) -> list[str]:
+    """The links of ``page`` to files of the checkout whose file, or whose #anchor's
+    heading, does not exist."""
     broken = []
     for link in _links(page):
         if re.match(r"[a-z]+:", link):
@@ -122,6 +119,16 @@ def test_local_links_resolve(page: Path) -> None:
         dest = (page.parent / target).resolve() if target else page
         if not dest.exists() or (anchor and dest.suffix == ".md" and anchor not in _anchors(dest)):
             broken.append(link)
+    return broken
+
+
+@pytest.mark.parametrize("page", LINKED, ids=_id)
+def test_local_links_resolve(page: Path) -> None:
+    """Links to files of the checkout point at files that exist, and their #anchors at
+    headings that exist (pages move; links must follow)."""
+    if not page.is_file():
+        pytest.fail(f"{_id(page)} is missing")
+    broken = broken_links(page)
     assert not broken, f"{_id(page)}: broken links {broken}"
 
 

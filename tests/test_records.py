@@ -121,17 +121,9 @@ def test_each_headline_links_its_section_and_evidence() -> None:
 def test_the_results_links_resolve() -> None:
     """RESULTS.md's links (the contents, the headline table) point at headings and files
     that exist, as tests/test_docs.py holds the manual's."""
-    from test_docs import _anchors, _links
+    from test_docs import broken_links
 
-    page = ROOT / "RESULTS.md"
-    broken = []
-    for link in _links(page):
-        if re.match(r"[a-z]+:", link):
-            continue
-        target, _, anchor = link.partition("#")
-        dest = (page.parent / target).resolve() if target else page
-        if not dest.exists() or (anchor and dest.suffix == ".md" and anchor not in _anchors(dest)):
-            broken.append(link)
+    broken = broken_links(ROOT / "RESULTS.md")
     assert not broken, f"RESULTS.md: broken links {broken}"
 
 
