@@ -50,20 +50,28 @@ def kill_after_4_games(argv: list[str], out: Path) -> Path:
     return ck_path
 
 
-def orphan_a_worker(out: str, cfg_json: dict, pid_file: str) -> None:
-    """Start ``tdleaf learn``'s pool worker on ``cfg_json`` in a child process, as the
-    learning job does, write its pid to ``pid_file`` once it has checkpointed a game,
-    then die without a word (as a job killed with kill -9 does)."""
+def orphan_a_worker(cfg_json: dict, pid_file: str) -> None:
+    """Start a local backend worker (:mod:`tdleaf.backend.local`) on a learning run of
+    ``cfg_json``, as ``tdleaf learn --workers 2`` does, write its pid to ``pid_file``
+    once it has sent its first game, then die without a word (as a job killed with
+    kill -9 does)."""
     import multiprocessing as mp
 
-    from tdleaf.learn import jobs
+    import numpy as np
 
+    from tdleaf.backend.local import _worker
+    from tdleaf.learn.config import LearnConfig, initial_weights
+    from tdleaf.learn.jobs import LearnRuns
+    from tdleaf.learn.runs import RunStart
+
+    cfg = LearnConfig.from_json(cfg_json)
+    w = initial_weights(cfg, 0)
     ctx = mp.get_context("spawn")
-    q = ctx.Queue()     # held here: the worker unpickles it after start() returns
-    worker = ctx.Process(target=jobs._pool_worker, args=(out, cfg_json, 0, q))
+    tasks, results = ctx.Queue(), ctx.Queue()
+    tasks.put(RunStart(0, 0, w, np.zeros(w.size), np.zeros(w.size)))
+    worker = ctx.Process(target=_worker, args=(LearnRuns(cfg), 0, 0, tasks, results, os.getpid()))
     worker.start()
-    ck_path = Path(out) / "run-00" / "checkpoint.json"
-    while not ck_path.exists():
-        time.sleep(0.01)
+    assert results.get(timeout=300)[2] == "ready"
+    assert results.get(timeout=300)[2] == "item"       # its first game
     Path(pid_file).write_text(str(worker.pid))
     os._exit(0)

@@ -99,7 +99,7 @@ def test_learn_on_a_local_ray_instance(tmp_path, ray_tmpdir, learner):
             except ProcessLookupError:
                 pass
     assert proc.returncode == 0, stderr[-3000:]
-    assert "backend ray" in stdout
+    assert "Ray at" in stdout
     assert not leftovers, f"Ray processes left running: {leftovers}"
 
     # The run folders and the averaged weights.

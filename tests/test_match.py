@@ -24,6 +24,7 @@ import chess.variant
 import numpy as np
 import pytest
 
+from tdleaf.backend import Backend
 from tdleaf.cli import main
 from tdleaf.cli.tools import exclusive
 from tdleaf.play import engines, stats
@@ -286,12 +287,19 @@ def test_sprt_stops_a_one_sided_match(tmp_path):
 
 
 def test_parallel_workers_play_every_game_once(tmp_path):
-    pgn = tmp_path / "p.pgn"
-    cfg = MatchConfig("atomic", PlayerConfig("traditional", {"depth": 1}),
-                      PlayerConfig("ones", {"depth": 1}), games=6, workers=2, pgn=str(pgn))
-    summary = run_match(cfg)
-    assert summary.games == 6
-    assert sorted(g.round for g in read_games(pgn)) == [1, 2, 3, 4, 5, 6]
+    """Two local workers play each game once, and the games of one process: a game's
+    result depends on its index, not on the worker that played it."""
+    games = {}
+    for workers in (1, 2):
+        pgn = tmp_path / f"p{workers}.pgn"
+        cfg = MatchConfig("atomic", PlayerConfig("traditional", {"depth": 2}),
+                          PlayerConfig("ones", {"depth": 2}), games=6,
+                          backend=Backend(workers=workers), pgn=str(pgn))
+        assert run_match(cfg).games == 6
+        stored = read_games(pgn)
+        assert sorted(g.round for g in stored) == [1, 2, 3, 4, 5, 6]
+        games[workers] = {g.round: (g.result, g.plies) for g in stored}
+    assert games[1] == games[2]
 
 
 class _Scripted(Player):
@@ -517,7 +525,7 @@ def test_no_engine_outlives_a_parallel_match(tmp_path):
     while it runs), not any other Sjeng on the machine."""
     engine_path("sjeng")
     cfg = MatchConfig("suicide", PlayerConfig("traditional", {"depth": 1}),
-                      PlayerConfig("xboard:sjeng", {"depth": 2}), games=4, workers=2,
+                      PlayerConfig("xboard:sjeng", {"depth": 2}), games=4, backend=Backend(workers=2),
                       pgn=str(tmp_path / "p.pgn"))
     with Descendants("sjeng") as ours:
         assert run_match(cfg).games == 4

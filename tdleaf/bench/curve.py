@@ -27,7 +27,7 @@ import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ import numpy as np
 
 from search.files import write_json
 from search.layout import Weights, WeightsError, load_weights
+from tdleaf.backend import Backend
 from tdleaf.learn.config import LearnConfig, LearnError, initial_weights, run_layout
 from tdleaf.learn.runs import CPU_FIELD, run_dir, snapshot_path, snapshot_schedule
 
@@ -50,7 +51,7 @@ class CurveError(ValueError):
 
 @dataclass
 class CurveConfig:
-    """How every point of a curve is measured. All but ``games`` and ``workers`` decide
+    """How every point of a curve is measured. All but ``games`` and ``backend`` decide
     the games, and must stay the same when a curve is carried on."""
 
     opponent: str = "traditional"
@@ -59,11 +60,11 @@ class CurveConfig:
     random_plies: int = 8
     seed: int = 0
     max_plies: int = 400
-    workers: int = 1
+    backend: Backend = field(default_factory=Backend)     # where the games run
     label: str = ""         # "": curve/ and curve.json; else curve-<label>/ and its .json
 
     def validate(self) -> CurveConfig:
-        for name in ("depth", "games", "workers", "max_plies"):
+        for name in ("depth", "games", "max_plies"):
             if getattr(self, name) < 1:
                 raise CurveError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(self, name)}")
         if self.random_plies < 0:
@@ -75,7 +76,7 @@ class CurveConfig:
 
     def fixed(self) -> dict[str, Any]:
         """The settings that decide the games (``curve/settings.json``)."""
-        return {k: v for k, v in asdict(self).items() if k not in ("games", "workers", "label")}
+        return {k: v for k, v in asdict(self).items() if k not in ("games", "backend", "label")}
 
     @property
     def folder(self) -> str:
@@ -318,7 +319,7 @@ def play_curve(plan: CurvePlan, ccfg: CurveConfig, progress: Progress | None = N
             variant=cfg.variant, a=PlayerConfig(str(weights), {**mine, "name": name}),
             b=PlayerConfig(ccfg.opponent, theirs), games=ccfg.games,
             random_plies=ccfg.random_plies, seed=ccfg.seed,
-            adjudication=Adjudication(max_plies=ccfg.max_plies), workers=ccfg.workers,
+            adjudication=Adjudication(max_plies=ccfg.max_plies), backend=ccfg.backend,
             pgn=str(folder / f"games-{n}.pgn"), event=f"tdleaf curve: {path.name}, {cfg.method}-{n}")
 
         def step(summary: Any, outcome: Any, n: int = n) -> None:

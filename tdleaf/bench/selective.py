@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from search.files import write_json
+from tdleaf.backend import Backend
 from variants.spec import get as spec
 
 
@@ -126,7 +127,7 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
                           PlayerConfig("traditional", {"flags": step.base, "name": f"without {name}",
                                                        "movetime": movetime}),
                           games=max_games, random_plies=random_plies, seed=11, sprt=test,
-                          workers=workers, pgn=str(pgn),
+                          backend=Backend(workers=workers), pgn=str(pgn),
                           event=f"tdleaf bench selective: {name}")
         summary = run_match(cfg, resume=resume and pgn.exists())
         data = summary.to_json()

@@ -226,6 +226,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--resume", action="store_true", help="carry on the matches in --out")
     b.set_defaults(run=run_selective)
 
+    from tdleaf.bench import backend as bench_backend_module
+    b = sub.add_parser("backend", help="games/s of one match on local workers and on Ray",
+                       description=bench_backend_module.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", default=bench_backend_module.VARIANT, metavar="V",
+                   help=f"(default {bench_backend_module.VARIANT})")
+    b.add_argument("--depth", type=positive_int, default=bench_backend_module.DEPTH, metavar="D",
+                   help=f"both players' depth (default {bench_backend_module.DEPTH})")
+    b.add_argument("--games", type=positive_int, default=bench_backend_module.GAMES, metavar="N",
+                   help=f"games a match (default {bench_backend_module.GAMES})")
+    b.add_argument("--workers", type=positive_int, default=bench_backend_module.WORKERS,
+                   metavar="W", help=f"on each backend (default {bench_backend_module.WORKERS})")
+    b.add_argument("--rounds", type=positive_int, default=bench_backend_module.ROUNDS,
+                   metavar="N", help=f"matches on each backend (default "
+                                     f"{bench_backend_module.ROUNDS})")
+    b.add_argument("--address", metavar="ADDR",
+                   help="the Ray cluster (default: RAY_ADDRESS, a running local one, else a "
+                        "private one)")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_backend)
+
     from tdleaf.bench import startup
     b = sub.add_parser("startup", help="protocol handshake time against Sjeng, Fairy-Stockfish "
                                        "and 'python -c pass'",
@@ -359,6 +380,23 @@ def run_speedup(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     print_report({"benchmark": "speedup", "rows": reports}, args.json,
                  lambda r: format_report(r["rows"]))
+    return 0
+
+
+def run_backend(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench backend``."""
+    from tdleaf.backend import BackendError
+    from tdleaf.bench.backend import bench_backend, format_report
+    from tdleaf.play.match import MatchError
+    from variants import canonical_variant
+
+    try:
+        report = bench_backend(canonical_variant(args.variant), args.depth, args.games,
+                               args.workers, args.rounds, args.address,
+                               progress=not args.json and sys.stderr.isatty())
+    except (BackendError, MatchError) as exc:
+        raise CliError(str(exc)) from None
+    print_report({"benchmark": "backend", **report}, args.json, format_report)
     return 0
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from . import add_command
-from .tools import CliError, exclusive, positive_int
+from .tools import CliError, add_backend_options, backend_of, exclusive, positive_int
 
 DESCRIPTION = """\
 Measure learning curves: for each 'tdleaf learn' result folder RUN, the mean over its
@@ -45,8 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the openings (default 0)")
     p.add_argument("--max-plies", type=positive_int, default=400, metavar="N",
                    help="draw when a game reaches N plies (default 400)")
-    p.add_argument("--workers", type=positive_int, default=1, metavar="W",
-                   help="games played at once, one process each (default 1)")
+    add_backend_options(p, "games", "1: in this process")
     p.add_argument("--label", default="", metavar="NAME",
                    help="a curve of its own, in RUN/curve-NAME.json and RUN/curve-NAME/ "
                         "(for example against another opponent); default RUN/curve.json")
@@ -67,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     ccfg = CurveConfig(opponent=args.opponent, depth=args.depth, games=args.games,
                        random_plies=args.random_plies, seed=args.seed,
-                       max_plies=args.max_plies, workers=args.workers, label=args.label)
+                       max_plies=args.max_plies, backend=backend_of(args), label=args.label)
     try:
         ccfg.validate()
         plans = [plan_curve(r) for r in args.runs]     # every folder checked before a game
@@ -78,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     points = sum(len(p.points) for p in plans)
     print(f"tdleaf curve: {len(plans)} folder(s), {points} points x {ccfg.games} games against "
-          f"{ccfg.opponent} at depth {ccfg.depth}, {ccfg.workers} worker(s)", file=sys.stderr,
+          f"{ccfg.opponent} at depth {ccfg.depth}, {ccfg.backend.describe()}", file=sys.stderr,
           flush=True)
     from tqdm import tqdm
 

@@ -15,7 +15,7 @@ from variants.spec import SPECS
 
 from . import add_command
 from .match import adjudication
-from .tools import CliError, positive_int
+from .tools import CliError, add_backend_options, backend_of, positive_int
 
 #: How the help names each reference engine of the spec (``Variant.engines``).
 ENGINE_TEXT = {"uci:fairy-stockfish": "Debian's Fairy-Stockfish (fairy-stockfish)",
@@ -164,8 +164,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="(default %(default)g)")
     o.add_argument("--draw-from", type=int, default=default("draw_from"), metavar="MOVE",
                    help="(default %(default)s)")
-    p.add_argument("--workers", type=positive_int, default=default("workers"), metavar="W",
-                   help="games of a batch played at once (default %(default)s)")
+    add_backend_options(p, "games of a batch", "1: in this process")
     p.add_argument("--out", metavar="DIR", help="ladder folder (default runs/ladders/<time>)")
     p.add_argument("--resume", action="store_true", help="carry on the ladder in --out")
     p.add_argument("--save", nargs="?", const="", metavar="FILE",
@@ -245,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
                            rungs=make_rungs(args.depths, args.nodes, args.movetimes),
                            games=args.games, batch=args.batch, random_plies=args.random_plies,
                            seed=args.seed, adjudication=adjudication(args),
-                           workers=args.workers, engine_limits=limits,
+                           backend=backend_of(args), engine_limits=limits,
                            engine_options=_engine_options(args.engine_option),
                            elo_step=args.elo_step, max_step=args.max_step,
                            start_elo=args.start_elo,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import add_command
-from .tools import CliError, exclusive, say_if_compiling
+from .tools import CliError, add_backend_options, backend_of, exclusive, say_if_compiling
 
 if TYPE_CHECKING:
     from tdleaf.learn.config import LearnConfig
@@ -131,18 +131,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "game and not learnt from (default 0: the initial position, as the "
                         "report). For when self-play keeps repeating one game: chess with "
                         "tables needed 4 (RESULTS.md)")
-    p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="worker processes, one run each at a time (default: number of CPUs, "
-                        "at most the runs)")
+    add_backend_options(p, "runs", "the number of CPUs, at most the runs")
     p.add_argument("--out", metavar="DIR",
                    help="result folder (default runs/<variant>-<features>-<time>)")
     p.add_argument("--resume", action="store_true",
                    help="carry on an interrupted job in --out DIR to its total, with the "
                         "settings in its config.json (others given must match them)")
-    p.add_argument("--backend", choices=["local", "ray"], default="local",
-                   help="local processes (default) or a Ray cluster (pip install 'tdleaf[ray]')")
-    p.add_argument("--address", metavar="HOST:PORT",
-                   help="Ray cluster address (default: start or join a local one)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-plot", action="store_true",
                    help="do not draw the figures in DIR/figures when the job ends (draw "
@@ -203,8 +197,6 @@ def run(args: argparse.Namespace) -> int:
 
     if args.resume and not args.out:
         raise CliError("--resume needs --out DIR")
-    if args.workers is not None and args.workers < 1:
-        raise CliError(f"--workers must be >= 1, got {args.workers}")
     if args.plot_every is not None and args.plot_every < 1:
         raise CliError(f"--plot-every must be >= 1, got {args.plot_every}")
     out = Path(args.out) if args.out else _default_out(args)
@@ -240,10 +232,10 @@ def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[st
     except LearnError as exc:
         raise CliError(str(exc)) from None
     todo = [r for r in range(cfg.runs) if done[r] < cfg.games]
-    workers = min(args.workers or os.cpu_count() or 1, max(1, len(todo)))
+    backend = backend_of(args, local_workers=min(os.cpu_count() or 1, max(1, len(todo))))
     print(f"tdleaf learn: {cfg.variant}, {cfg.features}, {cfg.runs} runs x {cfg.games} games, "
           f"depth {cfg.depth}; {sum(done.values())} games already played; "
-          f"{workers} worker(s), backend {args.backend}; results in {out}", flush=True)
+          f"{backend.describe()}; results in {out}", flush=True)
     if todo:
         say_if_compiling()
     from .plot import LivePlots
@@ -251,8 +243,7 @@ def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[st
     bar = _Progress(cfg, done, enabled=not args.no_progress, on_update=figures.update)
     started = time.time()
     try:
-        run_jobs(out, cfg, todo, bar.update, workers=workers, backend=args.backend,
-                 address=args.address)
+        run_jobs(out, cfg, todo, bar.update, backend)
     except BackendError as exc:
         raise CliError(str(exc)) from None
     finally:

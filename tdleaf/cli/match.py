@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import add_command
-from .tools import CliError, exclusive, positive_int
+from .tools import CliError, add_backend_options, backend_of, exclusive, positive_int
 
 DESCRIPTION = """\
 Play a match between two players, A and B, and report it as engine testers do:
@@ -99,8 +99,7 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
                         "--draw-score of 0, after move --draw-from")
     a.add_argument("--draw-score", type=float, default=0.05, metavar="PAWNS", help="(default 0.05)")
     a.add_argument("--draw-from", type=int, default=40, metavar="MOVE", help="(default 40)")
-    p.add_argument("--workers", type=positive_int, default=1, metavar="W",
-                   help="games played at once, one process each (default 1: in this process)")
+    add_backend_options(p, "games", "1: in this process")
 
 
 _OPTION = re.compile(r"^([A-Za-z0-9_.-]+?)\.([A-Za-z_][\w -]*)=(.*)$")
@@ -208,7 +207,8 @@ def run(args: argparse.Namespace) -> int:
     cfg = MatchConfig(variant=args.variant, a=a_cfg, b=b_cfg, games=args.games,
                       random_plies=args.random_plies, openings_file=args.openings,
                       seed=args.seed, tc=args.tc, time_margin=args.time_margin,
-                      adjudication=adjudication(args), workers=args.workers, sprt=sprt, pgn=pgn)
+                      adjudication=adjudication(args), backend=backend_of(args), sprt=sprt,
+                      pgn=pgn)
     try:
         cfg.validate()
     except MatchError as exc:
@@ -216,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
     quiet_text = args.json == "-"
     if not quiet_text:
         print(f"tdleaf match: {args.a} vs {args.b}, {cfg.variant}, {cfg.games} games, "
-              f"{cfg.workers} worker(s); games in {pgn}", file=sys.stderr, flush=True)
+              f"{cfg.backend.describe()}; games in {pgn}", file=sys.stderr, flush=True)
     from tdleaf.play.players import is_external
 
     from .tools import say_if_compiling

@@ -75,6 +75,35 @@ def positive_int(text: str) -> int:
     return value
 
 
+def add_backend_options(p: argparse.ArgumentParser, what: str, local_default: str) -> None:
+    """``--workers``, ``--backend`` and ``--address``: where the job's units (``what``:
+    "games", "runs") run (:mod:`tdleaf.backend`); ``local_default`` says what --workers
+    defaults to on the local backend."""
+    p.add_argument("--workers", type=positive_int, default=None, metavar="W",
+                   help=f"{what} played at once: local worker processes (default "
+                        f"{local_default}), or Ray actors (default: one per CPU of the cluster)")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local: this machine (default); ray: a Ray cluster (pip install "
+                        "'tdleaf[ray]'; docs/cluster.md)")
+    p.add_argument("--address", metavar="ADDR",
+                   help="the Ray cluster to join: 'auto' (the one running on this machine, "
+                        "as Ray's own tools find it) or HOST:PORT of its head (default: "
+                        "RAY_ADDRESS, a running local cluster, else a private one)")
+
+
+def backend_of(args: argparse.Namespace, local_workers: int | None = 1) -> Any:
+    """The :class:`tdleaf.backend.Backend` of the options of :func:`add_backend_options`
+    (``local_workers``: --workers's default on the local backend)."""
+    from tdleaf.backend import Backend, BackendError
+    workers = args.workers
+    if workers is None and args.backend == "local":
+        workers = local_workers
+    try:
+        return Backend(args.backend, workers, args.address).validate()
+    except BackendError as exc:
+        raise CliError(str(exc)) from None
+
+
 def seconds_arg(text: str) -> float:
     """argparse type of a duration in seconds: in (0, 3600]."""
     try:

@@ -10,7 +10,7 @@ from typing import Any
 
 from . import add_command
 from .match import add_game_options, adjudication, parse_options, warn_early
-from .tools import CliError, exclusive, positive_int
+from .tools import CliError, backend_of, exclusive, positive_int
 
 DESCRIPTION = """\
 Play a tournament: a set of pairings, each a match (see 'tdleaf match --help' for the
@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
                        games=args.games, random_plies=args.random_plies,
                        openings_file=args.openings, seed=args.seed, tc=args.tc,
                        time_margin=args.time_margin, adjudication=adjudication(args),
-                       workers=args.workers)
+                       backend=backend_of(args))
     try:
         base.validate()
     except MatchError as exc:

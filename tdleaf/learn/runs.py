@@ -6,8 +6,9 @@ run (``checkpoint.json``, ``history.csv``, ``games.pgn``, ``snapshots/``,
 ``weights.json``) and, when all runs are done, the averaged weights and summaries of
 :mod:`.summary`.
 
-:func:`run_learning` is the loop: a game of self-play and the learner's update, game
-after game; :class:`RunState` keeps the books. Checkpoints are written atomically after
+:func:`play_run` is the loop: a game of self-play and the learner's update, game after
+game, wherever a worker runs it (:mod:`.jobs`); :class:`RunState` keeps the books, in the
+process that writes the folder. Checkpoints are written atomically after
 every game together with the sizes of the append-only files, so a run killed at any
 moment loses at most the game in progress and resumes to exactly the same result.
 """
@@ -21,7 +22,8 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +52,7 @@ from .config import (
 )
 from .learners import make_learner
 from .selfplay import GameRecord, game_pgn
-from .td import TemporalCoherence
+from .td import TemporalCoherence, Trajectory
 
 
 def game_seed(seed: int, run: int, game: int) -> int:
@@ -271,10 +273,19 @@ class RunState:
         """The games played (and learnt from) so far."""
         return int(self.ck["games"])
 
-    def game_done(self, rec: GameRecord, seconds: float, cpu: float) -> None:
-        """Record a finished game that has been learnt from: its visits, the warnings it
-        triggers, history.csv, games.pgn, the snapshot due, and the checkpoint."""
+    def start(self) -> RunStart:
+        """Where the run carries on from."""
+        return RunStart(self.run, self.games, self.w.copy(), self.tc.net.copy(),
+                        self.tc.total.copy())
+
+    def game_done(self, done: GameDone) -> None:
+        """Record a finished game that has been learnt from: the weights after it, its
+        visits, the warnings it triggers, history.csv, games.pgn, the snapshot due, and
+        the checkpoint."""
         cfg, ck, g = self.cfg, self.ck, self.games + 1
+        rec, seconds, cpu = done.record, done.seconds, done.cpu
+        self.w = done.w
+        self.tc = TemporalCoherence(done.w.size, done.tc_net, done.tc_total)
         self.visits += rec.visits
         if rec.visits_black is not None:
             self.visits_black += rec.visits_black
@@ -327,23 +338,66 @@ def opening(cfg: LearnConfig, seed: int) -> tuple[str, ...]:
     return tuple(line)
 
 
-def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
-                 progress: Progress | None = None) -> dict[str, Any]:
-    """Play and learn the games of run ``run`` that are not done yet, with the learner
-    of ``cfg_json["method"]`` (:mod:`.learners`); returns its final checkpoint. Safe to
-    call again after a crash: it resumes from the checkpoint."""
-    cfg = LearnConfig.from_json(cfg_json)
-    state = RunState(Path(out), cfg, run)
-    engine = run_engine(cfg, state.w)
-    learner = make_learner(cfg, state.w, state.tc, learn_mask(cfg))
-    for g in range(state.games, cfg.games):
+@dataclass
+class RunStart:
+    """Where a run's games carry on from: what a worker needs, sent by the process
+    that keeps the run's books (:class:`RunState`), so that a run begun anew after its
+    worker died carries on from its last recorded game."""
+
+    run: int
+    games: int
+    w: np.ndarray
+    tc_net: np.ndarray
+    tc_total: np.ndarray
+
+
+@dataclass
+class GameDone:
+    """A game played and learnt from, as a worker reports it: the record (without the
+    learner's trajectory: the books do not need it), its times, and the run's weights
+    and temporal-coherence sums after the update."""
+
+    record: GameRecord
+    seconds: float
+    cpu: float
+    w: np.ndarray
+    tc_net: np.ndarray
+    tc_total: np.ndarray
+
+
+def play_run(cfg: LearnConfig, start: RunStart) -> Iterator[GameDone]:
+    """The learning loop of one run, from ``start`` to ``cfg.games``: a game of
+    self-play and the learner's update (:mod:`.learners`), game after game. Game ``g``'s
+    seed is :func:`game_seed` of (seed, run, g), so a run's result depends on nothing
+    else: not on the worker, nor on where it was resumed."""
+    w = np.array(start.w, dtype=np.float64)
+    tc = TemporalCoherence(w.size, np.array(start.tc_net), np.array(start.tc_total))
+    engine = run_engine(cfg, w)
+    learner = make_learner(cfg, w, tc, learn_mask(cfg))
+    for g in range(start.games, cfg.games):
         t0, cpu0 = time.perf_counter(), time.process_time()
-        engine.w[:] = state.w
-        seed = game_seed(cfg.seed, run, g)
+        engine.w[:] = w
+        seed = game_seed(cfg.seed, start.run, g)
         record = learner.play(engine, cfg.variant, cfg.depth, seed, cfg.max_plies,
                               opening(cfg, seed))
         learner.learn(record)
-        state.game_done(record, time.perf_counter() - t0, time.process_time() - cpu0)
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        record.trajectory = _NO_TRAJECTORY
+        yield GameDone(record, seconds, cpu, w.copy(), tc.net.copy(), tc.total.copy())
+
+
+_NO_TRAJECTORY = Trajectory(np.zeros((0, 0)), np.zeros(0), np.zeros(0, bool), np.zeros(0), 0.5)
+
+
+def run_learning(out: str | Path, cfg_json: dict[str, Any], run: int,
+                 progress: Progress | None = None) -> dict[str, Any]:
+    """Play and learn the games of run ``run`` that are not done yet, in this process,
+    with the learner of ``cfg_json["method"]`` (:mod:`.learners`); returns its final
+    checkpoint. Safe to call again after a crash: it resumes from the checkpoint."""
+    cfg = LearnConfig.from_json(cfg_json)
+    state = RunState(Path(out), cfg, run)
+    for done in play_run(cfg, state.start()):
+        state.game_done(done)
         if progress is not None:
-            progress(run, g + 1, state.w)
+            progress(run, state.games, state.w)
     return state.finish()

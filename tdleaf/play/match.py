@@ -3,24 +3,25 @@ one PGN, live statistics, an optional SPRT stop, and resumption from the PGN.
 
 Game ``i`` (0-based) plays opening ``i // 2``; player A has White in even games, so
 games ``2k`` and ``2k + 1`` are a pair with colours reversed (fishtest's pentanomial
-statistics count such pairs). With one worker, games run in this process; with more,
-each worker process keeps its own two players for the whole match.
+statistics count such pairs). Games run where the configuration's backend says
+(:mod:`tdleaf.backend`: this process, local workers or Ray); each worker keeps its own
+two players for the whole match, and this process writes the PGN as games come in. A
+game's seed is its index, so at a fixed depth or node count a game of tdleaf's own
+players does not depend on the backend or the number of workers (an external engine
+that keeps its hash from game to game may).
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
-import os
-import queue
-import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from variants import canonical_variant
 
+from ..backend import Backend, BackendError, run_units
 from . import stats
 from .game import Adjudication, Clock, GameResult, play_game
 from .openings import Opening, random_openings, read_openings
@@ -57,7 +58,7 @@ class MatchConfig:
     tc: str | None = None              # "60+1": a clock for both players
     time_margin: float = 0.1           # seconds a move may overrun the clock
     adjudication: Adjudication = field(default_factory=Adjudication)
-    workers: int = 1
+    backend: Backend = field(default_factory=Backend)     # where the games run
     sprt: stats.Sprt | None = None
     pgn: str | None = None
     event: str = "tdleaf match"
@@ -71,8 +72,10 @@ class MatchConfig:
             raise MatchError(f"--games must be >= 1, got {self.games}")
         if self.random_plies < 0:
             raise MatchError(f"--random-plies must be >= 0, got {self.random_plies}")
-        if self.workers < 1:
-            raise MatchError(f"--workers must be >= 1, got {self.workers}")
+        try:
+            self.backend.validate()
+        except BackendError as exc:
+            raise MatchError(str(exc)) from None
         try:
             self.adjudication.validate()
         except ValueError as exc:
@@ -423,48 +426,23 @@ def stored_outcome(g: StoredGame) -> GameOutcome:
     return GameOutcome(index, a_white, g.result, g.failure, failed_a, g.plies, a_time, b_time)
 
 
-def _worker(cfg_json: dict[str, Any], openings: list[Opening], tasks: Any, results: Any,
-            parent: int) -> None:
-    """A worker process: its own players, games from ``tasks`` until None."""
-    cfg = config_from_json(cfg_json)
-    try:
-        side = _Side(cfg)
-    except BaseException as exc:
-        results.put(("error", -1, f"{type(exc).__name__}: {exc}"))
-        return
-    try:
-        while True:
-            try:
-                index = tasks.get(timeout=1.0)
-            except queue.Empty:
-                if os.getppid() != parent:       # the match was killed: stop too
-                    return
-                continue
-            if index is None:
-                return
-            game, text = _play(side, cfg, openings, index)
-            results.put(("game", index, (_outcome(index, game), text)))
-    except KeyboardInterrupt:
-        return
-    except BaseException as exc:
-        results.put(("error", -1, f"{type(exc).__name__}: {exc}"))
-    finally:
+@dataclass
+class MatchGames:
+    """The backend's job (:mod:`tdleaf.backend`): a worker's two players, started once;
+    one game per unit (its index), one item per game: ``(outcome, PGN text)``."""
+
+    cfg: MatchConfig
+    openings: list[Opening]
+
+    def start(self) -> _Side:
+        return _Side(self.cfg)
+
+    def run(self, side: _Side, index: int) -> Iterator[tuple[GameOutcome, str]]:
+        game, text = _play(side, self.cfg, self.openings, index)
+        yield _outcome(index, game), text
+
+    def close(self, side: _Side) -> None:
         side.close()
-
-
-def config_to_json(cfg: MatchConfig) -> dict[str, Any]:
-    d = asdict(cfg)
-    d["sprt"] = asdict(cfg.sprt) if cfg.sprt else None
-    return d
-
-
-def config_from_json(d: dict[str, Any]) -> MatchConfig:
-    d = dict(d)
-    d["a"] = PlayerConfig(**d["a"])
-    d["b"] = PlayerConfig(**d["b"])
-    d["adjudication"] = Adjudication(**d["adjudication"])
-    d["sprt"] = stats.Sprt(**d["sprt"]) if d.get("sprt") else None
-    return MatchConfig(**d)
 
 
 Progress = Callable[[Summary, GameOutcome | None], None]
@@ -543,8 +521,14 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
     if progress:
         progress(summary, None)
 
-    def finished(index: int, outcome: GameOutcome, text: str) -> bool:
-        """Record a game; True when the SPRT has decided."""
+    if summary.check_sprt():          # a resumed match that had already decided
+        todo = []
+    side.close()           # the backend's workers start their own (this process's too)
+
+    def take(index: int, item: tuple[GameOutcome, str]) -> bool:
+        """Record a game; True when the SPRT has decided (the games being played finish
+        and count, no new one starts)."""
+        outcome, text = item
         if pgn is not None:
             append_game(pgn, text)
         decided = summary.record(outcome)
@@ -552,79 +536,8 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
             progress(summary, outcome)
         return decided
 
-    if summary.check_sprt():          # a resumed match that had already decided
-        todo = []
-    if cfg.workers <= 1 or len(todo) <= 1:
-        try:
-            for index in todo:
-                game, text = _play(side, cfg, openings, index)
-                if finished(index, _outcome(index, game), text):
-                    break
-        finally:
-            side.close()
-        return summary
-    side.close()
-    _run_parallel(cfg, openings, todo, finished)
+    try:
+        run_units(cfg.backend, MatchGames(cfg, openings), todo, take)
+    except BackendError as exc:
+        raise MatchError(str(exc)) from None
     return summary
-
-
-def _run_parallel(cfg: MatchConfig, openings: list[Opening], todo: list[int],
-                  finished: Callable[[int, GameOutcome, str], bool]) -> None:
-    ctx = mp.get_context("spawn")     # fresh interpreters: no forked numba or engine threads
-    tasks = ctx.Queue()
-    results = ctx.Queue()
-    workers = min(cfg.workers, len(todo))
-    for index in todo:
-        tasks.put(index)
-    for _ in range(workers):
-        tasks.put(None)
-    procs = [ctx.Process(target=_worker, args=(config_to_json(cfg), openings, tasks, results,
-                                               os.getpid()), daemon=True)
-             for _ in range(workers)]
-    for p in procs:
-        p.start()
-    pending = set(todo)
-    stopping = False
-    try:
-        while pending and any(p.is_alive() for p in procs) or not results.empty():
-            try:
-                kind, index, payload = results.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            if kind == "error":
-                raise MatchError(f"a match worker failed: {payload}")
-            outcome, text = payload
-            pending.discard(index)
-            if finished(index, outcome, text) and not stopping:
-                # The SPRT has decided: start no new game; the ones being played finish.
-                stopping = True
-                _stop_after_current_game(tasks, len(procs))
-        if pending and not stopping:
-            raise MatchError(f"match workers stopped with {len(pending)} game(s) unplayed")
-    finally:
-        # A worker told to stop closes its engines on the way out: give it the time to, and
-        # terminate only one that hangs (its engines die with it: players.engine_command).
-        _stop_after_current_game(tasks, len(procs))
-        deadline = time.monotonic() + 20.0
-        for p in procs:
-            p.join(timeout=max(0.0, deadline - time.monotonic()))
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-        for p in procs:
-            p.join(timeout=10)
-
-
-def _stop_after_current_game(tasks: Any, workers: int) -> None:
-    """Take the unplayed games off the queue and tell every worker to stop."""
-    _drain(tasks)
-    for _ in range(workers):
-        tasks.put(None)
-
-
-def _drain(q: Any) -> None:
-    try:
-        while True:
-            q.get_nowait()
-    except queue.Empty:
-        pass

@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from ...backend import Backend, BackendError
 from ..game import Adjudication
 
 
@@ -73,7 +74,7 @@ class LadderConfig:
     seed: int = 0
     adjudication: Adjudication = field(default_factory=lambda: Adjudication(
         max_plies=400, resign_moves=4, resign_score=10.0, draw_from=40))
-    workers: int = 1
+    backend: Backend = field(default_factory=Backend)     # where a batch's games run
     engine_limits: dict[str, Any] | None = None     # None: the engine's default
     engine_options: dict[str, dict[str, Any]] = field(default_factory=dict)  # engine or "*" -> options
     elo_step: int = 50
@@ -85,11 +86,15 @@ class LadderConfig:
         """Check every setting; :class:`LadderError` says which is wrong."""
         if not self.rungs:
             raise LadderError("no rungs: give --depths, --nodes or --movetimes")
-        for name, low in (("games", 1), ("batch", 1), ("elo_step", 1), ("workers", 1),
+        for name, low in (("games", 1), ("batch", 1), ("elo_step", 1),
                           ("random_plies", 0)):
             if getattr(self, name) < low:
                 raise LadderError(f"{name.replace('_', ' ')} must be >= {low}, "
                                   f"got {getattr(self, name)}")
+        try:
+            self.backend.validate()
+        except BackendError as exc:
+            raise LadderError(str(exc)) from None
         if not self.max_step > 0:
             raise LadderError(f"max step must be > 0, got {self.max_step}")
         if self.engine_limits is not None:

@@ -208,7 +208,7 @@ def _measure_rung(ladder: Ladder, rung: Rung, cfg: LadderConfig, folder: Path, s
                            b=PlayerConfig(ladder.spec, engine_settings),
                            games=n, random_plies=cfg.random_plies,
                            seed=cfg.seed * 100_003 + b,    # batch b: the same openings on every rung
-                           adjudication=cfg.adjudication, workers=cfg.workers, pgn=str(pgn),
+                           adjudication=cfg.adjudication, backend=cfg.backend, pgn=str(pgn),
                            event=f"tdleaf ladder: {ladder.variant}, {rung.label} vs {setting.label}")
         stored = read_games(pgn) if resume else []
         for g in stored:

@@ -1,0 +1,151 @@
+"""Local worker processes: fresh interpreters (spawn: no forked numba or engine threads),
+each with its own queue of units and one queue of results back to the calling process."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import queue
+import time
+from typing import Any
+
+from . import BackendError, Event, Job, node_name, parent_gone, worker_count
+
+#: Seconds a worker told to stop may take to close its engines before it is terminated.
+CLOSE_GRACE = 20.0
+
+
+def _worker(job: Job, lane: int, gen: int, tasks: Any, results: Any, parent: int) -> None:
+    """A worker process: ``job.start()``, then units from ``tasks`` until None."""
+    try:
+        state = job.start()
+    except BaseException as exc:       # noqa: BLE001 - reported to the caller, who raises
+        results.put((lane, gen, "failed", f"{node_name()}: {type(exc).__name__}: {exc}"))
+        return
+    results.put((lane, gen, "ready", None))
+    try:
+        while True:
+            try:
+                unit = tasks.get(timeout=1.0)
+            except queue.Empty:
+                if parent_gone(parent):        # the job was killed: stop too
+                    return
+                continue
+            if unit is None:
+                return
+            for item in job.run(state, unit):
+                results.put((lane, gen, "item", item))
+                if parent_gone(parent):        # left playing, it would write for nobody
+                    return
+            results.put((lane, gen, "done", None))
+    except KeyboardInterrupt:
+        return
+    except BaseException as exc:       # noqa: BLE001
+        results.put((lane, gen, "error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        job.close(state)
+
+
+class LocalLanes:
+    """One process per lane; a dead process is a lost lane (its unit is played again)."""
+
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        self.ctx = mp.get_context("spawn")
+        self.results = self.ctx.Queue()
+        self.procs: list[Any] = []
+        self.tasks: list[Any] = []
+        self.gens: list[int] = []
+
+    def _start(self, lane: int) -> None:
+        gen = self.gens[lane] + 1 if lane < len(self.gens) else 0
+        tasks = self.ctx.Queue()
+        proc = self.ctx.Process(target=_worker, daemon=True,
+                                args=(self.job, lane, gen, tasks, self.results, os.getpid()))
+        proc.start()
+        if lane < len(self.procs):
+            self.procs[lane], self.tasks[lane], self.gens[lane] = proc, tasks, gen
+        else:
+            self.procs.append(proc)
+            self.tasks.append(tasks)
+            self.gens.append(gen)
+
+    def _await_ready(self, lanes: list[int]) -> None:
+        waiting = set(lanes)
+        while waiting:
+            try:
+                lane, gen, kind, payload = self.results.get(timeout=0.5)
+            except queue.Empty:
+                dead = [k for k in waiting if not self.procs[k].is_alive()]
+                if dead:
+                    raise BackendError(f"worker {dead[0]} died while starting (exit code "
+                                       f"{self.procs[dead[0]].exitcode})") from None
+                continue
+            if gen != self.gens[lane]:
+                continue
+            if kind == "failed":
+                raise BackendError(f"a worker could not start on {payload}")
+            waiting.discard(lane)
+
+    def open(self, workers: int | None, units: int) -> int:
+        n = worker_count(workers, 1, units)
+        for lane in range(n):
+            self._start(lane)
+        self._await_ready(list(range(n)))
+        return n
+
+    def submit(self, lane: int, unit: Any) -> None:
+        self.tasks[lane].put(unit)
+
+    def poll(self, timeout: float) -> list[Event]:
+        events = self._drain(timeout)
+        if not events:
+            for lane, proc in enumerate(self.procs):
+                if not proc.is_alive():
+                    # What it sent before it died comes first: then its unit is lost.
+                    events += self._drain(0.0)
+                    events.append(Event(lane, "lost", why=f"worker process exited with code "
+                                                          f"{proc.exitcode}"))
+        return events
+
+    def _drain(self, timeout: float) -> list[Event]:
+        events = []
+        try:
+            while True:
+                lane, gen, kind, payload = self.results.get(timeout=timeout)
+                timeout = 0.0
+                if gen != self.gens[lane]:
+                    continue                # from a worker since replaced
+                if kind == "error":
+                    raise BackendError(f"a worker failed: {payload}")
+                events.append(Event(lane, kind, item=payload))
+        except queue.Empty:
+            pass
+        return events
+
+    def replace(self, lane: int) -> None:
+        self._start(lane)
+        self._await_ready([lane])
+
+    def close(self, graceful: bool) -> None:
+        for tasks in self.tasks:
+            _drain_queue(tasks)
+            tasks.put(None)
+        # A worker told to stop closes its engines on the way out: give it the time to, and
+        # terminate only one that hangs (its engines die with it: players.engine_command).
+        deadline = time.monotonic() + (CLOSE_GRACE if graceful else 2.0)
+        for p in self.procs:
+            p.join(timeout=max(0.0, deadline - time.monotonic()))
+        for p in self.procs:
+            if p.is_alive():
+                p.terminate()
+        for p in self.procs:
+            p.join(timeout=10)
+
+
+def _drain_queue(q: Any) -> None:
+    try:
+        while True:
+            q.get_nowait()
+    except queue.Empty:
+        pass

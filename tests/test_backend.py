@@ -1,0 +1,110 @@
+"""The backend (tdleaf.backend) on this machine: this process and local worker processes.
+The same scheduler drives Ray's actors (tests/test_backend_ray.py)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tdleaf.backend import Backend, BackendError, run_units
+from tdleaf.cli import main
+
+
+@dataclass
+class Squares:
+    """Units are integers; a unit yields ``unit`` items: its square, ``unit`` times.
+    With ``die_once``, the first worker to take unit 3 kills its own process before its
+    first item (a marker file in that folder says it has), as a worker killed from
+    outside would die."""
+
+    die_once: str | None = None
+    fail_on: int | None = None
+
+    def start(self) -> dict:
+        return {"pid": os.getpid()}
+
+    def run(self, state: dict, unit: int):
+        if unit == self.fail_on:
+            raise ValueError(f"unit {unit} is bad")
+        if unit == 3 and self.die_once:
+            marker = Path(self.die_once) / "died"
+            if not marker.exists():
+                marker.write_text(str(os.getpid()))
+                os._exit(9)
+        for k in range(unit):
+            yield (unit * unit, k)
+
+    def close(self, state: dict) -> None:
+        pass
+
+
+def _collect(backend: Backend, job, units, again=None) -> dict[int, list]:
+    got: dict[int, list] = {}
+    run_units(backend, job, units, lambda u, item: got.setdefault(u, []).append(item),
+              again=again)
+    return got
+
+
+def test_every_unit_streams_its_items_in_order_wherever_it_runs():
+    expected = {u: [(u * u, k) for k in range(u)] for u in range(1, 6)}
+    assert _collect(Backend(), Squares(), range(1, 6)) == expected
+    assert _collect(Backend(workers=2), Squares(), range(1, 6)) == expected
+
+
+def test_a_dead_worker_loses_only_its_unit_which_is_played_again(tmp_path, capsys):
+    """Unit 3's worker dies: the unit is played again on a fresh worker, from what
+    ``again`` makes of it, and every other unit once."""
+    agains: list[int] = []
+
+    def again(u: int) -> int:
+        agains.append(u)
+        return u
+
+    got = _collect(Backend(workers=2), Squares(die_once=str(tmp_path)), range(1, 6), again)
+    assert (tmp_path / "died").exists() and agains == [3]
+    assert got == {u: [(u * u, k) for k in range(u)] for u in range(1, 6)}
+    assert "a worker was lost (worker process exited with code 9)" in capsys.readouterr().err
+
+
+def test_a_jobs_error_stops_the_job_with_its_message():
+    with pytest.raises(BackendError, match="ValueError: unit 2 is bad"):
+        _collect(Backend(workers=2), Squares(fail_on=2), range(1, 6))
+    with pytest.raises(ValueError, match="unit 2 is bad"):      # in this process: as raised
+        _collect(Backend(), Squares(fail_on=2), range(1, 6))
+
+
+def test_take_returning_true_starts_no_new_unit():
+    seen: list[int] = []
+
+    def take(u: int, item) -> bool:
+        seen.append(u)
+        return u == 1
+    run_units(Backend(), Squares(), [1, 2, 3], take)
+    assert seen == [1]
+
+
+@pytest.mark.parametrize("backend, message", [
+    (Backend("cloud"), "unknown backend 'cloud'"),
+    (Backend(workers=0), "--workers must be >= 1"),
+    (Backend("local", 2, "auto"), "--address is for --backend ray"),
+])
+def test_bad_backends(backend, message):
+    with pytest.raises(BackendError, match=message):
+        backend.validate()
+
+
+@pytest.mark.parametrize("command", ["match", "tournament", "ladder", "curve", "learn"])
+def test_every_many_games_command_takes_the_backend_options(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for option in ("--workers", "--backend {local,ray}", "--address ADDR"):
+        assert option in text, (command, option)
+
+
+def test_an_address_without_ray_is_a_usage_error(capsys):
+    assert main(["match", "traditional", "ones", "--games", "2", "--address", "auto"]) == 2
+    assert "--address is for --backend ray" in capsys.readouterr().err
