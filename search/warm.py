@@ -80,6 +80,16 @@ def prior(variant: str = "chess") -> None:
     HeuristicPrior(variant, WEIGHTS).batch([None])
 
 
+def encoding(variant: str = "chess") -> None:
+    """The network encoding: planes and move indices of the start position."""
+    from variants import Position
+
+    from . import encoding as enc
+    pos = Position.start(variant)
+    enc.planes(pos)
+    enc.legal_indices(pos)
+
+
 def mcts(variant: str = "chess", playouts: int = 16) -> None:
     """A few MCTS playouts over the heuristic prior."""
     from .mcts import MCTS

@@ -140,6 +140,13 @@ def _ep_capturers(bb, st):
 
 
 @njit(cache=True)
+def ep_square(bb, st):
+    """The en passant square where a pawn of the side to move can capture (pseudo-legally,
+    as python-chess's ``has_pseudo_legal_en_passant``), else -1."""
+    return st[EP] if _ep_capturers(bb, st) else -1
+
+
+@njit(cache=True)
 def gen_ep(bb, st, moves, n, from_mask):
     ep = st[EP]
     caps = _ep_capturers(bb, st) & from_mask

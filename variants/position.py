@@ -347,6 +347,11 @@ class Position:
     def _repetitions(self, key: int) -> int:
         return sum(1 for f in self._history if f.key == key)
 
+    def repetitions(self) -> int:
+        """How often this position occurred before in its game (same pieces, side to
+        move, castling rights, en passant and pockets)."""
+        return self._repetitions(self.key)
+
     def outcome(self, *, claim_draw: bool = False) -> chess.Outcome | None:
         """The game result exactly as python-chess's ``outcome()`` would give it."""
         term, winner = core.outcome_code(self.bb, self.st, self._buf, self._sbb, self._sst)

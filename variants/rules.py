@@ -35,3 +35,7 @@ HALFMOVE_RULE = _flag("halfmove_rule")
 CHECK_EXTENSIONS = _flag("check_extensions")
 #: A game can end on the board by a rule of its own, not only by mate or stalemate.
 ENDS_ON_BOARD = _flag("ends_on_board")
+
+#: How many rules codes there are (one per set of rules: giveaway and antichess share
+#: one); a network's input has one plane per code.
+RULE_SETS = _CODES

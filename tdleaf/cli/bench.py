@@ -247,6 +247,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_backend)
 
+    from tdleaf.bench import encoding as bench_encoding_module
+    b = sub.add_parser("encoding", help="positions/s of the network encoding against move "
+                                        "generation",
+                       description=bench_encoding_module.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
+                   help="variants (default: one per set of rules: " + ", ".join(RULE_FAMILIES) + ")")
+    b.add_argument("--rounds", type=positive_int, default=bench_encoding_module.ROUNDS,
+                   metavar="N", help=f"rounds (default {bench_encoding_module.ROUNDS})")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_encoding)
+
     from tdleaf.bench import startup
     b = sub.add_parser("startup", help="protocol handshake time against Sjeng, Fairy-Stockfish "
                                        "and 'python -c pass'",
@@ -379,6 +391,23 @@ def run_speedup(args: argparse.Namespace) -> int:
     except (SpeedupError, WeightsError) as exc:
         raise CliError(str(exc)) from None
     print_report({"benchmark": "speedup", "rows": reports}, args.json,
+                 lambda r: format_report(r["rows"]))
+    return 0
+
+
+def run_encoding(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench encoding``."""
+    from tdleaf.bench.encoding import bench_encoding, format_report
+    from tdleaf.play.epd import EpdError
+    from variants import canonical_variant
+
+    names = [canonical_variant(v) for v in args.variant or RULE_FAMILIES]
+    try:
+        rows = [bench_encoding(v, args.rounds) for v in names]
+    except EpdError as exc:
+        raise CliError(f"{exc} (a variant without its own labelled positions: use the "
+                       f"one with its rules)") from None
+    print_report({"benchmark": "encoding", "rows": rows}, args.json,
                  lambda r: format_report(r["rows"]))
     return 0
 

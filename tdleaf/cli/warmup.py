@@ -38,6 +38,7 @@ def parts() -> list[tuple[str, Callable[[], None]]]:
             ("evaluation (all variants)", partial(_each, warm.evaluation)),
             ("prior (all variants)", partial(_each, warm.prior)),
             ("mcts (all variants)", partial(_each, warm.mcts)),
+            ("network encoding (all variants)", partial(_each, warm.encoding)),
             ("learning (all variants)", partial(_each, learning))]
     return out
 
