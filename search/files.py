@@ -22,13 +22,19 @@ from typing import Any
 def write_text(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically and durably; returns the path. The
     folder must exist."""
+    return write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically and durably; returns the path. The folder
+    must exist."""
     import tempfile  # here: ~10 ms the UCI handshake need not pay
 
     target = Path(path)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)

@@ -40,6 +40,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
                          "real engine")),
     ("perft", "perft", "count leaf nodes of the move tree (one FEN or an EPD suite)"),
     ("prior", "prior", "heuristic policy and value of positions (for neural MCTS)"),
+    ("net", "net", ("a network taught by tdleaf: its training data (self-play labelled by "
+                   "the search)")),
     ("uci", "play", "run the engine as a UCI engine on stdin/stdout"),
     ("xboard", "play", "run the engine as an XBoard (CECP v2) engine on stdin/stdout"),
     ("plot", "plot", "draw the figures of a learning result folder"),

@@ -61,7 +61,7 @@ def count_visits(pos: Position, visits: np.ndarray, visits_black: np.ndarray | N
                 black[t - 1, sq ^ xor] += 1
 
 
-def _game_over(pos: Position, keys: dict[int, int], max_plies: int) -> tuple[float, str] | None:
+def game_over(pos: Position, keys: dict[int, int], max_plies: int) -> tuple[float, str] | None:
     """Result of the game at ``pos`` (White's view), or None while it goes on.
 
     Ends on python-chess's outcome, and also on what a player would claim (threefold
@@ -106,7 +106,7 @@ def play_moves(engine: Engine, variant: str, depth: int, seed: int, max_plies: i
             leaf_features(pos.bb, pos.st, engine.table, leaf_x)
             block_visits += leaf_x[layout.leaf_start:] != 0
         keys[pos.key] = keys.get(pos.key, 0) + 1
-        over = _game_over(pos, keys, max_plies)
+        over = game_over(pos, keys, max_plies)
         if over is not None:
             result, termination = over
             break
