@@ -250,3 +250,12 @@ def test_a_ladder_on_ray(tmp_path, address):
     assert all(sorted(games_of(p)) == [1, 2] for p in pgns)
     (ladder,) = json.loads((tmp_path / "ray" / "ladder.json").read_text())["ladders"]
     assert [r["games"] for r in ladder["rungs"]] == [4, 4]
+
+
+def test_the_backend_benchmark(address):
+    out = tdleaf("bench", "backend", "--address", address, "--games", "4", "--depth", "2",
+                 "--rounds", "1", "--json")
+    assert out.returncode == 0, out.stderr[-3000:]
+    report = json.loads(out.stdout)
+    assert [len(report["runs"][k]) for k in ("local", "ray")] == [1, 1]
+    assert report["ratio"]["games_per_s"] > 0

@@ -172,3 +172,16 @@ def test_the_layout_is_documented():
     assert all(f"| {i} | {name} |" in text for i, name in enumerate(enc.PLANES))
     assert all(name in text for name in ("N 1", "NW 7", "knight +2+1", "drop queen",
                                          "promotion to king, capture right"))
+
+
+def test_the_encoding_benchmark(capsys):
+    from tdleaf.cli import main
+    assert main(["bench", "encoding", "--variant", "atomic", "horde", "--rounds", "1",
+                 "--json"]) == 0
+    import json
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [r["variant"] for r in rows] == ["atomic", "horde"]
+    for r in rows:
+        assert r["positions"] == 400
+        assert all(v > 0 for v in r["positions_per_s"].values())
+    assert main(["bench", "encoding", "--variant", "antichess"]) == 2

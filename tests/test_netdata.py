@@ -127,3 +127,12 @@ def test_bad_data_is_refused_with_a_clear_error(here, tmp_path, capsys):
     assert main(["net", "data", "--variant", "nosuchchess", "--games", "1",
                  "--out", str(tmp_path / "x")]) == 2
     assert "unknown variant" in capsys.readouterr().err
+
+
+def test_the_teacher_benchmark(capsys):
+    """The depth-D search's top-1 against the labels, with its interval."""
+    assert main(["bench", "teacher", "--variant", "atomic", "--depth", "1", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["rows"]
+    (d,) = row["depths"]
+    assert row["positions"] == 400 and d["depth"] == 1
+    assert 0.0 < d["top1"] < 1.0 and d["top1_ci"][0] < d["top1"] < d["top1_ci"][1]

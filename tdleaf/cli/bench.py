@@ -259,6 +259,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_encoding)
 
+    from tdleaf.bench import teacher as bench_teacher_module
+    b = sub.add_parser("teacher", help="top-1 of tdleaf's search at each depth against the "
+                                       "prior positions' labels (the network's teacher)",
+                       description=bench_teacher_module.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V", required=True,
+                   help="variants")
+    b.add_argument("--depth", type=positive_int, action="append", metavar="D",
+                   help="search depth, repeatable (default: "
+                        + ", ".join(map(str, bench_teacher_module.DEPTHS)) + ")")
+    b.add_argument("--weights", metavar="W",
+                   help="the evaluation searched (default: the variant's)")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_teacher)
+
     from tdleaf.bench import startup
     b = sub.add_parser("startup", help="protocol handshake time against Sjeng, Fairy-Stockfish "
                                        "and 'python -c pass'",
@@ -408,6 +423,23 @@ def run_encoding(args: argparse.Namespace) -> int:
         raise CliError(f"{exc} (a variant without its own labelled positions: use the "
                        f"one with its rules)") from None
     print_report({"benchmark": "encoding", "rows": rows}, args.json,
+                 lambda r: format_report(r["rows"]))
+    return 0
+
+
+def run_teacher(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench teacher``."""
+    from search.layout import WeightsError
+    from tdleaf.bench.teacher import DEPTHS, bench_teacher, format_report
+    from tdleaf.play.epd import EpdError
+    from variants import canonical_variant
+
+    depths = tuple(args.depth or DEPTHS)
+    try:
+        rows = [bench_teacher(canonical_variant(v), depths, args.weights) for v in args.variant]
+    except (EpdError, WeightsError) as exc:
+        raise CliError(str(exc)) from None
+    print_report({"benchmark": "teacher", "rows": rows}, args.json,
                  lambda r: format_report(r["rows"]))
     return 0
 
