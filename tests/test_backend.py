@@ -96,10 +96,11 @@ def test_bad_backends(backend, message):
         backend.validate()
 
 
-@pytest.mark.parametrize("command", ["match", "tournament", "ladder", "curve", "learn"])
+@pytest.mark.parametrize("command", ["match", "tournament", "ladder", "curve", "learn",
+                                     "net data"])
 def test_every_many_games_command_takes_the_backend_options(command, capsys):
     with pytest.raises(SystemExit):
-        main([command, "--help"])
+        main([*command.split(), "--help"])
     text = " ".join(capsys.readouterr().out.split())
     for option in ("--workers", "--backend {local,ray}", "--address ADDR"):
         assert option in text, (command, option)

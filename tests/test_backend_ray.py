@@ -259,3 +259,16 @@ def test_the_backend_benchmark(address):
     report = json.loads(out.stdout)
     assert [len(report["runs"][k]) for k in ("local", "ray")] == [1, 1]
     assert report["ratio"]["games_per_s"] > 0
+
+
+def test_network_data_on_ray_is_the_data_written_here(tmp_path, address):
+    from tdleaf.learn.netdata import read_data
+    args = ["--variant", "atomic", "--games", "5", "--depth", "1", "--games-per-shard", "2",
+            "--no-progress"]
+    out = tdleaf("net", "data", *args, "--backend", "ray", "--address", address,
+                 "--out", str(tmp_path / "ray"))
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert main(["net", "data", *args, "--out", str(tmp_path / "here")]) == 0
+    ray_data, here_data = read_data(tmp_path / "ray")[1], read_data(tmp_path / "here")[1]
+    for k, v in here_data.items():
+        assert (ray_data[k] == v).all(), k
