@@ -1,4 +1,4 @@
-"""``tdleaf net``: a network taught by tdleaf (its training data, so far)."""
+"""``tdleaf net``: a network taught by tdleaf: its training data and its training."""
 
 from __future__ import annotations
 
@@ -22,6 +22,17 @@ games with a manifest (each shard's sha256, the encoding version); every game is
 journalled as it ends, so a killed job loses at most the games being played, and the
 same command with --resume carries on. A game's positions depend only on the settings
 and its index: the data is the same on every backend."""
+
+
+TRAIN = """\
+Train a policy-value network (residual blocks, a convolutional policy head over the
+5,376-entry move map, a tanh value head; PyTorch on the CPU) on a 'tdleaf net data'
+folder. The loss is the policy's cross-entropy over the legal moves plus --value-weight
+times the value's squared error; the policy target is (1 - beta) the search's move plus
+beta the prior's softmax, the value target (1 - q) the game's result plus q the search's
+score squashed. Every tenth game is held out for validation. After each epoch the folder
+gets checkpoint.pt, a line of history.csv (losses, held-out top-1 against the search's
+move, value error, positions seen, CPU seconds) and config.json; --resume carries on."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -57,6 +68,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_backend_options(b, "games", "1: in this process")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.set_defaults(run=run_data)
+
+    from tdleaf.learn.net import TrainConfig
+    t = TrainConfig()
+    b = sub.add_parser("train", help="train a policy-value network on a data folder",
+                       description=TRAIN)
+    b.add_argument("data", metavar="DATA", help="a 'tdleaf net data' folder")
+    b.add_argument("--out", required=True, metavar="NETDIR", help="the training folder")
+    b.add_argument("--epochs", type=positive_int, default=t.epochs, metavar="E",
+                   help=f"epochs in all (with --resume: the total; default {t.epochs})")
+    b.add_argument("--channels", type=positive_int, default=t.channels, metavar="C",
+                   help=f"(default {t.channels})")
+    b.add_argument("--blocks", type=positive_int, default=t.blocks, metavar="B",
+                   help=f"residual blocks (default {t.blocks})")
+    b.add_argument("--batch", type=positive_int, default=t.batch, metavar="N",
+                   help=f"(default {t.batch})")
+    b.add_argument("--lr", type=float, default=t.lr, help=f"peak learning rate (default {t.lr})")
+    b.add_argument("--beta", type=float, default=t.beta,
+                   help=f"the prior's share of the policy target (default {t.beta})")
+    b.add_argument("--q", type=float, default=t.q,
+                   help=f"the search score's share of the value target (default {t.q})")
+    b.add_argument("--value-weight", type=float, default=t.value_weight, metavar="W",
+                   help=f"(default {t.value_weight})")
+    b.add_argument("--seed", type=int, default=t.seed, help=f"(default {t.seed})")
+    b.add_argument("--threads", type=positive_int, default=t.threads, metavar="N",
+                   help=f"torch threads; 1 makes a seeded run reproducible (default {t.threads})")
+    b.add_argument("--resume", action="store_true", help="carry on the run in --out")
+    b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.set_defaults(run=run_train)
 
 
 def run_data(args: argparse.Namespace) -> int:
@@ -98,4 +137,35 @@ def run_data(args: argparse.Namespace) -> int:
     print(f"{manifest['games']} games, {manifest['positions']} positions "
           f"({manifest['duplicates']} repeated ones left out) in "
           f"{len(manifest['shards'])} shard(s): {out / 'manifest.json'}")
+    return 0
+
+
+def run_train(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf net train``."""
+    from tqdm import tqdm
+
+    from tdleaf.learn.net import NetError, TrainConfig, train
+    from tdleaf.learn.netdata import DataError
+
+    cfg = TrainConfig(channels=args.channels, blocks=args.blocks, epochs=args.epochs,
+                      batch=args.batch, lr=args.lr, beta=args.beta, q=args.q,
+                      value_weight=args.value_weight, seed=args.seed, threads=args.threads)
+    bar = tqdm(total=cfg.epochs, unit="epoch", disable=args.no_progress, dynamic_ncols=True)
+
+    def progress(epoch: int, done: int, total: int) -> None:
+        bar.n = epoch + min(done, total) / total
+        bar.refresh()
+
+    try:
+        history = train(Path(args.data), Path(args.out), cfg, resume=args.resume,
+                        progress=progress)
+    except (NetError, DataError) as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        bar.close()
+    if history:
+        last = history[-1]
+        print(f"epoch {int(last['epoch'])}: train loss {last['train_loss']:.3f}, held-out "
+              f"top-1 {100 * last['val_top1']:.1f}%, value MSE {last['val_value_mse']:.3f} "
+              f"({int(last['val_positions'])} positions); {Path(args.out) / 'checkpoint.pt'}")
     return 0

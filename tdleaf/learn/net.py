@@ -1,0 +1,276 @@
+"""A policy-value network trained on ``tdleaf net data`` (PyTorch, on the CPU by default).
+
+The network (:class:`PolicyValueNet`): a 3x3 convolution of the input planes
+(:mod:`search.encoding`) into ``channels`` channels, ``blocks`` residual blocks (two 3x3
+convolutions with batch norm, CrazyAra's and AlphaZero's plain block), a convolutional
+policy head (one 8 x 8 plane per move plane: 5,376 logits from a few thousand weights,
+where a dense head would take millions) and a tanh value head.
+
+Training (:func:`train`) reads every shard of a data folder, rebuilds each batch's
+planes from the stored positions, and minimises
+
+    cross-entropy(policy target, softmax over the legal moves)
+        + value_weight * (value target - v)^2
+
+with the policy target ``(1 - beta) onehot(search's move) + beta prior`` and the value
+target ``(1 - q) z + q tanh(omega s / 2)`` (z the result for the side to move, s the
+search's score in pawns, omega 0.5 as in learning). Every tenth game is held out
+(:func:`.netdata.is_validation`). After each epoch the folder gets ``checkpoint.pt``
+(model, optimiser, schedule, epoch; loaded with ``weights_only=True``), a line of
+``history.csv`` and ``config.json``; ``resume`` carries on from the checkpoint. With
+``threads=1`` a seed makes a run reproducible.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import pickle
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from search.encoding import ENCODING_VERSION, MOVE_PLANES, N_PLANES, POLICY_SIZE, planes_batch
+from search.files import write_json
+
+from .netdata import DataError, is_validation, read_data
+
+#: The learning's omega: how a search score becomes an expected result.
+OMEGA = 0.5
+_COUNTS = ("epoch", "positions_seen", "val_positions")
+HISTORY = ("epoch", "positions_seen", "cpu_seconds", "train_loss", "val_policy_loss",
+           "val_top1", "val_value_mse", "val_positions")
+
+
+class NetError(ValueError):
+    """A training that cannot run as asked (no torch, a checkpoint of another network)."""
+
+
+def torch_module() -> Any:
+    try:
+        import torch
+    except ImportError:
+        raise NetError("the network needs PyTorch: pip install 'tdleaf[net]'") from None
+    return torch
+
+
+@dataclass
+class TrainConfig:
+    """What decides a training run (``config.json`` of its folder)."""
+
+    channels: int = 32
+    blocks: int = 4
+    epochs: int = 10
+    batch: int = 256
+    lr: float = 0.002
+    weight_decay: float = 1e-4
+    beta: float = 0.0           # the prior's share of the policy target
+    q: float = 0.0              # the search score's share of the value target
+    value_weight: float = 0.5
+    seed: int = 0
+    threads: int = 1
+
+    def validate(self) -> TrainConfig:
+        for name in ("channels", "blocks", "epochs", "batch", "threads"):
+            if getattr(self, name) < 1:
+                raise NetError(f"--{name} must be >= 1, got {getattr(self, name)}")
+        for name in ("beta", "q"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise NetError(f"--{name} must be in [0, 1], got {getattr(self, name)}")
+        if not self.lr > 0 or self.value_weight < 0:
+            raise NetError("--lr must be > 0 and --value-weight >= 0")
+        return self
+
+
+def make_net(channels: int, blocks: int) -> Any:
+    """The :class:`PolicyValueNet` (built here: torch is imported only when needed)."""
+    torch = torch_module()
+    nn = torch.nn
+
+    class Block(nn.Module):  # type: ignore[name-defined]  # torch is imported here only
+        def __init__(self) -> None:
+            super().__init__()
+            self.a = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+            self.an = nn.BatchNorm2d(channels)
+            self.b = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+            self.bn = nn.BatchNorm2d(channels)
+
+        def forward(self, x: Any) -> Any:
+            y = torch.relu(self.an(self.a(x)))
+            return torch.relu(x + self.bn(self.b(y)))
+
+    class PolicyValueNet(nn.Module):  # type: ignore[name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(N_PLANES, channels, 3, padding=1, bias=False),
+                                      nn.BatchNorm2d(channels), nn.ReLU())
+            self.tower = nn.Sequential(*(Block() for _ in range(blocks)))
+            self.policy = nn.Sequential(nn.Conv2d(channels, channels, 3, padding=1, bias=False),
+                                        nn.BatchNorm2d(channels), nn.ReLU(),
+                                        nn.Conv2d(channels, MOVE_PLANES, 1))
+            self.value = nn.Sequential(nn.Conv2d(channels, 1, 1, bias=False), nn.BatchNorm2d(1),
+                                       nn.ReLU(), nn.Flatten(), nn.Linear(64, 64), nn.ReLU(),
+                                       nn.Linear(64, 1), nn.Tanh())
+
+        def forward(self, x: Any) -> tuple[Any, Any]:
+            h = self.tower(self.stem(x))
+            # (B, 84, 8, 8) -> (B, 5376): entry plane * 64 + rank * 8 + file, as the map's.
+            return self.policy(h).flatten(1), self.value(h).squeeze(1)
+
+    return PolicyValueNet()
+
+
+# -- batches ----------------------------------------------------------------------------------
+
+class Batches:
+    """The data's positions as training batches: planes rebuilt from the stored arrays,
+    the legal-move mask and the targets."""
+
+    def __init__(self, data: dict[str, np.ndarray], rows: np.ndarray, cfg: TrainConfig) -> None:
+        self.data, self.rows, self.cfg = data, rows, cfg
+        self.starts = np.concatenate([[0], np.cumsum(data["n_legal"].astype(np.int64))])
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def batch(self, rows: np.ndarray) -> tuple[np.ndarray, ...]:
+        d, cfg = self.data, self.cfg
+        n = len(rows)
+        x = np.zeros((n, N_PLANES, 8, 8), dtype=np.float32)
+        planes_batch(d["bb"][rows], d["st"][rows].astype(np.int64),
+                     d["reps"][rows].astype(np.int64), x)
+        mask = np.zeros((n, POLICY_SIZE), dtype=bool)
+        target = np.zeros((n, POLICY_SIZE), dtype=np.float32)
+        for i, r in enumerate(rows):
+            a, b = self.starts[r], self.starts[r + 1]
+            legal = d["legal"][a:b].astype(np.int64)
+            mask[i, legal] = True
+            target[i, legal] = cfg.beta * d["prior"][a:b]
+            target[i, d["best"][r]] += 1.0 - cfg.beta
+        z = d["z"][rows].astype(np.float32)
+        value = (1 - cfg.q) * z + cfg.q * np.tanh(OMEGA * d["score"][rows] / 2).astype(np.float32)
+        return x, mask, target, value.astype(np.float32), d["best"][rows].astype(np.int64)
+
+
+def _losses(torch: Any, net: Any, batch: tuple[np.ndarray, ...], cfg: TrainConfig,
+            ) -> tuple[Any, Any, Any, Any]:
+    x, mask, target, value, best = (torch.from_numpy(a) for a in batch)
+    logits, v = net(x)
+    logits = logits.masked_fill(~mask, -1e9)
+    logp = torch.log_softmax(logits, dim=1)
+    policy = -(target * logp).sum(dim=1).mean()
+    mse = ((v - value) ** 2).mean()
+    top1 = (logits.argmax(dim=1) == best).float().mean()
+    return policy + cfg.value_weight * mse, policy, mse, top1
+
+
+# -- the run ----------------------------------------------------------------------------------
+
+def _split(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    val = np.array([is_validation(int(g)) for g in data["game"]], dtype=bool)
+    return np.flatnonzero(~val), np.flatnonzero(val)
+
+
+def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
+          progress: Any = None) -> list[dict[str, float]]:
+    """Train on the data in ``data_dir`` into ``out`` to ``cfg.epochs`` epochs; returns
+    the history (one row per epoch)."""
+    torch = torch_module()
+    cfg.validate()
+    manifest, data = read_data(data_dir)
+    train_rows, val_rows = _split(data)
+    if not len(train_rows):
+        raise DataError(f"{data_dir}: no training positions (every game is held out)")
+    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    net = make_net(cfg.channels, cfg.blocks)
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    steps_per_epoch = (len(train_rows) + cfg.batch - 1) // cfg.batch
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=max(
+        2, cfg.epochs * steps_per_epoch))
+    info = {"train": asdict(cfg), "data": str(data_dir), "variant": manifest["config"]["variant"],
+            "encoding_version": ENCODING_VERSION, "teacher": manifest["config"]["teacher"],
+            "depth": manifest["config"]["depth"], "positions": manifest["positions"],
+            "train_positions": len(train_rows), "val_positions": len(val_rows)}
+    out.mkdir(parents=True, exist_ok=True)
+    ck_path, hist_path = out / "checkpoint.pt", out / "history.csv"
+    history: list[dict[str, float]] = []
+    start, seen, cpu = 0, 0, 0.0
+    if resume and ck_path.exists():
+        saved = json.loads((out / "config.json").read_text())
+        if saved["train"] != info["train"] or saved["data"] != info["data"]:
+            raise NetError(f"{out}: trained with other settings or data; give the same ones")
+        try:
+            ck = torch.load(ck_path, weights_only=True)
+            net.load_state_dict(ck["model"])
+            opt.load_state_dict(ck["optimizer"])
+            sched.load_state_dict(ck["schedule"])
+        except (RuntimeError, KeyError, OSError, EOFError, pickle.UnpicklingError) as exc:
+            raise NetError(f"{ck_path}: not a checkpoint of this network "
+                           f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+        start, seen, cpu = int(ck["epoch"]), int(ck["positions_seen"]), float(ck["cpu_seconds"])
+        with open(hist_path) as fh:
+            history = [{k: (int(v) if k in _COUNTS else float(v)) for k, v in row.items()}
+                       for row in csv.DictReader(fh)][:start]
+    elif ck_path.exists() and not resume:
+        raise NetError(f"{out} already holds a training run: use --resume, or another --out")
+    write_json(out / "config.json", info, indent=2)
+    batches = Batches(data, train_rows, cfg)
+    held = Batches(data, val_rows, cfg)
+    for epoch in range(start, cfg.epochs):
+        t0 = time.process_time()
+        order = np.random.default_rng([cfg.seed, epoch]).permutation(train_rows)
+        net.train()
+        total = 0.0
+        for k in range(0, len(order), cfg.batch):
+            loss, _, _, _ = _losses(torch, net, batches.batch(order[k:k + cfg.batch]), cfg)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(order[k:k + cfg.batch])
+            seen += len(order[k:k + cfg.batch])
+            if progress:
+                progress(epoch, k + cfg.batch, len(order))
+        row = {"epoch": epoch + 1, "positions_seen": seen,
+               "train_loss": total / len(order), **evaluate(torch, net, held, cfg)}
+        cpu += time.process_time() - t0
+        row["cpu_seconds"] = cpu
+        history.append(row)
+        torch.save({"model": net.state_dict(), "optimizer": opt.state_dict(),
+                    "schedule": sched.state_dict(), "epoch": epoch + 1, "positions_seen": seen,
+                    "cpu_seconds": cpu}, out / ".checkpoint.pt.tmp")
+        (out / ".checkpoint.pt.tmp").replace(ck_path)     # atomic: the old or the new one
+        _write_history(hist_path, history)
+    return history
+
+
+def evaluate(torch: Any, net: Any, held: Batches, cfg: TrainConfig) -> dict[str, float]:
+    """Policy loss, top-1 (against the search's move) and value MSE on held-out rows."""
+    if not len(held):
+        return {"val_policy_loss": float("nan"), "val_top1": float("nan"),
+                "val_value_mse": float("nan"), "val_positions": 0}
+    net.eval()
+    sums = np.zeros(3)
+    with torch.no_grad():
+        for k in range(0, len(held.rows), 1024):
+            rows = held.rows[k:k + 1024]
+            _, policy, mse, top1 = _losses(torch, net, held.batch(rows), cfg)
+            sums += np.array([float(policy), float(top1), float(mse)]) * len(rows)
+    p, t, m = sums / len(held.rows)
+    return {"val_policy_loss": p, "val_top1": t, "val_value_mse": m,
+            "val_positions": len(held.rows)}
+
+
+def _write_history(path: Path, history: list[dict[str, float]]) -> None:
+    import io
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=HISTORY, lineterminator="\n")
+    w.writeheader()
+    for row in history:
+        w.writerow({k: row[k] for k in HISTORY})
+    from search.files import write_text
+    write_text(path, buf.getvalue())

@@ -1,0 +1,87 @@
+"""`tdleaf net train` (PyTorch): a tiny data set trains in seconds, a resumed run is the
+uninterrupted one, and bad input is refused. CI installs the net extra; elsewhere the
+module is skipped without torch."""
+
+from __future__ import annotations
+
+import csv
+import os
+
+import pytest
+
+from tdleaf.backend import Backend
+from tdleaf.cli import main
+from tdleaf.learn.netdata import DataConfig, write_data
+
+if os.environ.get("CI") != "true":
+    pytest.importorskip("torch")
+
+from tdleaf.learn.net import NetError, TrainConfig, make_net, train
+
+TINY = TrainConfig(channels=8, blocks=1, epochs=2, batch=64, seed=3)
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    out = tmp_path_factory.mktemp("net") / "data"
+    write_data(out, DataConfig("atomic", games=20, depth=1, seed=1), Backend())
+    return out
+
+
+def _rows(path):
+    with open(path) as fh:
+        return [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in csv.DictReader(fh)]
+
+
+class Killed(Exception):
+    """Stands for a kill after an epoch's checkpoint."""
+
+
+def test_a_tiny_data_set_trains_and_a_killed_run_resumes_to_the_same_network(data, tmp_path):
+    import torch
+    history = train(data, tmp_path / "whole", TINY)
+    assert [int(h["epoch"]) for h in history] == [1, 2]
+    assert history[-1]["val_positions"] > 0 and 0 <= history[-1]["val_top1"] <= 1
+
+    def kill_in_epoch_two(epoch: int, done: int, total: int) -> None:
+        if epoch == 1:
+            raise Killed
+    with pytest.raises(Killed):
+        train(data, tmp_path / "halves", TINY, progress=kill_in_epoch_two)
+    assert len(_rows(tmp_path / "halves" / "history.csv")) == 1
+    assert main(["net", "train", str(data), "--out", str(tmp_path / "halves"), "--epochs", "2",
+                 "--channels", "8", "--blocks", "1", "--batch", "64", "--seed", "3",
+                 "--resume", "--no-progress"]) == 0
+    a = torch.load(tmp_path / "whole" / "checkpoint.pt", weights_only=True)["model"]
+    b = torch.load(tmp_path / "halves" / "checkpoint.pt", weights_only=True)["model"]
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert _rows(tmp_path / "whole" / "history.csv") == _rows(tmp_path / "halves" / "history.csv")
+    # A run is resumed with its own settings.
+    with pytest.raises(NetError, match="other settings"):
+        train(data, tmp_path / "whole", TrainConfig(**{**TINY.__dict__, "epochs": 3}),
+              resume=True)
+
+
+def test_bad_input(data, tmp_path, capsys):
+    train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
+    assert main(["net", "train", str(data), "--out", str(tmp_path / "run"), "--epochs", "1",
+                 "--no-progress"]) == 2
+    assert "--resume" in capsys.readouterr().err
+    (tmp_path / "run" / "checkpoint.pt").write_bytes(b"not a checkpoint")
+    with pytest.raises(NetError, match="not a checkpoint"):
+        train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}), resume=True)
+    assert main(["net", "train", str(tmp_path / "nothing"), "--out", str(tmp_path / "x"),
+                 "--no-progress"]) == 2
+    assert "unreadable manifest" in capsys.readouterr().err
+    assert main(["net", "train", str(data), "--out", str(tmp_path / "y"), "--beta", "2",
+                 "--no-progress"]) == 2
+    assert "--beta must be in [0, 1]" in capsys.readouterr().err
+
+
+def test_the_network_is_small_and_its_policy_is_the_move_map():
+    net = make_net(32, 4)
+    params = sum(p.numel() for p in net.parameters())
+    assert params < 300_000
+    import torch
+    logits, v = net(torch.zeros(2, 47, 8, 8))
+    assert logits.shape == (2, 5376) and v.shape == (2,)
