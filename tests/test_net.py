@@ -85,3 +85,12 @@ def test_the_network_is_small_and_its_policy_is_the_move_map():
     import torch
     logits, v = net(torch.zeros(2, 47, 8, 8))
     assert logits.shape == (2, 5376) and v.shape == (2,)
+
+
+def test_the_network_benchmark(capsys):
+    assert main(["bench", "net", "--channels", "8", "--blocks", "1", "--rounds", "1",
+                 "--json"]) == 0
+    import json
+    r = json.loads(capsys.readouterr().out)
+    assert set(r["inference_positions_per_s"]) == {"1", "8", "16"}
+    assert r["training_positions_per_s"] > 0 and r["parameters"] > 0

@@ -274,6 +274,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_teacher)
 
+    from tdleaf.bench import net as bench_net_module
+    b = sub.add_parser("net", help="positions/s of the policy-value network: inference at "
+                                   "batch 1, 8, 16 and training (needs tdleaf[net])",
+                       description=bench_net_module.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", default=bench_net_module.VARIANT, metavar="V",
+                   help=f"whose labelled positions (default {bench_net_module.VARIANT})")
+    b.add_argument("--channels", type=positive_int, default=32, metavar="C")
+    b.add_argument("--blocks", type=positive_int, default=4, metavar="B")
+    b.add_argument("--threads", type=positive_int, default=2, metavar="N",
+                   help="torch threads (default 2)")
+    b.add_argument("--rounds", type=positive_int, default=bench_net_module.ROUNDS, metavar="N")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_net)
+
     from tdleaf.bench import startup
     b = sub.add_parser("startup", help="protocol handshake time against Sjeng, Fairy-Stockfish "
                                        "and 'python -c pass'",
@@ -441,6 +456,21 @@ def run_teacher(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     print_report({"benchmark": "teacher", "rows": rows}, args.json,
                  lambda r: format_report(r["rows"]))
+    return 0
+
+
+def run_net(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench net``."""
+    from tdleaf.bench.net import bench_net, format_report
+    from tdleaf.learn.net import NetError
+    from variants import canonical_variant
+
+    try:
+        report = bench_net(canonical_variant(args.variant), args.channels, args.blocks,
+                           args.threads, args.rounds)
+    except NetError as exc:
+        raise CliError(str(exc)) from None
+    print_report({"benchmark": "net", **report}, args.json, format_report)
     return 0
 
 
