@@ -94,3 +94,6 @@ def test_the_network_benchmark(capsys):
     r = json.loads(capsys.readouterr().out)
     assert set(r["inference_positions_per_s"]) == {"1", "8", "16"}
     assert r["training_positions_per_s"] > 0 and r["parameters"] > 0
+    # onnxruntime (the net extra has it) answers what torch does.
+    assert r["onnxruntime"]["max_abs_diff"] < 1e-4
+    assert set(r["onnxruntime"]["inference_positions_per_s"]) == {"1", "8", "16"}

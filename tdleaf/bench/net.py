@@ -1,6 +1,7 @@
 """``tdleaf bench net``: positions per second of the policy-value network
 (:mod:`tdleaf.learn.net`) on this machine's CPU: inference at batch 1, 8 and 16 (what an
-MCTS asks of it), and training steps at the training batch.
+MCTS asks of it) in PyTorch and, exported to ONNX, in onnxruntime (the same threads;
+their outputs compared), and training steps at the training batch.
 
 The inputs are the planes of a variant's labelled positions
 (``search/data/prior_<variant>.epd``), so the numbers include nothing but the network:
@@ -47,6 +48,7 @@ def bench_net(variant: str = VARIANT, channels: int = 32, blocks: int = 4, threa
                 for k in range(0, n - b + 1, b):
                     net(planes[k:k + b])
                 best[b] = min(best[b], (time.perf_counter() - t0) / (n // b * b))
+    onnx = _onnx(net, planes, threads, rounds)
     net.train()
     opt = torch.optim.AdamW(net.parameters(), lr=1e-3)
     target = torch.randint(0, enc.POLICY_SIZE, (TRAIN_BATCH,))
@@ -64,15 +66,57 @@ def bench_net(variant: str = VARIANT, channels: int = 32, blocks: int = 4, threa
     return {"variant": variant, "channels": channels, "blocks": blocks, "parameters": params,
             "threads": threads, "torch": torch.__version__, "rounds": rounds,
             "inference_positions_per_s": {str(b): 1 / best[b] for b in BATCHES},
+            "onnxruntime": onnx,
             "training_positions_per_s": 1 / train_best, "train_batch": TRAIN_BATCH}
 
 
+def _onnx(net: Any, planes: Any, threads: int, rounds: int) -> dict[str, Any] | None:
+    """onnxruntime's positions/s at each batch and its largest difference from torch's
+    outputs; None without onnxruntime."""
+    import tempfile
+    from pathlib import Path
+
+    from tdleaf.learn.net import NetError, export_onnx, onnx_session, torch_module
+    torch = torch_module()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "net.onnx"
+        try:
+            export_onnx(net, path)
+            session = onnx_session(path, threads)
+        except (NetError, ImportError, ModuleNotFoundError):
+            return None
+        x = planes.numpy()
+        n = len(x)
+        p, v = session.run(None, {"planes": x[:16]})
+        with torch.inference_mode():
+            tp, tv = net(planes[:16])
+        diff = float(max(np.abs(p - tp.numpy()).max(), np.abs(v - tv.numpy()).max()))
+        best = {b: float("inf") for b in BATCHES}
+        for r in range(rounds):
+            for b in (BATCHES if r % 2 == 0 else BATCHES[::-1]):
+                t0 = time.perf_counter()
+                for k in range(0, n - b + 1, b):
+                    session.run(None, {"planes": x[k:k + b]})
+                best[b] = min(best[b], (time.perf_counter() - t0) / (n // b * b))
+    import onnxruntime
+    return {"version": onnxruntime.__version__, "max_abs_diff": diff,
+            "inference_positions_per_s": {str(b): 1 / best[b] for b in BATCHES}}
+
+
 def format_report(r: dict[str, Any]) -> str:
-    inf = r["inference_positions_per_s"]
-    return "\n".join([
-        (f"{r['channels']} channels x {r['blocks']} blocks ({r['parameters']:,} parameters), "
-        f"torch {r['torch']}, {r['threads']} threads, {r['variant']} positions"),
-        ("| inference, batch 1 | batch 8 | batch 16 | training (batch "
-        f"{r['train_batch']}) |"), "|---|---|---|---|",
-        (f"| {inf['1']:,.0f} | {inf['8']:,.0f} | {inf['16']:,.0f} | "
-        f"{r['training_positions_per_s']:,.0f} |")])
+    o = r.get("onnxruntime")
+    runtimes = [(f"torch {r['torch']}", r["inference_positions_per_s"])]
+    if o:
+        runtimes.append((f"onnxruntime {o['version']}", o["inference_positions_per_s"]))
+    lines = [(f"{r['channels']} channels x {r['blocks']} blocks ({r['parameters']:,} parameters), "
+             f"{r['threads']} threads, {r['variant']} positions; positions/s"),
+             "| runtime | batch 1 | batch 8 | batch 16 |", "|---|---|---|---|"]
+    lines += [f"| {name} | {x['1']:,.0f} | {x['8']:,.0f} | {x['16']:,.0f} |"
+              for name, x in runtimes]
+    lines.append(f"Training (torch, batch {r['train_batch']}): "
+                 f"{r['training_positions_per_s']:,.0f} positions/s")
+    if o:
+        lines.append(f"onnxruntime's outputs differ from torch's by at most {o['max_abs_diff']:.1e}")
+    else:
+        lines.append("onnxruntime: not installed (pip install 'tdleaf[net]')")
+    return "\n".join(lines)

@@ -27,6 +27,7 @@ import csv
 import json
 import pickle
 import time
+import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -246,6 +247,36 @@ def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
         (out / ".checkpoint.pt.tmp").replace(ck_path)     # atomic: the old or the new one
         _write_history(hist_path, history)
     return history
+
+
+def export_onnx(net: Any, path: Path) -> str:
+    """Write ``net`` as an ONNX file (a file that runs no code when loaded, for play:
+    onnxruntime answers several times faster than torch at small batches, BENCHMARKS.md)
+    with a variable batch; returns its sha256."""
+    import hashlib
+    torch = torch_module()
+    net.eval()
+    x = torch.zeros(1, N_PLANES, 8, 8)
+    with warnings.catch_warnings():      # the exporter's notes on its own future
+        warnings.simplefilter("ignore")
+        torch.onnx.export(net, (x,), str(path), input_names=["planes"],
+                          output_names=["policy", "value"], dynamo=False,
+                          dynamic_axes={"planes": {0: "batch"}, "policy": {0: "batch"},
+                                        "value": {0: "batch"}})
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def onnx_session(path: Path, threads: int) -> Any:
+    """An onnxruntime session of an ONNX network on the CPU with ``threads`` threads."""
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        raise NetError("playing an ONNX network needs onnxruntime: pip install "
+                       "'tdleaf[net]'") from None
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 
 def evaluate(torch: Any, net: Any, held: Batches, cfg: TrainConfig) -> dict[str, float]:
