@@ -97,3 +97,40 @@ def test_the_network_benchmark(capsys):
     # onnxruntime (the net extra has it) answers what torch does.
     assert r["onnxruntime"]["max_abs_diff"] < 1e-4
     assert set(r["onnxruntime"]["inference_positions_per_s"]) == {"1", "8", "16"}
+
+
+def test_eval_a_network_beside_the_prior(data, tmp_path, capsys):
+    """On forty of atomic's labelled positions: the network (its folder, and the same
+    exported to ONNX) beside the prior and the uniform policy."""
+    import json
+
+    import torch
+
+    from search.shipped import package_data_dir
+    from tdleaf.learn.net import export_onnx, make_net
+    lines = [x for x in (package_data_dir() / "prior_atomic.epd").read_text().splitlines()
+             if x and not x.startswith("#")][:40]
+    epd = tmp_path / "forty.epd"
+    epd.write_text("\n".join(lines) + "\n")
+    train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
+    assert main(["net", "eval", str(tmp_path / "run"), "--variant", "atomic",
+                 "--positions", str(epd), "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["net"]["positions"] == 40 and 0 <= r["net"]["top1"] <= 1
+    assert r["net"]["loglik"] < 0 and r["uniform"]["positions"] == 40
+    assert r["prior_depth_1"]["top1"] > r["uniform"]["top1"]
+    # The same network as an ONNX file answers the same.
+    cfg = json.loads((tmp_path / "run" / "config.json").read_text())["train"]
+    net = make_net(cfg["channels"], cfg["blocks"])
+    net.load_state_dict(torch.load(tmp_path / "run" / "checkpoint.pt", weights_only=True)["model"])
+    export_onnx(net, tmp_path / "net.onnx")
+    assert main(["net", "eval", str(tmp_path / "net.onnx"), "--variant", "atomic",
+                 "--positions", str(epd), "--json"]) == 0
+    o = json.loads(capsys.readouterr().out)
+    assert o["net"]["top1"] == r["net"]["top1"]
+    assert o["net"]["loglik"] == pytest.approx(r["net"]["loglik"], abs=1e-5)
+    # A network of another variant, and no network at all.
+    assert main(["net", "eval", str(tmp_path / "run"), "--variant", "crazyhouse"]) == 2
+    assert "a network of atomic, not of crazyhouse" in capsys.readouterr().err
+    assert main(["net", "eval", str(tmp_path), "--variant", "atomic"]) == 2
+    assert "neither an ONNX file" in capsys.readouterr().err

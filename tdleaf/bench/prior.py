@@ -145,11 +145,13 @@ def calibration(values: np.ndarray, results: np.ndarray) -> dict[str, Any]:
             "sign_n": int(decided.sum()), "bins": bins}
 
 
-def measure(variant: str, depth: int, weights: Any = None, use_mle: bool = False) -> dict[str, Any]:
+def measure(variant: str, depth: int, weights: Any = None, use_mle: bool = False,
+            path: Path | None = None) -> dict[str, Any]:
     """Every measurement of one variant at one prior depth, at the stored temperature and
     win logit (the maximum-likelihood ones with ``use_mle`` or when no temperature is
-    stored)."""
-    rows = read_labelled(data_path(variant))
+    stored), on the labelled positions of ``path`` (default: the variant's shipped ones)."""
+    path = path or data_path(variant)
+    rows = read_labelled(path)
     ev = HeuristicPrior(variant, weights, depth, temperature=1.0)
     t0 = time.perf_counter()
     arr, _ = ev.batch([r.fen for r in rows])
@@ -202,7 +204,7 @@ def measure(variant: str, depth: int, weights: Any = None, use_mle: bool = False
     return {
         "variant": variant, "depth": depth, "positions": len(rows), "omega_mle": omega_mle,
         "games": len({r.game for r in rows}),
-        "label": label_of(data_path(variant)),
+        "label": label_of(path),
         "mean_legal_moves": float(np.mean(ns)),
         "temperature_mle": t_mle, "temperature_stored": stored, "temperature_used": t_used,
         "win_logit_mle": w_mle, "win_logit_stored": stored_w, "win_logit_used": w_used,

@@ -1,4 +1,5 @@
-"""``tdleaf net``: a network taught by tdleaf: its training data and its training."""
+"""``tdleaf net``: a network taught by tdleaf: its training data, its training and its
+measurement."""
 
 from __future__ import annotations
 
@@ -33,6 +34,15 @@ beta the prior's softmax, the value target (1 - q) the game's result plus q the 
 score squashed. Every tenth game is held out for validation. After each epoch the folder
 gets checkpoint.pt, a line of history.csv (losses, held-out top-1 against the search's
 move, value error, positions seen, CPU seconds) and config.json; --resume carries on."""
+
+
+EVAL = """\
+Measure a network on labelled positions no network trains on (default: the variant's
+search/data/prior_<variant>.epd, engine games labelled by Fairy-Stockfish): its policy's
+top-1 and the mean log-likelihood of the label move, its value's Brier score and sign
+accuracy, beside the heuristic prior at depths 0 and 1 (the variant's default
+evaluation) and the uniform policy. With --json, stdout carries one JSON object whose
+"net" entry holds "top1", "loglik" and "positions"."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -96,6 +106,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--resume", action="store_true", help="carry on the run in --out")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.set_defaults(run=run_train)
+
+    b = sub.add_parser("eval", help="a network's top-1 and log-likelihood on labelled "
+                                    "positions, beside the prior's and the uniform policy's",
+                       description=EVAL)
+    b.add_argument("net", metavar="NET", help="a 'tdleaf net train' folder or an ONNX file")
+    b.add_argument("--variant", required=True, help="the variant")
+    b.add_argument("--positions", metavar="EPD",
+                   help="labelled positions, 'FEN;bm UCI;result R;' (R for the side to move: "
+                        "1, 0.5, 0); default search/data/prior_<variant>.epd")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_eval)
 
 
 def run_data(args: argparse.Namespace) -> int:
@@ -168,4 +189,20 @@ def run_train(args: argparse.Namespace) -> int:
         print(f"epoch {int(last['epoch'])}: train loss {last['train_loss']:.3f}, held-out "
               f"top-1 {100 * last['val_top1']:.1f}%, value MSE {last['val_value_mse']:.3f} "
               f"({int(last['val_positions'])} positions); {Path(args.out) / 'checkpoint.pt'}")
+    return 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf net eval``."""
+    from tdleaf.bench.common import print_report
+    from tdleaf.bench.neteval import evaluate_net, format_report
+    from tdleaf.learn.net import NetError
+    from tdleaf.play.epd import EpdError
+    from variants import canonical_variant
+
+    try:
+        report = evaluate_net(args.net, canonical_variant(args.variant), args.positions)
+    except (NetError, EpdError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    print_report(report, args.json, format_report)
     return 0
