@@ -16,6 +16,14 @@ from tdleaf.learn.netdata import DataConfig, write_data
 if os.environ.get("CI") != "true":
     pytest.importorskip("torch")
 
+
+def _onnxruntime() -> None:
+    """The ONNX tests need onnx and onnxruntime (the net extra has them; torch alone, the
+    older torch extra, has not): skipped without, but in CI."""
+    if os.environ.get("CI") != "true":
+        pytest.importorskip("onnx")
+        pytest.importorskip("onnxruntime")
+
 from tdleaf.learn.net import NetError, TrainConfig, make_net, train
 
 TINY = TrainConfig(channels=8, blocks=1, epochs=2, batch=64, seed=3)
@@ -88,6 +96,7 @@ def test_the_network_is_small_and_its_policy_is_the_move_map():
 
 
 def test_the_network_benchmark(capsys):
+    _onnxruntime()
     assert main(["bench", "net", "--channels", "8", "--blocks", "1", "--rounds", "1",
                  "--json"]) == 0
     import json
@@ -102,6 +111,7 @@ def test_the_network_benchmark(capsys):
 def test_eval_a_network_beside_the_prior(data, tmp_path, capsys):
     """On forty of atomic's labelled positions: the network (its folder, and the same
     exported to ONNX) beside the prior and the uniform policy."""
+    _onnxruntime()
     import json
 
     import torch
