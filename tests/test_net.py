@@ -144,3 +144,10 @@ def test_eval_a_network_beside_the_prior(data, tmp_path, capsys):
     assert "a network of atomic, not of crazyhouse" in capsys.readouterr().err
     assert main(["net", "eval", str(tmp_path), "--variant", "atomic"]) == 2
     assert "neither an ONNX file" in capsys.readouterr().err
+
+
+def test_the_learning_curves_are_drawn(data, tmp_path, capsys):
+    train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 2}))
+    assert main(["plot", str(tmp_path / "run")]) == 0
+    assert "net-curves.png" in capsys.readouterr().out
+    assert (tmp_path / "run" / "figures" / "net-curves.png").stat().st_size > 10_000

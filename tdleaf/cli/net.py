@@ -105,6 +105,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"torch threads; 1 makes a seeded run reproducible (default {t.threads})")
     b.add_argument("--resume", action="store_true", help="carry on the run in --out")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.add_argument("--no-plot", action="store_true",
+                   help="do not draw the learning curves (NETDIR/figures/net-curves.png; "
+                        "later: 'tdleaf plot NETDIR')")
     b.set_defaults(run=run_train)
 
     b = sub.add_parser("eval", help="a network's top-1 and log-likelihood on labelled "
@@ -189,6 +192,10 @@ def run_train(args: argparse.Namespace) -> int:
         print(f"epoch {int(last['epoch'])}: train loss {last['train_loss']:.3f}, held-out "
               f"top-1 {100 * last['val_top1']:.1f}%, value MSE {last['val_value_mse']:.3f} "
               f"({int(last['val_positions'])} positions); {Path(args.out) / 'checkpoint.pt'}")
+    if not args.no_plot:
+        from plots.net import plot_net
+        (figure,) = plot_net(args.out)
+        print(f"learning curves in {figure}")
     return 0
 
 

@@ -112,6 +112,14 @@ def run(args: argparse.Namespace) -> int:
         return _curves(args)
     if args.run_dir is None:
         raise CliError("give a RUN_DIR, or --curves RUN... (see 'tdleaf plot --help')")
+    if _is_net(Path(args.run_dir)):        # a 'tdleaf net train' folder: its curves
+        from plots.net import plot_net
+        try:
+            (figure,) = plot_net(args.run_dir, out=args.out, fmt=args.fmt)
+        except plots.PlotError as exc:
+            raise CliError(str(exc)) from None
+        print(f"learning curves in {figure}")
+        return 0
     try:
         files = plots.plot_run(args.run_dir, out=args.out, fmt=args.fmt,
                                compare_paper=args.compare_paper, numbers=args.numbers)
@@ -123,6 +131,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {f.name}")
     print(f"open {Path(out) / 'report.md'} for the overview")
     return 0
+
+
+def _is_net(folder: Path) -> bool:
+    """Whether ``folder`` is a network's training folder (its config has "train")."""
+    import json
+    try:
+        return "train" in json.loads((folder / "config.json").read_text())
+    except (OSError, ValueError):
+        return False
 
 
 def _curves(args: argparse.Namespace) -> int:
