@@ -4,6 +4,7 @@ The same scheduler drives Ray's actors (tests/test_backend_ray.py)."""
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,3 +110,30 @@ def test_every_many_games_command_takes_the_backend_options(command, capsys):
 def test_an_address_without_ray_is_a_usage_error(capsys):
     assert main(["match", "traditional", "ones", "--games", "2", "--address", "auto"]) == 2
     assert "--address is for --backend ray" in capsys.readouterr().err
+
+
+@dataclass
+class SlowAndDying:
+    """Unit 0 streams items slowly; the first worker to take unit 1 dies at once, so
+    a fresh worker starts while unit 0's items keep coming."""
+
+    marker: str
+
+    def start(self) -> None:
+        return None
+
+    def run(self, state: None, unit: int):
+        if unit == 1 and not Path(self.marker).exists():
+            Path(self.marker).write_text("died")
+            os._exit(9)
+        for k in range(60 if unit == 0 else 1):
+            time.sleep(0.05)
+            yield k
+
+    def close(self, state: None) -> None:
+        pass
+
+
+def test_items_sent_while_a_worker_restarts_are_not_lost(tmp_path):
+    got = _collect(Backend(workers=2), SlowAndDying(str(tmp_path / "died")), [0, 1, 2])
+    assert got == {0: list(range(60)), 1: [0], 2: [0]}

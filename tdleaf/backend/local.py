@@ -56,6 +56,8 @@ class LocalLanes:
         self.procs: list[Any] = []
         self.tasks: list[Any] = []
         self.gens: list[int] = []
+        #: What the other workers sent while one was starting: poll's first events.
+        self.early: list[Event] = []
 
     def _start(self, lane: int) -> None:
         gen = self.gens[lane] + 1 if lane < len(self.gens) else 0
@@ -85,7 +87,10 @@ class LocalLanes:
                 continue
             if kind == "failed":
                 raise BackendError(f"a worker could not start on {payload}")
-            waiting.discard(lane)
+            if kind == "ready":
+                waiting.discard(lane)
+            else:                   # another worker's item or end, kept for poll
+                self.early += self._event(lane, kind, payload)
 
     def open(self, workers: int | None, units: int) -> int:
         n = worker_count(workers, 1, units)
@@ -99,29 +104,33 @@ class LocalLanes:
 
     def poll(self, timeout: float) -> list[Event]:
         events = self._drain(timeout)
-        if not events:
-            for lane, proc in enumerate(self.procs):
-                if not proc.is_alive():
-                    # What it sent before it died comes first: then its unit is lost.
-                    events += self._drain(0.0)
-                    events.append(Event(lane, "lost", why=f"worker process exited with code "
-                                                          f"{proc.exitcode}"))
+        dead = [lane for lane, proc in enumerate(self.procs) if not proc.is_alive()]
+        if dead:
+            # What they sent before they died comes first: then their units are lost.
+            events += self._drain(0.0)
+            events += [Event(lane, "lost", why=f"worker process exited with code "
+                                               f"{self.procs[lane].exitcode}") for lane in dead]
         return events
 
     def _drain(self, timeout: float) -> list[Event]:
-        events = []
+        events, self.early = self.early, []
+        if events:
+            timeout = 0.0
         try:
             while True:
                 lane, gen, kind, payload = self.results.get(timeout=timeout)
                 timeout = 0.0
-                if gen != self.gens[lane]:
-                    continue                # from a worker since replaced
-                if kind == "error":
-                    raise BackendError(f"a worker failed: {payload}")
-                events.append(Event(lane, kind, item=payload))
+                if gen == self.gens[lane]:     # else from a worker since replaced
+                    events += self._event(lane, kind, payload)
         except queue.Empty:
             pass
         return events
+
+    @staticmethod
+    def _event(lane: int, kind: str, payload: Any) -> list[Event]:
+        if kind == "error":
+            raise BackendError(f"a worker failed: {payload}")
+        return [Event(lane, kind, item=payload)]
 
     def replace(self, lane: int) -> None:
         self._start(lane)
