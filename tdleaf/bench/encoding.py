@@ -20,7 +20,8 @@ ROUNDS = 20
 REPEAT = 5           # passes over the positions in one round
 
 
-def _arrays(variant: str) -> tuple[np.ndarray, np.ndarray]:
+def labelled_arrays(variant: str) -> tuple[np.ndarray, np.ndarray]:
+    """The arrays (``bb``, ``st`` rows) of the variant's labelled positions."""
     from variants import Position
 
     from .prior_data import data_path, read_labelled
@@ -34,7 +35,7 @@ def bench_encoding(variant: str, rounds: int = ROUNDS) -> dict[str, Any]:
     from search import encoding as enc
     from variants import core
 
-    bbs, sts = _arrays(variant)
+    bbs, sts = labelled_arrays(variant)
     n = len(bbs)
     reps = np.zeros(n, dtype=np.int64)
     out = np.zeros((n, enc.N_PLANES, 8, 8), dtype=np.float32)

@@ -27,27 +27,21 @@ def bench_net(variant: str = VARIANT, channels: int = 32, blocks: int = 4, threa
     from search import encoding as enc
     from tdleaf.learn.net import make_net, torch_module
 
-    from .encoding import _arrays
+    from .encoding import labelled_arrays
 
     torch = torch_module()
     torch.set_num_threads(threads)
     torch.manual_seed(0)
-    bbs, sts = _arrays(variant)
+    bbs, sts = labelled_arrays(variant)
     n = len(bbs)
     x = np.zeros((n, enc.N_PLANES, 8, 8), dtype=np.float32)
     enc.planes_batch(bbs, sts, np.zeros(n, dtype=np.int64), x)
     planes = torch.from_numpy(x)
     net = make_net(channels, blocks)
     params = sum(p.numel() for p in net.parameters())
-    best = {b: float("inf") for b in BATCHES}
     net.eval()
     with torch.inference_mode():
-        for r in range(rounds):
-            for b in (BATCHES if r % 2 == 0 else BATCHES[::-1]):
-                t0 = time.perf_counter()
-                for k in range(0, n - b + 1, b):
-                    net(planes[k:k + b])
-                best[b] = min(best[b], (time.perf_counter() - t0) / (n // b * b))
+        rates = _inference_rates(net, planes, rounds)
     onnx = _onnx(net, planes, threads, rounds)
     net.train()
     opt = torch.optim.AdamW(net.parameters(), lr=1e-3)
@@ -65,8 +59,7 @@ def bench_net(variant: str = VARIANT, channels: int = 32, blocks: int = 4, threa
         train_best = min(train_best, (time.perf_counter() - t0) / (n // TRAIN_BATCH * TRAIN_BATCH))
     return {"variant": variant, "channels": channels, "blocks": blocks, "parameters": params,
             "threads": threads, "torch": torch.__version__, "rounds": rounds,
-            "inference_positions_per_s": {str(b): 1 / best[b] for b in BATCHES},
-            "onnxruntime": onnx,
+            "inference_positions_per_s": rates, "onnxruntime": onnx,
             "training_positions_per_s": 1 / train_best, "train_batch": TRAIN_BATCH}
 
 
@@ -86,21 +79,28 @@ def _onnx(net: Any, planes: Any, threads: int, rounds: int) -> dict[str, Any] | 
         except (NetError, ImportError, ModuleNotFoundError):
             return None
         x = planes.numpy()
-        n = len(x)
         p, v = session.run(None, {"planes": x[:16]})
         with torch.inference_mode():
             tp, tv = net(planes[:16])
         diff = float(max(np.abs(p - tp.numpy()).max(), np.abs(v - tv.numpy()).max()))
-        best = {b: float("inf") for b in BATCHES}
-        for r in range(rounds):
-            for b in (BATCHES if r % 2 == 0 else BATCHES[::-1]):
-                t0 = time.perf_counter()
-                for k in range(0, n - b + 1, b):
-                    session.run(None, {"planes": x[k:k + b]})
-                best[b] = min(best[b], (time.perf_counter() - t0) / (n // b * b))
+        rates = _inference_rates(lambda batch: session.run(None, {"planes": batch}), x, rounds)
     import onnxruntime
     return {"version": onnxruntime.__version__, "max_abs_diff": diff,
-            "inference_positions_per_s": {str(b): 1 / best[b] for b in BATCHES}}
+            "inference_positions_per_s": rates}
+
+
+def _inference_rates(run: Any, planes: Any, rounds: int) -> dict[str, float]:
+    """Positions/s of ``run(batch)`` over ``planes`` at each batch size of
+    :data:`BATCHES`, the best of ``rounds`` rounds, their order alternating."""
+    n = len(planes)
+    best = {b: float("inf") for b in BATCHES}
+    for r in range(rounds):
+        for b in (BATCHES if r % 2 == 0 else BATCHES[::-1]):
+            t0 = time.perf_counter()
+            for k in range(0, n - b + 1, b):
+                run(planes[k:k + b])
+            best[b] = min(best[b], (time.perf_counter() - t0) / (n // b * b))
+    return {str(b): 1 / best[b] for b in BATCHES}
 
 
 def format_report(r: dict[str, Any]) -> str:

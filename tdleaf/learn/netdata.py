@@ -40,10 +40,17 @@ from typing import Any
 import numpy as np
 
 from search import Engine
-from search.encoding import ENCODING_VERSION, EncodingError, check_version, move_indices
+from search.encoding import (
+    ENCODING_VERSION,
+    EncodingError,
+    check_version,
+    move_indices,
+    repetitions,
+)
 from search.files import write_bytes, write_json
 from search.prior import HeuristicPrior
 from variants import Position, canonical_variant, core, random_line
+from variants.position import move_to_uci
 
 from ..backend import Backend, run_units
 from .selfplay import game_over
@@ -153,10 +160,10 @@ def play_game(cfg: DataConfig, engine: Engine, prior: HeuristicPrior,
         turn = int(pos.st[core.TURN])
         idx = np.zeros(n, dtype=np.int64)
         move_indices(arr.moves[0, :n], n, turn, idx)
-        best = int(idx[next(i for i in range(n) if _uci(arr.moves[0, i]) == r.move)])
+        best = int(idx[next(i for i in range(n) if move_to_uci(int(arr.moves[0, i])) == r.move)])
         rows["bb"].append(pos.bb.copy())
         rows["st"].append(pos.st.astype(np.int16))
-        rows["reps"].append(min(2, pos.repetitions()))
+        rows["reps"].append(repetitions(pos))
         rows["n_legal"].append(n)
         rows["legal"].append(idx.astype(np.int16))
         rows["prior"].append(arr.probs[0, :n].astype(np.float32))
@@ -167,7 +174,7 @@ def play_game(cfg: DataConfig, engine: Engine, prior: HeuristicPrior,
         move = r.move
         if cfg.sample and rng.random() < cfg.sample:
             p = arr.probs[0, :n] / arr.probs[0, :n].sum()
-            move = _uci(arr.moves[0, int(rng.choice(n, p=p))])
+            move = move_to_uci(int(arr.moves[0, int(rng.choice(n, p=p))]))
         pos.push_uci(move)
     result = over[0] if over is not None else _value_result(arr.values[0], int(pos.st[core.TURN]))
     white = 2.0 * result - 1.0         # +1 White won, -1 Black won
@@ -185,11 +192,6 @@ def play_game(cfg: DataConfig, engine: Engine, prior: HeuristicPrior,
         "legal": np.concatenate(rows["legal"]) if k else np.zeros(0, np.int16),
         "prior": np.concatenate(rows["prior"]) if k else np.zeros(0, np.float32),
     }
-
-
-def _uci(m: Any) -> str:
-    from variants.position import move_to_uci
-    return move_to_uci(int(m))
 
 
 def _value_result(value: float, turn: int) -> float:
@@ -289,9 +291,8 @@ class DataFolder:
         """A finished game: journal it, then write the shards it completes."""
         write_bytes(self.pending_dir / f"game-{game:07d}.npz", _npz_bytes(arrays))
         self.pending[game] = arrays
-        while all(g in self.pending for g in range(self.next, self.next + self._shard_size())):
-            if self._shard_size() == 0:
-                break
+        while (size := self._shard_size()) and all(
+                g in self.pending for g in range(self.next, self.next + size)):
             self._write_shard()
 
     def _shard_size(self) -> int:
@@ -302,16 +303,12 @@ class DataFolder:
         parts, dupes = [], 0
         for g in range(first, last):
             arrays = self.pending[g]
-            keys = arrays["bb"][:, core.HASH]
-            keep = np.array([int(h) not in self.seen for h in keys], dtype=bool)
-            for h, k in zip(keys, keep):     # a position twice in one game: the first
-                if k:
-                    self.seen.add(int(h))
-            # Within the game too: a repeated key's later occurrences go.
-            _, first_of = np.unique(keys, return_index=True)
-            within = np.zeros(len(keys), dtype=bool)
-            within[first_of] = True
-            keep &= within
+            # A key's first occurrence, in game order: earlier games, then earlier plies.
+            keep = np.zeros(len(arrays["bb"]), dtype=bool)
+            for i, h in enumerate(arrays["bb"][:, core.HASH].tolist()):
+                if h not in self.seen:
+                    self.seen.add(h)
+                    keep[i] = True
             dupes += int((~keep).sum())
             parts.append(_select(arrays, keep))
         arrays = concat(parts)
