@@ -109,6 +109,8 @@ def is_validation(game: int) -> bool:
 
 
 def game_seed(seed: int, game: int) -> int:
+    """The seed of game ``game`` of a data set seeded ``seed`` (a stream of its own,
+    apart from learning's :func:`.runs.game_seed`)."""
     return (seed * 1_000_003 + game) * 7_919 % (1 << 61)
 
 
