@@ -67,3 +67,38 @@ def plot_net(net_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None
     _save(fig, path, fmt, "network learning curves")
     plt.close(fig)
     return [path]
+
+
+def plot_scaling(points: list[dict[str, float]], baselines: dict[str, float],
+                 path: str | os.PathLike[str], title: str) -> Path:
+    """Draw networks' top-1 on labelled positions against the positions they trained on
+    and the CPU hours they cost (data and training): ``points`` hold ``positions``,
+    ``cpu_hours`` and ``top1``; ``baselines`` are horizontal lines (name: top-1)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .api import _save
+
+    if not points:
+        raise PlotError("no networks to draw")
+    points = sorted(points, key=lambda p: p["positions"])
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), dpi=100)
+    for ax, key, label in ((axes[0], "positions", "positions trained on"),
+                           (axes[1], "cpu_hours", "CPU hours (data and training)")):
+        ax.plot([p[key] for p in points], [100 * p["top1"] for p in points], marker="o",
+                color="C0", label="network")
+        for i, (name, top1) in enumerate(baselines.items()):
+            ax.axhline(100 * top1, ls="--", color=f"C{i + 1}", label=name)
+        ax.set_xscale("log")
+        ax.set_xlabel(label)
+        ax.set_ylabel("top-1 (%)")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _save(fig, out, out.suffix.lstrip(".") or "png", "network scaling")
+    plt.close(fig)
+    return out

@@ -108,42 +108,120 @@ def test_the_network_benchmark(capsys):
     assert set(r["onnxruntime"]["inference_positions_per_s"]) == {"1", "8", "16"}
 
 
-def test_eval_a_network_beside_the_prior(data, tmp_path, capsys):
-    """On forty of atomic's labelled positions: the network (its folder, and the same
-    exported to ONNX) beside the prior and the uniform policy."""
-    _onnxruntime()
-    import json
-
-    import torch
-
+@pytest.fixture
+def forty(tmp_path):
+    """Forty of atomic's labelled positions."""
     from search.shipped import package_data_dir
-    from tdleaf.learn.net import export_onnx, make_net
     lines = [x for x in (package_data_dir() / "prior_atomic.epd").read_text().splitlines()
              if x and not x.startswith("#")][:40]
     epd = tmp_path / "forty.epd"
     epd.write_text("\n".join(lines) + "\n")
+    return epd
+
+
+def test_eval_a_network_beside_the_prior_and_its_teacher(data, tmp_path, forty, capsys):
+    """The network (its folder, and the same exported to ONNX) beside the prior, the
+    uniform policy and its teacher (here the depth-1 search that labelled the data)."""
+    _onnxruntime()
+    import json
     train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
     assert main(["net", "eval", str(tmp_path / "run"), "--variant", "atomic",
-                 "--positions", str(epd), "--json"]) == 0
+                 "--positions", str(forty), "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
     assert r["net"]["positions"] == 40 and 0 <= r["net"]["top1"] <= 1
     assert r["net"]["loglik"] < 0 and r["uniform"]["positions"] == 40
     assert r["prior_depth_1"]["top1"] > r["uniform"]["top1"]
+    assert r["teacher"]["depth"] == 1 and r["teacher"]["positions"] == 40
+    assert r["teacher"]["top1"] > r["uniform"]["top1"]
     # The same network as an ONNX file answers the same.
-    cfg = json.loads((tmp_path / "run" / "config.json").read_text())["train"]
-    net = make_net(cfg["channels"], cfg["blocks"])
-    net.load_state_dict(torch.load(tmp_path / "run" / "checkpoint.pt", weights_only=True)["model"])
-    export_onnx(net, tmp_path / "net.onnx")
-    assert main(["net", "eval", str(tmp_path / "net.onnx"), "--variant", "atomic",
-                 "--positions", str(epd), "--json"]) == 0
+    assert main(["net", "export", str(tmp_path / "run")]) == 0
+    assert "sha256" in capsys.readouterr().out
+    assert main(["net", "eval", str(tmp_path / "run" / "network.onnx"), "--variant", "atomic",
+                 "--positions", str(forty), "--json", "--no-teacher"]) == 0
     o = json.loads(capsys.readouterr().out)
-    assert o["net"]["top1"] == r["net"]["top1"]
+    assert o["net"]["top1"] == r["net"]["top1"] and "teacher" not in o
     assert o["net"]["loglik"] == pytest.approx(r["net"]["loglik"], abs=1e-5)
     # A network of another variant, and no network at all.
-    assert main(["net", "eval", str(tmp_path / "run"), "--variant", "crazyhouse"]) == 2
-    assert "a network of atomic, not of crazyhouse" in capsys.readouterr().err
+    for net in (tmp_path / "run", tmp_path / "run" / "network.onnx"):
+        assert main(["net", "eval", str(net), "--variant", "crazyhouse"]) == 2
+        assert "a network of atomic, not of crazyhouse" in capsys.readouterr().err
     assert main(["net", "eval", str(tmp_path), "--variant", "atomic"]) == 2
-    assert "neither an ONNX file" in capsys.readouterr().err
+    assert "not a 'tdleaf net train' folder" in capsys.readouterr().err
+
+
+def test_a_network_file_is_checked_before_it_is_used(data, tmp_path):
+    """Refused with a clear error: a digest that does not match, another encoding
+    version, an ONNX file that is not a tdleaf network, a corrupt file; the metadata
+    names the network's provenance."""
+    _onnxruntime()
+    import onnx
+
+    from search.network import NetworkError, load_network, open_network, sha256_of
+    from tdleaf.learn.net import export_network, export_onnx
+    train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
+    path, digest = export_network(tmp_path / "run", tmp_path / "a.onnx")
+    assert digest == sha256_of(path)
+    net = load_network(path, "atomic", sha256=digest)
+    assert net.metadata["teacher"] == "default" and net.metadata["depth"] == "1"
+    assert "8x1 residual" in net.provenance() and digest[:12] in net.provenance()
+    with pytest.raises(NetworkError, match="not the manifest's"):
+        load_network(path, "atomic", sha256="0" * 64)
+    model = onnx.load(str(path))
+    for prop in model.metadata_props:
+        if prop.key == "encoding_version":
+            prop.value = "0"
+    onnx.save(model, str(tmp_path / "old.onnx"))
+    with pytest.raises(NetworkError, match="encoding version 0"):
+        open_network(str(tmp_path / "old.onnx"), "atomic")
+    export_onnx(make_net(8, 1), tmp_path / "bare.onnx")
+    with pytest.raises(NetworkError, match="not a tdleaf network"):
+        open_network(str(tmp_path / "bare.onnx"), "atomic")
+    (tmp_path / "cut.onnx").write_bytes(path.read_bytes()[:1000])
+    with pytest.raises(NetworkError, match="not an ONNX network"):
+        open_network(str(tmp_path / "cut.onnx"), "atomic")
+    with pytest.raises(NetworkError, match="ships no network"):
+        open_network("shipped", "horde")
+
+
+def test_train_on_the_first_positions_of_the_data(data, tmp_path, capsys):
+    import json
+    train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1, "positions": 100}))
+    info = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert info["positions"] == 100 and info["train"]["positions"] == 100
+    assert info["train_positions"] + info["val_positions"] == 100 and info["left_out"] == 0
+    # The positions a network is measured on are left out of its training.
+    from tdleaf.learn.netdata import position_keys, read_data
+    keys = position_keys(read_data(data, positions=100)[1])
+    train(data, tmp_path / "less", TrainConfig(**{**TINY.__dict__, "epochs": 1, "positions": 100}),
+          exclude={int(k) for k in keys[:10]})
+    info = json.loads((tmp_path / "less" / "config.json").read_text())
+    assert info["left_out"] >= 10 and info["positions"] == 100 - info["left_out"]
+    assert main(["net", "train", str(data), "--out", str(tmp_path / "big"), "--positions",
+                 "10000000", "--no-progress"]) == 2
+    assert "fewer than the 10000000 asked for" in capsys.readouterr().err
+
+
+def test_compare_two_groups_of_networks(data, tmp_path, forty, capsys):
+    """The ablation's measurement: a group against itself differs by nothing, with an
+    interval around 0; against another group, the difference is the means'."""
+    _onnxruntime()
+    import json
+    for seed in (1, 2):
+        train(data, tmp_path / f"s{seed}", TrainConfig(**{**TINY.__dict__, "epochs": 1,
+                                                          "seed": seed}))
+    a = [str(tmp_path / "s1"), str(tmp_path / "s2")]
+    assert main(["net", "compare", "--variant", "atomic", "--positions", str(forty),
+                 "--a", *a, "--b", *a, "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["difference"]["top1"]["b_minus_a"] == 0 and r["positions"] == 40
+    lo, hi = r["difference"]["loglik"]["ci95"]
+    assert lo <= 0 <= hi
+    assert main(["net", "compare", "--variant", "atomic", "--positions", str(forty),
+                 "--a", a[0], "--b", a[1], "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    d = r["difference"]["loglik"]
+    assert d["b_minus_a"] == pytest.approx(r["b"]["loglik"] - r["a"]["loglik"])
+    assert d["ci95"][0] <= d["b_minus_a"] <= d["ci95"][1]
 
 
 def test_the_learning_curves_are_drawn(data, tmp_path, capsys):

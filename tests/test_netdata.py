@@ -134,5 +134,5 @@ def test_the_teacher_benchmark(capsys):
     assert main(["bench", "teacher", "--variant", "atomic", "--depth", "1", "--json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)["rows"]
     (d,) = row["depths"]
-    assert row["positions"] == 400 and d["depth"] == 1
+    assert row["positions"] == 2000 and d["depth"] == 1
     assert 0.0 < d["top1"] < 1.0 and d["top1_ci"][0] < d["top1"] < d["top1_ci"][1]

@@ -263,13 +263,13 @@ def test_bench_prior_beats_the_baselines():
 
     report = bench_prior(["atomic"], [0], mcts=False)
     (r,) = report["results"]
-    assert r["positions"] == 400 and r["temperature_used"] == fitted_temperature("atomic", None, 0)
+    assert r["positions"] == 2000 and r["temperature_used"] == fitted_temperature("atomic", None, 0)
     p, u, c = r["prior"], r["uniform"], r["capture_check"]
     assert p["top1"] > c["top1"] > u["top1"] and p["top3"] > c["top3"] > u["top3"]
     assert p["loglik"] > c["loglik"] > u["loglik"]
     for cal in r["value"].values():
-        assert 0 < cal["brier"] < 0.25 and sum(b["n"] for b in cal["bins"]) == 400
-    assert "| atomic | 0 | 400 |" in format_report(report)
+        assert 0 < cal["brier"] < 0.25 and sum(b["n"] for b in cal["bins"]) == 2000
+    assert "| atomic | 0 | 2000 |" in format_report(report)
 
 
 def test_bench_prior_saves_the_temperature_into_weights_json(tmp_path, capsys):
@@ -281,7 +281,7 @@ def test_bench_prior_saves_the_temperature_into_weights_json(tmp_path, capsys):
     w.save(path)
     assert main(["bench", "prior", "--variant", "crazyhouse", "--depth", "0", "--weights",
                  str(tmp_path), "--save", "--no-mcts"]) == 0
-    assert "| crazyhouse | 0 | 400 |" in capsys.readouterr().out
+    assert "| crazyhouse | 0 | 2000 |" in capsys.readouterr().out
     saved = load_weights(path, "crazyhouse")
     t = saved.meta["prior_temperature"]["0"]
     assert 0.1 < t < 20 and fitted_temperature("crazyhouse", saved, 0) == t

@@ -52,10 +52,11 @@ def test_shipped_positions_are_legal_and_labelled(variant):
     not over, the label move legal there, the result 0, 0.5 or 1 for the side to move."""
     path = shipped.package_data_dir() / prior_data.epd_name(variant)
     header = [line for line in path.read_text().splitlines() if line.startswith("#")]
-    assert header[0].startswith(f"# {variant}: 400 positions")
+    n = prior_data.POSITIONS.get(variant, prior_data.DEFAULT_POSITIONS)
+    assert header[0].startswith(f"# {variant}: {n} positions")
     assert f"at depth {prior_data.LABEL_DEPTH[variant]}" in header[0]
     rows = prior_data.read_labelled(path)
-    assert len(rows) == 400
+    assert len(rows) == n
     for r in rows:
         board = new_board(variant, r.fen)
         assert board.fen() == r.fen and board.is_valid(), r.fen

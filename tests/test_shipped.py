@@ -132,7 +132,8 @@ def test_every_data_file_is_in_the_wheels_package_data():
     read = {"manifest.json", "ladder.json", "prior.json"} | \
         {p.name for p in DATA.glob("prior_*.epd")} | \
         {s[k] for e in man["variants"].values() for s in e["sets"].values()
-         for k in ("weights", "summary")}
+         for k in ("weights", "summary")} | \
+        {e["network"]["file"] for e in man["variants"].values() if "network" in e}
     assert {p.relative_to(DATA).as_posix() for p in files} == read
     assert not list((ROOT / "search").glob("*.json")), "data belongs in search/data"
     assert not list((ROOT / "tests" / "data").glob("prior_*.epd")), "one copy: search/data"

@@ -69,7 +69,8 @@ def _onnx(net: Any, planes: Any, threads: int, rounds: int) -> dict[str, Any] | 
     import tempfile
     from pathlib import Path
 
-    from tdleaf.learn.net import NetError, export_onnx, onnx_session, torch_module
+    from search.network import onnx_session
+    from tdleaf.learn.net import NetError, export_onnx, torch_module
     torch = torch_module()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "net.onnx"

@@ -56,6 +56,10 @@ from variants.spec import get as spec
 #: added last as in chess (20,000-31,000 nodes a position against chess's 26,000).
 LABEL_DEPTH = {"chess": 10, "crazyhouse": 10, "suicide": 10, "giveaway": 10, "atomic": 9,
                "kingofthehill": 10, "3check": 10, "racingkings": 10, "horde": 10}
+#: How many labelled positions ship: 400, and 2,000 for the two variants whose networks
+#: are measured on them (issue 61).
+POSITIONS = {"crazyhouse": 2000, "atomic": 2000}
+DEFAULT_POSITIONS = 400
 #: The variants with labelled positions (one per rule set: antichess reads giveaway's).
 VARIANTS = tuple(v for v in RULE_FAMILIES if v in LABEL_DEPTH)
 PLAY_DEPTHS = (3, 7)
@@ -210,7 +214,9 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--variant", nargs="+", default=list(VARIANTS))
-    p.add_argument("--positions", type=int, default=400)
+    p.add_argument("--positions", type=int, default=None,
+                   help=f"positions per variant (default {DEFAULT_POSITIONS}, "
+                        f"{', '.join(f'{v} {n}' for v, n in POSITIONS.items())})")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--dir", type=Path, default=None,
                    help="folder to write prior_<variant>.epd into (default: the per-user "
@@ -228,7 +234,8 @@ def main(argv: list[str] | None = None) -> int:
             if i % 50 == 0 or i == n:
                 print(f"{v}: {i}/{n}", file=sys.stderr, flush=True)
 
-        rows = make_positions(v, args.positions, args.seed, progress=tick)
+        n = args.positions or POSITIONS.get(v, DEFAULT_POSITIONS)
+        rows = make_positions(v, n, args.seed, progress=tick)
         header = (f"{v}: {len(rows)} positions from {rows[-1].game} engine games (seed {args.seed}); "
                   f"label: {found[1]} at depth {LABEL_DEPTH[v]}\n"
                   f"games: Fairy-Stockfish both sides at depths {PLAY_DEPTHS[0]}-{PLAY_DEPTHS[1]} after "

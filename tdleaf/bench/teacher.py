@@ -14,6 +14,8 @@ import math
 import time
 from typing import Any
 
+import numpy as np
+
 DEPTHS = (1, 2, 3, 4, 5)
 
 
@@ -25,6 +27,24 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return centre - half, centre + half
+
+
+def teacher_hits(variant: str, depth: int, rows: list[Any], weights: str | None = None,
+                 engine: Any = None) -> tuple[np.ndarray, float]:
+    """Whether the depth-``depth`` search plays each row's label move, and the mean
+    seconds a search (one search a position, a fresh game each)."""
+    from search import Engine
+    if engine is None:
+        engine = Engine(variant, weights, hash_mb=16, search="selective")
+        engine.load_compiled()
+    hits, seconds = np.zeros(len(rows), dtype=bool), 0.0
+    for i, r in enumerate(rows):
+        engine.new_game(0)
+        t0 = time.perf_counter()
+        found = engine.search(r.fen, depth=depth, leaf=False)
+        seconds += time.perf_counter() - t0
+        hits[i] = found.move == r.bm
+    return hits, seconds / max(1, len(rows))
 
 
 def bench_teacher(variant: str, depths: tuple[int, ...] = DEPTHS, weights: str | None = None,
@@ -40,16 +60,10 @@ def bench_teacher(variant: str, depths: tuple[int, ...] = DEPTHS, weights: str |
     engine.load_compiled()
     out = []
     for d in depths:
-        hits, seconds = 0, 0.0
-        for r in rows:
-            engine.new_game(0)
-            t0 = time.perf_counter()
-            found = engine.search(r.fen, depth=d, leaf=False)
-            seconds += time.perf_counter() - t0
-            hits += found.move == r.bm
-        lo, hi = wilson(hits, len(rows))
-        out.append({"depth": d, "top1": hits / len(rows), "top1_ci": [lo, hi],
-                    "seconds_per_search": seconds / len(rows)})
+        hits, seconds = teacher_hits(variant, d, rows, engine=engine)
+        lo, hi = wilson(int(hits.sum()), len(rows))
+        out.append({"depth": d, "top1": float(hits.mean()), "top1_ci": [lo, hi],
+                    "seconds_per_search": seconds})
     return {"variant": variant, "positions": len(rows), "label": label_of(path),
             "weights": engine.weights.meta.get("name") or weights or "default",
             "depths": out}

@@ -41,8 +41,22 @@ Measure a network on labelled positions no network trains on (default: the varia
 search/data/prior_<variant>.epd, engine games labelled by Fairy-Stockfish): its policy's
 top-1 and the mean log-likelihood of the label move, its value's Brier score and sign
 accuracy, beside the heuristic prior at depths 0 and 1 (the variant's default
-evaluation) and the uniform policy. With --json, stdout carries one JSON object whose
-"net" entry holds "top1", "loglik" and "positions"."""
+evaluation), the uniform policy and the network's teacher (the search at the depth that
+labelled its data; --no-teacher skips it). NET is a training folder, an ONNX file or
+'shipped' (the variant's shipped network). With --json, stdout carries one JSON object
+whose "net" entry holds "top1", "loglik" and "positions"."""
+
+EXPORT = """\
+Write a training folder's network as an ONNX file (default NETDIR/network.onnx): a file
+that runs no code when loaded, with the variant, the encoding version, the architecture
+and the teacher in its metadata, which 'tdleaf net eval' and the engine check. Prints
+the file's sha256."""
+
+COMPARE = """\
+The teacher ablation's measurement: networks --a and networks --b (each a group of
+training seeds) on the same labelled positions (as 'tdleaf net eval'): each network's
+top-1 and log-likelihood, each group's mean, and b - a with a 95% interval from a paired
+bootstrap over positions and seeds."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -103,6 +117,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--seed", type=int, default=t.seed, help=f"(default {t.seed})")
     b.add_argument("--threads", type=positive_int, default=t.threads, metavar="N",
                    help=f"torch threads; 1 makes a seeded run reproducible (default {t.threads})")
+    b.add_argument("--positions", type=positive_int, default=None, metavar="N",
+                   help="train on the data's first N positions, in game order (default: all)")
     b.add_argument("--resume", action="store_true", help="carry on the run in --out")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.add_argument("--no-plot", action="store_true",
@@ -113,13 +129,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b = sub.add_parser("eval", help="a network's top-1 and log-likelihood on labelled "
                                     "positions, beside the prior's and the uniform policy's",
                        description=EVAL)
-    b.add_argument("net", metavar="NET", help="a 'tdleaf net train' folder or an ONNX file")
+    b.add_argument("net", metavar="NET",
+                   help="a 'tdleaf net train' folder, an ONNX file or 'shipped'")
+    _eval_options(b)
+    b.add_argument("--no-teacher", action="store_true",
+                   help="do not measure the network's teacher (a search a position)")
+    b.set_defaults(run=run_eval)
+
+    b = sub.add_parser("export", help="write a training folder's network as an ONNX file",
+                       description=EXPORT)
+    b.add_argument("netdir", metavar="NETDIR", help="a 'tdleaf net train' folder")
+    b.add_argument("--out", metavar="FILE", help="the ONNX file (default NETDIR/network.onnx)")
+    b.set_defaults(run=run_export)
+
+    b = sub.add_parser("compare", help="two groups of networks on the same positions, "
+                                       "with a paired bootstrap interval", description=COMPARE)
+    b.add_argument("--a", nargs="+", required=True, metavar="NET", help="the first group")
+    b.add_argument("--b", nargs="+", required=True, metavar="NET", help="the second group")
+    _eval_options(b)
+    b.set_defaults(run=run_compare)
+
+
+def _eval_options(b: argparse.ArgumentParser) -> None:
     b.add_argument("--variant", required=True, help="the variant")
     b.add_argument("--positions", metavar="EPD",
                    help="labelled positions, 'FEN;bm UCI;result R;' (R for the side to move: "
                         "1, 0.5, 0); default search/data/prior_<variant>.epd")
     b.add_argument("--json", action="store_true", help="print one JSON object")
-    b.set_defaults(run=run_eval)
 
 
 def run_data(args: argparse.Namespace) -> int:
@@ -173,7 +209,8 @@ def run_train(args: argparse.Namespace) -> int:
 
     cfg = TrainConfig(channels=args.channels, blocks=args.blocks, epochs=args.epochs,
                       batch=args.batch, lr=args.lr, beta=args.beta, q=args.q,
-                      value_weight=args.value_weight, seed=args.seed, threads=args.threads)
+                      value_weight=args.value_weight, seed=args.seed, threads=args.threads,
+                      positions=args.positions or 0)
     bar = tqdm(total=cfg.epochs, unit="epoch", disable=args.no_progress, dynamic_ncols=True)
 
     def progress(epoch: int, done: int, total: int) -> None:
@@ -182,7 +219,7 @@ def run_train(args: argparse.Namespace) -> int:
 
     try:
         history = train(Path(args.data), Path(args.out), cfg, resume=args.resume,
-                        progress=progress)
+                        progress=progress, exclude=_measured_keys(Path(args.data)))
     except (NetError, DataError) as exc:
         raise CliError(str(exc)) from None
     finally:
@@ -199,17 +236,64 @@ def run_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _measured_keys(data: Path) -> set[int]:
+    """The repetition keys of the labelled positions networks of the data's variant are
+    measured on (search/data/prior_<variant>.epd): training leaves them out."""
+    import json
+
+    from tdleaf.bench.prior_data import data_path, read_labelled
+    from variants import Position
+    try:
+        variant = json.loads((data / "manifest.json").read_text())["config"]["variant"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()                    # the training reports the unreadable data itself
+    return {Position.from_fen(r.fen, variant).key for r in read_labelled(data_path(variant))}
+
+
+def _net_errors() -> tuple[type[Exception], ...]:
+    """What a network command reports as a clear error: bad networks, data or files."""
+    from search.network import NetworkError
+    from tdleaf.learn.net import NetError
+    from tdleaf.play.epd import EpdError
+    return NetError, NetworkError, EpdError, ValueError, OSError
+
+
 def run_eval(args: argparse.Namespace) -> int:
     """Execute ``tdleaf net eval``."""
     from tdleaf.bench.common import print_report
     from tdleaf.bench.neteval import evaluate_net, format_report
-    from tdleaf.learn.net import NetError
-    from tdleaf.play.epd import EpdError
     from variants import canonical_variant
 
     try:
-        report = evaluate_net(args.net, canonical_variant(args.variant), args.positions)
-    except (NetError, EpdError, ValueError) as exc:
+        report = evaluate_net(args.net, canonical_variant(args.variant), args.positions,
+                              teacher=not args.no_teacher)
+    except _net_errors() as exc:
         raise CliError(str(exc)) from None
     print_report(report, args.json, format_report)
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf net export``."""
+    from tdleaf.learn.net import export_network
+
+    try:
+        path, digest = export_network(Path(args.netdir), Path(args.out) if args.out else None)
+    except _net_errors() as exc:
+        raise CliError(str(exc)) from None
+    print(f"{path}: sha256 {digest}")
+    return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf net compare``."""
+    from tdleaf.bench.common import print_report
+    from tdleaf.bench.neteval import compare_nets, format_comparison
+    from variants import canonical_variant
+
+    try:
+        report = compare_nets(args.a, args.b, canonical_variant(args.variant), args.positions)
+    except _net_errors() as exc:
+        raise CliError(str(exc)) from None
+    print_report(report, args.json, format_comparison)
     return 0

@@ -28,6 +28,7 @@ import json
 import pickle
 import time
 import warnings
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,9 @@ import numpy as np
 
 from search.encoding import ENCODING_VERSION, MOVE_PLANES, N_PLANES, POLICY_SIZE, planes_batch
 from search.files import write_json
+from search.network import sha256_of
 
-from .netdata import DataError, is_validation, read_data
+from .netdata import DataError, is_validation, position_keys, read_data, select
 
 #: The learning's omega: how a search score becomes an expected result.
 OMEGA = 0.5
@@ -73,11 +75,14 @@ class TrainConfig:
     value_weight: float = 0.5
     seed: int = 0
     threads: int = 1
+    positions: int = 0          # the data's first N positions, in game order (0: all)
 
     def validate(self) -> TrainConfig:
         for name in ("channels", "blocks", "epochs", "batch", "threads"):
             if getattr(self, name) < 1:
                 raise NetError(f"--{name} must be >= 1, got {getattr(self, name)}")
+        if self.positions < 0:
+            raise NetError(f"--positions must be >= 0, got {self.positions}")
         for name in ("beta", "q"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise NetError(f"--{name} must be in [0, 1], got {getattr(self, name)}")
@@ -176,12 +181,16 @@ def _split(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
-          progress: Any = None) -> list[dict[str, float]]:
-    """Train on the data in ``data_dir`` into ``out`` to ``cfg.epochs`` epochs; returns
-    the history (one row per epoch)."""
+          progress: Any = None, exclude: Collection[int] = ()) -> list[dict[str, float]]:
+    """Train on the data in ``data_dir`` into ``out`` to ``cfg.epochs`` epochs, leaving
+    out the positions whose repetition key is in ``exclude`` (the positions a network is
+    measured on); returns the history (one row per epoch)."""
     torch = torch_module()
     cfg.validate()
-    manifest, data = read_data(data_dir)
+    manifest, data = read_data(data_dir, positions=cfg.positions or None)
+    taken = len(data["game"])
+    if len(exclude):
+        data = select(data, ~np.isin(position_keys(data), np.array(list(exclude), dtype=np.uint64)))
     train_rows, val_rows = _split(data)
     if not len(train_rows):
         raise DataError(f"{data_dir}: no training positions (every game is held out)")
@@ -194,8 +203,10 @@ def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
         2, cfg.epochs * steps_per_epoch))
     info = {"train": asdict(cfg), "data": str(data_dir), "variant": manifest["config"]["variant"],
             "encoding_version": ENCODING_VERSION, "teacher": manifest["config"]["teacher"],
-            "depth": manifest["config"]["depth"], "positions": manifest["positions"],
-            "train_positions": len(train_rows), "val_positions": len(val_rows)}
+            "depth": manifest["config"]["depth"], "positions": len(data["game"]),
+            "left_out": taken - len(data["game"]),
+            "train_positions": len(train_rows), "val_positions": len(val_rows),
+            "parameters": sum(p.numel() for p in net.parameters())}
     out.mkdir(parents=True, exist_ok=True)
     ck_path, hist_path = out / "checkpoint.pt", out / "history.csv"
     history: list[dict[str, float]] = []
@@ -249,34 +260,68 @@ def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
     return history
 
 
-def export_onnx(net: Any, path: Path) -> str:
-    """Write ``net`` as an ONNX file (a file that runs no code when loaded, for play:
-    onnxruntime answers several times faster than torch at small batches, BENCHMARKS.md)
-    with a variable batch; returns its sha256."""
-    import hashlib
+def export_onnx(net: Any, path: Path, metadata: dict[str, Any] | None = None) -> str:
+    """Write ``net`` as an ONNX file with a variable batch and ``metadata`` (strings) in
+    the model's metadata (:mod:`search.network` reads it); returns its sha256."""
+    import onnx
     torch = torch_module()
     net.eval()
     x = torch.zeros(1, N_PLANES, 8, 8)
+    tmp = Path(path).with_name(f".{Path(path).name}.tmp")
     with warnings.catch_warnings():      # the exporter's notes on its own future
         warnings.simplefilter("ignore")
-        torch.onnx.export(net, (x,), str(path), input_names=["planes"],
+        torch.onnx.export(net, (x,), str(tmp), input_names=["planes"],
                           output_names=["policy", "value"], dynamo=False,
                           dynamic_axes={"planes": {0: "batch"}, "policy": {0: "batch"},
                                         "value": {0: "batch"}})
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    model = onnx.load(str(tmp))
+    for key, value in (metadata or {}).items():
+        model.metadata_props.add(key=key, value=str(value))
+    tmp.write_bytes(model.SerializeToString())
+    tmp.replace(path)
+    return sha256_of(path)
 
 
-def onnx_session(path: Path, threads: int) -> Any:
-    """An onnxruntime session of an ONNX network on the CPU with ``threads`` threads."""
+def load_checkpoint(netdir: Path, variant: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """The network of a training folder (its ``checkpoint.pt``, loaded with
+    ``weights_only=True``) in eval mode, and the folder's ``config.json``."""
+    from search.encoding import EncodingError, check_version
+    torch = torch_module()
+    config = Path(netdir) / "config.json"
+    if not config.is_file():
+        raise NetError(f"{netdir}: not a 'tdleaf net train' folder (no config.json)")
+    info = json.loads(config.read_text())
     try:
-        import onnxruntime as ort
-    except ImportError:
-        raise NetError("playing an ONNX network needs onnxruntime: pip install "
-                       "'tdleaf[net]'") from None
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        check_version(info.get("encoding_version"), str(config))
+    except EncodingError as exc:
+        raise NetError(str(exc)) from None
+    if variant is not None and info["variant"] != variant:
+        raise NetError(f"{netdir}: a network of {info['variant']}, not of {variant}")
+    net = make_net(info["train"]["channels"], info["train"]["blocks"])
+    path = Path(netdir) / "checkpoint.pt"
+    try:
+        net.load_state_dict(torch.load(path, weights_only=True)["model"])
+    except (OSError, RuntimeError, KeyError, EOFError, pickle.UnpicklingError) as exc:
+        raise NetError(f"{path}: not a checkpoint of this network "
+                       f"({type(exc).__name__})") from None
+    net.eval()
+    return net, info
+
+
+def export_network(netdir: Path, out: Path | None = None) -> tuple[Path, str]:
+    """Export a training folder's network as the ONNX file ``out`` (default
+    ``NETDIR/network.onnx``) with its provenance in the metadata; returns the file and
+    its sha256."""
+    net, info = load_checkpoint(netdir)
+    with open(Path(netdir) / "history.csv") as fh:
+        epochs = sum(1 for _ in csv.DictReader(fh))
+    out = Path(out) if out is not None else Path(netdir) / "network.onnx"
+    meta = {"tdleaf_network": "1", "variant": info["variant"],
+            "encoding_version": info["encoding_version"], "channels": info["train"]["channels"],
+            "blocks": info["train"]["blocks"], "teacher": info["teacher"],
+            "depth": info["depth"], "positions": info["positions"], "epochs": epochs,
+            "source": Path(netdir).as_posix()}
+    return out, export_onnx(net, out, meta)
 
 
 def evaluate(torch: Any, net: Any, held: Batches, cfg: TrainConfig) -> dict[str, float]:

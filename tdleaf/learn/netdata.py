@@ -232,8 +232,8 @@ def concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([p[k] for p in parts]) for k in (*POSITION_KEYS, *MOVE_KEYS)}
 
 
-def _select(arrays: dict[str, np.ndarray], keep: np.ndarray) -> dict[str, np.ndarray]:
-    """The positions ``keep`` (bool per position) of a game's arrays."""
+def select(arrays: dict[str, np.ndarray], keep: np.ndarray) -> dict[str, np.ndarray]:
+    """The positions ``keep`` (bool per position) of a game's or a data set's arrays."""
     starts = np.concatenate([[0], np.cumsum(arrays["n_legal"].astype(np.int64))])
     moves = np.zeros(int(starts[-1]), dtype=bool)
     for i in np.flatnonzero(keep):
@@ -312,7 +312,7 @@ class DataFolder:
                     self.seen.add(h)
                     keep[i] = True
             dupes += int((~keep).sum())
-            parts.append(_select(arrays, keep))
+            parts.append(select(arrays, keep))
         arrays = concat(parts)
         name = f"shard-{len(self.manifest['shards']):05d}.npz"
         data = _npz_bytes(arrays)
@@ -352,8 +352,25 @@ def write_data(out: Path, cfg: DataConfig, backend: Backend, *, resume: bool = F
     return folder.manifest
 
 
-def read_data(folder: Path, variant: str | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """A data set's manifest and all its positions (shards checked against their sha256)."""
+def position_keys(arrays: dict[str, np.ndarray]) -> np.ndarray:
+    """Each position's repetition key (:attr:`variants.Position.key`: equal exactly when
+    python-chess's transposition keys are)."""
+    sbb, sst = np.zeros(core.NBB, dtype=np.uint64), np.zeros(core.NST, dtype=np.int64)
+    st = arrays["st"].astype(np.int64)
+    return np.array([core.position_key(b, s, sbb, sst) for b, s in zip(arrays["bb"], st)],
+                    dtype=np.uint64)
+
+
+def head(arrays: dict[str, np.ndarray], n: int) -> dict[str, np.ndarray]:
+    """The first ``n`` positions of a data set's arrays."""
+    moves = int(arrays["n_legal"][:n].astype(np.int64).sum())
+    return {**{k: arrays[k][:n] for k in POSITION_KEYS}, **{k: arrays[k][:moves] for k in MOVE_KEYS}}
+
+
+def read_data(folder: Path, variant: str | None = None, positions: int | None = None,
+              ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """A data set's manifest and its positions (shards checked against their sha256):
+    all of them, or the first ``positions`` in game order."""
     path = Path(folder) / "manifest.json"
     try:
         manifest = json.loads(path.read_text())
@@ -365,12 +382,20 @@ def read_data(folder: Path, variant: str | None = None) -> tuple[dict[str, Any],
         raise DataError(str(exc)) from None
     if variant is not None and manifest["config"]["variant"] != canonical_variant(variant):
         raise DataError(f"{folder} holds {manifest['config']['variant']} positions, not {variant}")
-    parts = []
+    parts: list[dict[str, np.ndarray]] = []
+    have = 0
     for s in manifest["shards"]:
+        if positions is not None and have >= positions:
+            break
         data = (Path(folder) / s["file"]).read_bytes()
         if hashlib.sha256(data).hexdigest() != s["sha256"]:
             raise DataError(f"{Path(folder) / s['file']}: its sha256 is not the manifest's")
         parts.append(read_arrays(Path(folder) / s["file"]))
+        have += len(parts[-1]["game"])
     if not parts:
         raise DataError(f"{folder} holds no complete shard yet")
-    return manifest, concat(parts)
+    if positions is not None and have < positions:
+        raise DataError(f"{folder} holds {have} positions in complete shards, "
+                        f"fewer than the {positions} asked for")
+    arrays = concat(parts)
+    return manifest, arrays if positions is None else head(arrays, positions)
