@@ -90,6 +90,43 @@ for _k, (_dr, _df) in enumerate(KNIGHT_STEPS):
     _STEP_PLANE[(_dr + 7) * 15 + _df + 7] = M_KNIGHT + _k
 
 
+
+def _mirror_index() -> np.ndarray:
+    """The policy index of each entry's move mirrored left to right (files a-h reversed):
+    the square's file reversed, a step's file step negated (a promotion's capture left
+    and right swapped), drops kept."""
+    out = np.zeros(POLICY_SIZE, dtype=np.int64)
+    for plane in range(MOVE_PLANES):
+        if plane < M_KNIGHT:
+            d, k = divmod(plane, 7)
+            dr, df = DIRECTIONS[d]
+            mirrored = DIRECTIONS.index((dr, -df)) * 7 + k
+        elif plane < M_PROMOTION:
+            dr, df = KNIGHT_STEPS[plane - M_KNIGHT]
+            mirrored = M_KNIGHT + KNIGHT_STEPS.index((dr, -df))
+        elif plane < M_DROP:
+            base = M_PROMOTION if plane < M_KING_PROMOTION else M_KING_PROMOTION
+            piece, side = divmod(plane - base, 3)
+            mirrored = base + 3 * piece + 2 - side
+        else:
+            mirrored = plane
+        for sq in range(64):
+            out[plane * 64 + sq] = mirrored * 64 + (sq ^ 7)
+    return out
+
+
+#: A move's policy index in the position mirrored left to right (a symmetry of every
+#: variant's rules once no castling right is left): training doubles its data with it.
+MIRROR_INDEX = _mirror_index()
+
+
+def mirrorable(x: np.ndarray) -> np.ndarray:
+    """Which positions of a batch of planes ``(B, N_PLANES, 8, 8)`` mirror left to right
+    into positions of the same rules: those without castling rights; their mirror is
+    ``x[..., ::-1]`` with :data:`MIRROR_INDEX` for the moves."""
+    return np.asarray(~x[:, P_CASTLING:P_CASTLING + 4, 0, 0].any(axis=1))
+
+
 class EncodingError(ValueError):
     """Data or a network made with another encoding, or a move the position has not."""
 

@@ -132,6 +132,34 @@ def test_the_planes_reproduce_the_position(variant):
         assert found[enc.P_POCKETS:enc.P_POCKETS + 10].any() and found[enc.P_PROMOTED]
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_mirror_left_to_right_is_the_mirrored_position(variant):
+    """Without castling rights, the position mirrored left to right (python-chess's
+    flip_horizontal) has the planes mirrored, and each legal move's mirror has the
+    index MIRROR_INDEX gives; a batch knows which positions mirror."""
+    seen = 0
+    for b, pos in _games(variant):
+        x = enc.planes(pos)
+        assert enc.mirrorable(x[None])[0] == (not b.castling_rights), b.fen()
+        if b.castling_rights:
+            continue
+        mb = b.transform(chess.flip_horizontal)
+        mpos = Position.from_board(mb, variant)
+        rep = slice(enc.P_REPEATED, enc.P_REPEATED + 2)      # the copy has no history
+        got, want = enc.planes(mpos), x[:, :, ::-1]
+        got[rep], want[rep] = 0, 0
+        assert np.array_equal(got, want), b.fen()
+        moves, idx = enc.legal_indices(pos)
+        mmoves, midx = enc.legal_indices(mpos)
+        mirrored = {m: i for m, i in zip(mmoves, midx.tolist())}
+        for uci, i in zip(moves, idx.tolist()):
+            m = chess.Move.from_uci(uci)
+            flip = chess.Move(m.from_square ^ 7, m.to_square ^ 7, m.promotion, m.drop)
+            assert enc.MIRROR_INDEX[i] == mirrored[flip.uci()], (b.fen(), uci)
+        seen += len(moves)
+    assert seen > 100
+
+
 def test_black_sees_the_board_as_white_does():
     """The mirrored position from the other side: the same planes but the colour plane,
     the same index for the mirrored move."""

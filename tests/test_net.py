@@ -86,6 +86,30 @@ def test_bad_input(data, tmp_path, capsys):
     assert "--beta must be in [0, 1]" in capsys.readouterr().err
 
 
+def test_mirrored_batches_mirror_planes_and_moves_together(data):
+    """With mirror, about half the positions without castling rights come mirrored: their
+    planes reversed left to right, their legal moves and target through MIRROR_INDEX."""
+    import numpy as np
+
+    from search.encoding import MIRROR_INDEX, P_CASTLING
+    from tdleaf.learn.net import Batches
+    from tdleaf.learn.netdata import read_data
+    _, arrays = read_data(data)
+    rows = np.arange(len(arrays["game"]))
+    plain = Batches(arrays, rows, TINY).batch(rows)
+    cfg = TrainConfig(**{**TINY.__dict__, "mirror": True, "beta": 0.5})
+    x, mask, target, _, best = Batches(arrays, rows, cfg).batch(rows, np.random.default_rng(1))
+    flipped = ~np.array([np.array_equal(a, b) for a, b in zip(x, plain[0])])
+    castles = plain[0][:, P_CASTLING:P_CASTLING + 4, 0, 0].any(axis=1)
+    assert flipped.any() and not (flipped & castles).any()
+    assert 0.3 < flipped[~castles].mean() < 0.7
+    for i in np.flatnonzero(flipped)[:20]:
+        assert np.array_equal(x[i], plain[0][i][..., ::-1])
+        assert set(np.flatnonzero(mask[i])) == set(MIRROR_INDEX[np.flatnonzero(plain[1][i])])
+        assert best[i] == MIRROR_INDEX[plain[4][i]] and mask[i, best[i]]
+        assert target[i].sum() == pytest.approx(1.0, abs=1e-5)
+
+
 def test_the_network_is_small_and_its_policy_is_the_move_map():
     net = make_net(32, 4)
     params = sum(p.numel() for p in net.parameters())

@@ -119,6 +119,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"torch threads; 1 makes a seeded run reproducible (default {t.threads})")
     b.add_argument("--positions", type=positive_int, default=None, metavar="N",
                    help="train on the data's first N positions, in game order (default: all)")
+    b.add_argument("--mirror", action="store_true",
+                   help="mirror each position without castling rights left to right with "
+                        "probability 1/2 (a symmetry of the rules: twice the data)")
     b.add_argument("--resume", action="store_true", help="carry on the run in --out")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.add_argument("--no-plot", action="store_true",
@@ -210,7 +213,7 @@ def run_train(args: argparse.Namespace) -> int:
     cfg = TrainConfig(channels=args.channels, blocks=args.blocks, epochs=args.epochs,
                       batch=args.batch, lr=args.lr, beta=args.beta, q=args.q,
                       value_weight=args.value_weight, seed=args.seed, threads=args.threads,
-                      positions=args.positions or 0)
+                      positions=args.positions or 0, mirror=args.mirror)
     bar = tqdm(total=cfg.epochs, unit="epoch", disable=args.no_progress, dynamic_ncols=True)
 
     def progress(epoch: int, done: int, total: int) -> None:

@@ -14,7 +14,10 @@ planes from the stored positions, and minimises
 
 with the policy target ``(1 - beta) onehot(search's move) + beta prior`` and the value
 target ``(1 - q) z + q tanh(omega s / 2)`` (z the result for the side to move, s the
-search's score in pawns, omega 0.5 as in learning). Every tenth game is held out
+search's score in pawns, omega 0.5 as in learning). With ``mirror``, each position
+without castling rights is mirrored left to right with probability 1/2 in training (a
+symmetry of every variant's rules then: :data:`search.encoding.MIRROR_INDEX`). Every
+tenth game is held out
 (:func:`.netdata.is_validation`). After each epoch the folder gets ``checkpoint.pt``
 (model, optimiser, schedule, epoch; loaded with ``weights_only=True``), a line of
 ``history.csv`` and ``config.json``; ``resume`` carries on from the checkpoint. With
@@ -35,7 +38,15 @@ from typing import Any
 
 import numpy as np
 
-from search.encoding import ENCODING_VERSION, MOVE_PLANES, N_PLANES, POLICY_SIZE, planes_batch
+from search.encoding import (
+    ENCODING_VERSION,
+    MIRROR_INDEX,
+    MOVE_PLANES,
+    N_PLANES,
+    POLICY_SIZE,
+    mirrorable,
+    planes_batch,
+)
 from search.files import write_json
 from search.network import sha256_of
 
@@ -76,6 +87,7 @@ class TrainConfig:
     seed: int = 0
     threads: int = 1
     positions: int = 0          # the data's first N positions, in game order (0: all)
+    mirror: bool = False        # mirror half the positions without castling rights
 
     def validate(self) -> TrainConfig:
         for name in ("channels", "blocks", "epochs", "batch", "threads"):
@@ -142,23 +154,35 @@ class Batches:
     def __len__(self) -> int:
         return len(self.rows)
 
-    def batch(self, rows: np.ndarray) -> tuple[np.ndarray, ...]:
+    def batch(self, rows: np.ndarray, rng: np.random.Generator | None = None,
+              ) -> tuple[np.ndarray, ...]:
+        """Planes, legal-move mask, policy target, value target and the search's move
+        of ``rows``; with ``rng`` and ``mirror``, each position without castling rights
+        is mirrored left to right with probability 1/2 (a symmetry of the rules)."""
         d, cfg = self.data, self.cfg
         n = len(rows)
         x = np.zeros((n, N_PLANES, 8, 8), dtype=np.float32)
         planes_batch(d["bb"][rows], d["st"][rows].astype(np.int64),
                      d["reps"][rows].astype(np.int64), x)
+        flip = np.zeros(n, dtype=bool)
+        if rng is not None and cfg.mirror:
+            flip = mirrorable(x) & (rng.random(n) < 0.5)
+            x[flip] = x[flip][..., ::-1]
         mask = np.zeros((n, POLICY_SIZE), dtype=bool)
         target = np.zeros((n, POLICY_SIZE), dtype=np.float32)
+        best = d["best"][rows].astype(np.int64)
+        best[flip] = MIRROR_INDEX[best[flip]]
         for i, r in enumerate(rows):
             a, b = self.starts[r], self.starts[r + 1]
             legal = d["legal"][a:b].astype(np.int64)
+            if flip[i]:
+                legal = MIRROR_INDEX[legal]
             mask[i, legal] = True
             target[i, legal] = cfg.beta * d["prior"][a:b]
-            target[i, d["best"][r]] += 1.0 - cfg.beta
+            target[i, best[i]] += 1.0 - cfg.beta
         z = d["z"][rows].astype(np.float32)
         value = (1 - cfg.q) * z + cfg.q * np.tanh(OMEGA * d["score"][rows] / 2).astype(np.float32)
-        return x, mask, target, value.astype(np.float32), d["best"][rows].astype(np.int64)
+        return x, mask, target, value.astype(np.float32), best
 
 
 def _losses(torch: Any, net: Any, batch: tuple[np.ndarray, ...], cfg: TrainConfig,
@@ -238,7 +262,8 @@ def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
         net.train()
         total = 0.0
         for k in range(0, len(order), cfg.batch):
-            loss, _, _, _ = _losses(torch, net, batches.batch(order[k:k + cfg.batch]), cfg)
+            rng = np.random.default_rng([cfg.seed, epoch, k])
+            loss, _, _, _ = _losses(torch, net, batches.batch(order[k:k + cfg.batch], rng), cfg)
             opt.zero_grad()
             loss.backward()
             opt.step()
