@@ -47,98 +47,20 @@ from typing import Any
 
 import chess
 import numpy as np
-from numba import njit
 
-from variants import Position, VariantError, canonical_variant, core, spec
+from variants import Position, VariantError, canonical_variant, core
 from variants.position import move_to_uci
 
-from .prior import HeuristicPrior, outcome_value, to_position
+from . import tree as T
+from .encoding import N_PLANES, planes_batch
+from .prior import HeuristicPrior, to_position
 
-UNKNOWN, WIN, LOSS, DRAW = 0, 1, 2, 3          # proof status, for the side to move there
+UNKNOWN, WIN, LOSS, DRAW = T.UNKNOWN, T.WIN, T.LOSS, T.DRAW   # proof status, for the side to move
 _STATUS_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
 _STATUS_VALUE = {WIN: 1.0, LOSS: -1.0, DRAW: 0.0}
 DEFAULT_PLAYOUTS = 800
 
 Evaluator = Callable[[Sequence[Position]], tuple[Sequence[Any], Sequence[float] | np.ndarray]]
-
-
-# ---------------------------------------------------------------------------------------
-# numba helpers
-# ---------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def node_info(bb, st, moves, sbb, sst):
-    """(legal moves, terminal, exact value, repetition key) of a position."""
-    n, terminal, v = outcome_value(bb, st, moves, sbb, sst)
-    return n, terminal, v, core.position_key(bb, st, sbb, sst)
-
-
-@njit(cache=True)
-def child_info(pbb, pst, m, cbb, cst, moves, sbb, sst):
-    """Play ``m`` into ``cbb``/``cst`` and return :func:`node_info` of the child."""
-    core.copy_make(pbb, pst, cbb, cst, m)
-    return node_info(cbb, cst, moves, sbb, sst)
-
-
-# ---------------------------------------------------------------------------------------
-# The tree
-# ---------------------------------------------------------------------------------------
-
-
-class Node:
-    """A position in the tree. Edge statistics live in the parent: ``N``, ``W`` (value
-    sum for this node's side to move), ``E`` (exact value of a proven child, else NaN)."""
-
-    __slots__ = (
-        "E",
-        "N",
-        "P",
-        "P_raw",
-        "W",
-        "bb",
-        "children",
-        "key",
-        "moves",
-        "pending",
-        "plies",
-        "rule_draw",
-        "st",
-        "status",
-        "value",
-        "visits",
-    )
-
-    def __init__(self, bb: np.ndarray, st: np.ndarray, key: int, moves: np.ndarray) -> None:
-        self.bb = bb
-        self.st = st
-        self.key = key
-        self.moves = moves
-        self.P: np.ndarray | None = None          # None: not evaluated yet
-        self.P_raw: np.ndarray | None = None
-        n = len(moves)
-        self.N = np.zeros(n, dtype=np.float64)
-        self.W = np.zeros(n, dtype=np.float64)
-        self.E = np.full(n, np.nan)
-        self.children: list[Node | None] = [None] * n
-        self.visits = 0
-        self.value = 0.0
-        self.status = UNKNOWN
-        self.plies = 0                              # to the end of the game, when proven
-        self.pending = False
-        self.rule_draw = False       # a draw by repetition or the 50-move rule (not at a root)
-
-    @property
-    def expanded(self) -> bool:
-        return self.P is not None
-
-    def uci(self, i: int) -> str:
-        return move_to_uci(int(self.moves[i]))
-
-    def q(self, q_init: float = -1.0) -> np.ndarray:
-        """Q of every move (mover's view): exact when proven, ``q_init`` when unvisited."""
-        q = np.where(self.N > 0, self.W / np.maximum(self.N, 1e-9), q_init)
-        return np.where(np.isnan(self.E), q, self.E)
 
 
 @dataclass
@@ -232,31 +154,33 @@ class MCTS:
     >>> mcts.advance(r.move)                           # keep the subtree  # doctest: +SKIP
 
     ``evaluator``: a callable ``(positions) -> (policies, values)`` (see the module
-    docstring), or None for the heuristic prior of ``weights`` (``prior_depth``,
-    ``temperature``: see :class:`search.prior.HeuristicPrior`). The other keywords are
-    the tree's settings, :class:`PUCT` (a TypeError names one that is not). ``tree_limit`` bounds
-    the root's visits, and so the tree (about 4 KB a node: 500,000 nodes are 2 GB); a
-    search that reaches it ends as if its time were up. ``draw_value`` is what a draw by
-    repetition or the 50-move rule inside the tree is worth to the side that steers
-    into it (0; a small negative value is a contempt: both sides avoid repeating, which a
-    flat evaluation otherwise welcomes). Draws by the rules of the game are 0 always.
+    docstring), a :class:`search.network.Network` (its policy over the move map, on the
+    tree's arrays: no positions are made), or None for the heuristic prior of
+    ``weights`` (``prior_depth``, ``temperature``: see :class:`search.prior.HeuristicPrior`).
+    The other keywords are the tree's settings, :class:`PUCT` (a TypeError names one that
+    is not). ``tree_limit`` bounds the root's visits, and so the tree; a search that
+    reaches it ends as if its time were up. ``draw_value`` is what a draw by repetition
+    or the 50-move rule inside the tree is worth to the side that steers into it (0; a
+    small negative value is a contempt: both sides avoid repeating, which a flat
+    evaluation otherwise welcomes). Draws by the rules of the game are 0 always.
+
+    The tree is :class:`search.tree.Tree` (flat arrays; playouts in numba); :attr:`root`
+    is the root's node index in it (None before a search).
     """
 
     def __init__(self, variant: str = "chess", evaluator: Evaluator | None = None, *,
                  weights: Any = None, prior_depth: int = 0, temperature: float | None = None,
                  seed: int = 0, **settings: Any) -> None:
+        from .network import Network
         self.variant = canonical_variant(variant)
         if evaluator is None:
             evaluator = HeuristicPrior(self.variant, weights, prior_depth, temperature)
-        self.evaluator: Evaluator = evaluator
-        self._fast = isinstance(evaluator, HeuristicPrior)
+        self.evaluator: Any = evaluator
+        self._kind = ("prior" if isinstance(evaluator, HeuristicPrior)
+                      else "network" if isinstance(evaluator, Network) else "python")
         s = PUCT(**settings)
         self.settings = s
-        self.c_puct_init = s.c_puct_init
-        self.c_puct_base = s.c_puct_base
         self.q_init = s.q_init
-        self.fpu_reduction = float(s.fpu_reduction)
-        self.u_divisor = s.u_divisor
         self.move_selection = s.move_selection
         self.q_factor = s.q_factor
         self.q_thresh_init = s.q_thresh_init
@@ -265,14 +189,17 @@ class MCTS:
         self.dirichlet_alpha = s.dirichlet_alpha
         self.dirichlet_epsilon = s.dirichlet_epsilon
         self.batch_size = int(s.batch_size)
-        self.virtual_loss = float(s.virtual_loss) if s.batch_size > 1 else 0.0
         self.tree_limit = int(s.tree_limit)
         self.draw_value = float(s.draw_value)
+        self._cfg = T.settings(s.c_puct_init, s.c_puct_base, s.q_init, float(s.fpu_reduction),
+                               s.u_divisor, float(s.virtual_loss) if s.batch_size > 1 else 0.0,
+                               self.draw_value)
         self.seed = seed
         self._stop = threading.Event()
-        self._moves_buf = np.zeros(core.MAX_MOVES, dtype=np.int64)
-        self._sbb = np.zeros(core.NBB, dtype=np.uint64)
-        self._sst = np.zeros(core.NST, dtype=np.int64)
+        self._bufs = (np.zeros(core.MAX_MOVES, dtype=np.int64), np.zeros(core.NBB, dtype=np.uint64),
+                      np.zeros(core.NST, dtype=np.int64))
+        self._scratch = (np.zeros(core.NBB, dtype=np.uint64), np.zeros(core.NST, dtype=np.int64))
+        self._batch = T.batch_buffers(self.batch_size)
         self.new_game()
 
     # -- game state ----------------------------------------------------------------------
@@ -282,7 +209,8 @@ class MCTS:
         if seed is not None:
             self.seed = seed
         self.rng = np.random.default_rng(self.seed)
-        self.root: Node | None = None
+        self.tree = T.Tree()
+        self.root: int | None = None
         self._root_fen: str | None = None        # where the game of the root started
         self._moves: list[str] = []               # moves from there to the root
         self._hist: list[int] = []                # repetition keys before the root
@@ -300,37 +228,34 @@ class MCTS:
         root = self.root
         if root is None:
             return
-        idx = self._index(root, move)
-        if idx is None:
+        e = self._edge(root, move)
+        if e is None:
             raise ValueError(f"illegal move {move!r} at the root")
-        child = root.children[idx]
-        if child is None:
-            child = self._new_child(root, idx, self._hist + [root.key])
-        self._hist.append(root.key)
-        self._moves.append(root.uci(idx))
+        child = int(self.tree.child[e])
+        if child < 0:
+            child = self._add_child(root, e, self._hist + [int(self.tree.key[root])])
+        self._hist.append(int(self.tree.key[root]))
+        self._moves.append(self._uci(e))
         self.root = self._as_root(child)
 
-    def _as_root(self, node: Node) -> Node:
+    def _as_root(self, node: int) -> int:
         """A node about to become the root: a draw by repetition or the 50-move rule
         ends a line of the search, not the game, so such a node is made anew."""
-        if not node.rule_draw:
+        t = self.tree
+        if not t.flags[node] & T.F_RULE_DRAW:
             return node
-        n, terminal, value, key = node_info(node.bb, node.st, self._moves_buf, self._sbb, self._sst)
-        fresh = Node(node.bb, node.st, int(key), self._moves_buf[:n].copy())
-        if terminal:
-            self._set_terminal(fresh, value)
-        return fresh
+        return self._add(t.bb[node].copy(), t.st[node].copy())
 
     @property
     def tree_size(self) -> int:
-        """Nodes in the tree (walks it)."""
+        """Nodes reachable from the root."""
         if self.root is None:
             return 0
-        count, stack = 0, [self.root]
+        t, count, stack = self.tree, 0, [self.root]
         while stack:
             n = stack.pop()
             count += 1
-            stack.extend(c for c in n.children if c is not None)
+            stack.extend(int(c) for c in t.child[t.edge_range(n)] if c >= 0)
         return count
 
     # -- search --------------------------------------------------------------------------
@@ -362,10 +287,11 @@ class MCTS:
             self._set_root(to_position(position, self.variant))
         root = self.root
         assert root is not None
+        t = self.tree
         if limits is not None:
             nodes = nodes if nodes is not None else limits.nodes
             if movetime is None and not limits.infinite:
-                movetime = clock_budget(limits, bool(root.st[core.TURN] == core.WHITE))
+                movetime = clock_budget(limits, bool(t.st[root, core.TURN] == core.WHITE))
             if limits.infinite and playouts is None and nodes is None and movetime is None:
                 playouts = 1 << 62
         if playouts is None and movetime is None and nodes is None:
@@ -375,20 +301,23 @@ class MCTS:
         done = 0
         self._depth_sum, self._seldepth, self._leaves = 0, 0, 0
         next_info = start + info_interval
+        self._line = np.zeros(len(self._hist) + T.MAX_DEPTH + 2, dtype=np.uint64)
+        self._line[:len(self._hist)] = self._hist
+        clean: np.ndarray | None = None
         try:
-            if root.status == UNKNOWN and not root.expanded:
-                self._playouts(1)
-                done += 1
-            if (self.dirichlet_epsilon > 0 and root.expanded and len(root.moves)
-                    and root.P_raw is not None):
-                noise = self.rng.dirichlet([self.dirichlet_alpha] * len(root.moves))
-                root.P = (1 - self.dirichlet_epsilon) * root.P_raw + self.dirichlet_epsilon * noise
-            while root.status == UNKNOWN and len(root.moves) > 1:
+            if t.status[root] == UNKNOWN and not t.flags[root] & T.F_EXPANDED:
+                done += self._playouts(1)
+            edges = t.edge_range(root)
+            if self.dirichlet_epsilon > 0 and t.flags[root] & T.F_EXPANDED and t.count[root]:
+                clean = t.P[edges].copy()
+                noise = self.rng.dirichlet([self.dirichlet_alpha] * int(t.count[root]))
+                t.P[edges] = (1 - self.dirichlet_epsilon) * clean + self.dirichlet_epsilon * noise
+            while t.status[root] == UNKNOWN and t.count[root] > 1:
                 if playouts is not None and done >= playouts:
                     break
-                if nodes is not None and root.visits >= nodes:
+                if nodes is not None and t.visits[root] >= nodes:
                     break
-                if root.visits >= self.tree_limit:    # each playout adds a node at most
+                if t.visits[root] >= self.tree_limit:
                     break
                 if self._stop.is_set() or stopped():
                     break
@@ -399,33 +328,60 @@ class MCTS:
                 if playouts is not None:
                     k = min(k, playouts - done)
                 if nodes is not None:
-                    k = min(k, max(1, nodes - root.visits))
+                    k = min(k, max(1, nodes - int(t.visits[root])))
+                k = min(k, self.tree_limit - int(t.visits[root]))
                 done += self._playouts(k)
+                t = self.tree                    # grown perhaps
                 if callback is not None and now >= next_info:
                     next_info = now + info_interval
                     callback(self._result(done, time.perf_counter() - start, 0.0))
         finally:
             self._stop.clear()
-            if root.P_raw is not None:
-                root.P = root.P_raw
+            if clean is not None:
+                self.tree.P[self.tree.edge_range(root)] = clean
         return self._result(done, time.perf_counter() - start, temperature)
 
     # -- internals: root -------------------------------------------------------------
 
+    def _add(self, bb: np.ndarray, st: np.ndarray, line: list[int] | None = None) -> int:
+        """A new node of the position (bb, st); a draw by rule when ``line`` (the keys
+        before it) says so."""
+        keys = np.zeros(len(line or ()) + 1, dtype=np.uint64)
+        keys[:len(line or ())] = line or ()
+        while True:
+            t = self.tree
+            i = T.add_node(t.nodes, t.edges, t.size, bb, st, keys, len(line or ()), self._bufs,
+                           self._cfg)
+            if i >= 0:
+                return int(i)
+            t.grow()
+
+    def _add_child(self, node: int, e: int, line: list[int]) -> int:
+        keys = np.zeros(len(line) + 1, dtype=np.uint64)
+        keys[:len(line)] = line
+        while True:
+            t = self.tree
+            c = T.add_child(t.nodes, t.edges, t.size, node, e, keys, len(line), self._bufs,
+                            self._scratch, self._cfg)
+            if c >= 0:
+                return int(c)
+            t.grow()
+
     def _set_root(self, pos: Position) -> None:
+        t = self.tree
         moves = pos.move_stack
         hist = [f.key for f in pos._history]
         root = self.root
         if root is not None and self._root_fen is not None:
             # The same game, some moves on?
             if pos.root_fen == self._root_fen and moves[:len(self._moves)] == self._moves:
-                node: Node | None = root
+                node: int | None = root
                 for mv in moves[len(self._moves):]:
-                    idx = self._index(node, mv) if node is not None else None
-                    if node is None or idx is None or node.children[idx] is None:
+                    e = self._edge(node, mv) if node is not None else None
+                    if node is None or e is None or t.child[e] < 0:
                         node = None
                         break
-                    node = node.children[idx]
+                    node = int(t.child[e])
                 if node is not None:
                     self.root = self._as_root(node)
                     self._root_fen, self._moves, self._hist = pos.root_fen, moves, hist
@@ -434,304 +390,226 @@ class MCTS:
             fen = pos.fen()
             key = pos.key
             for node, path in self._near(root):
-                if node.key == key and self._fen(node) == fen:
+                if int(t.key[node]) == key and self._fen(node) == fen:
                     self.root = self._as_root(node)
                     self._hist = hist if hist else self._hist + path
                     self._root_fen, self._moves = pos.root_fen, moves
                     return
-        n, terminal, value, key = node_info(pos.bb, pos.st, self._moves_buf, self._sbb, self._sst)
-        node = Node(pos.bb.copy(), pos.st.copy(), int(key), self._moves_buf[:n].copy())
-        if terminal:
-            self._set_terminal(node, value)
-        elif pos._history and pos._repetitions(pos.key) + 1 >= 5:
+        # A new game: a new tree.
+        self.tree = t = T.Tree()
+        node = self._add(pos.bb.copy(), pos.st.copy())
+        if (t.status[node] == UNKNOWN and pos._history
+                and pos._repetitions(pos.key) + 1 >= 5):
             self._set_terminal(node, 0.0)
         self.root, self._root_fen, self._moves, self._hist = node, pos.root_fen, moves, hist
 
-    def _near(self, root: Node):
+    def _set_terminal(self, node: int, value: float) -> None:
+        t = self.tree
+        t.status[node] = WIN if value > 0 else (LOSS if value < 0 else DRAW)
+        t.value[node] = value
+        t.count[node] = 0
+
+    def _near(self, root: int):
+        t = self.tree
         yield root, []
-        for c in root.children:
-            if c is not None:
-                yield c, [root.key]
-        for c in root.children:
-            if c is not None:
-                for g in c.children:
-                    if g is not None:
-                        yield g, [root.key, c.key]
+        children = [int(c) for c in t.child[t.edge_range(root)] if c >= 0]
+        for c in children:
+            yield c, [int(t.key[root])]
+        for c in children:
+            for g in t.child[t.edge_range(c)]:
+                if g >= 0:
+                    yield int(g), [int(t.key[root]), int(t.key[c])]
 
-    def _fen(self, node: Node) -> str:
-        return Position(self.variant, node.bb, node.st, "").fen()
+    def _fen(self, node: int) -> str:
+        return Position(self.variant, self.tree.bb[node], self.tree.st[node], "").fen()
 
-    @staticmethod
-    def _index(node: Node, move: str) -> int | None:
-        for i in range(len(node.moves)):
-            if node.uci(i) == move:
-                return i
+    def _uci(self, e: int) -> str:
+        return move_to_uci(int(self.tree.move[e]))
+
+    def _edge(self, node: int, move: str) -> int | None:
+        t = self.tree
+        rng = t.edge_range(node)
+        for e in range(rng.start, rng.stop):
+            if self._uci(e) == move:
+                return e
         # castling spelled king-takes-rook
-        p = Position(node_variant(node), node.bb.copy(), node.st.copy(), "")
+        p = Position(self.variant, t.bb[node].copy(), t.st[node].copy(), "")
         try:
             code = p.parse_uci(move)
         except VariantError:
             return None
-        hits = np.flatnonzero(node.moves == code)
-        return int(hits[0]) if len(hits) else None
-
-    # -- internals: nodes ----------------------------------------------------------------
-
-    def _set_terminal(self, node: Node, value: float, draw: bool = False) -> None:
-        node.status = DRAW if draw else (WIN if value > 0 else (LOSS if value < 0 else DRAW))
-        node.value = value
-        node.plies = 0
-        node.moves = node.moves[:0]
-        node.N, node.W, node.E, node.children = node.N[:0], node.W[:0], node.E[:0], []
-
-    def _classify(self, node: Node, terminal: bool, value: float, keys: list[int]) -> None:
-        """Terminal by the rules, or a draw by the 50-move rule or a repetition."""
-        if terminal:
-            self._set_terminal(node, value)
-            return
-        # keys[-1] is the parent's; the node stands at index len(keys).
-        line = np.array([*keys, node.key], dtype=np.uint64)
-        if core.rule_draw(node.st, line, len(keys), line[-1], 0):
-            self._set_terminal(node, -self.draw_value, draw=True)
-            node.rule_draw = True
-
-    def _new_child(self, node: Node, idx: int, keys: list[int]) -> Node:
-        cbb = np.empty(core.NBB, dtype=np.uint64)
-        cst = np.empty(core.NST, dtype=np.int64)
-        n, terminal, value, key = child_info(node.bb, node.st, node.moves[idx], cbb, cst,
-                                             self._moves_buf, self._sbb, self._sst)
-        child = Node(cbb, cst, int(key), self._moves_buf[:n].copy())
-        self._classify(child, terminal, value, keys)
-        node.children[idx] = child
-        return child
+        hits = np.flatnonzero(t.move[rng] == code)
+        return rng.start + int(hits[0]) if len(hits) else None
 
     # -- internals: playouts ---------------------------------------------------------
 
-    def _select(self, node: Node) -> int:
-        N = node.N
-        total = N.sum()
-        c = math.log((total + self.c_puct_base + 1.0) / self.c_puct_base) + self.c_puct_init
-        if self.q_init == "parent":
-            qi = (node.value + node.W.sum()) / (1.0 + total) - self.fpu_reduction
-        else:
-            qi = self.q_init  # type: ignore[assignment]
-        q = node.q(qi)
-        assert node.P is not None          # only expanded nodes are selected from
-        u = (c * math.sqrt(max(total, 1.0))) * node.P / (self.u_divisor + N)
-        return int(np.argmax(q + u))
-
-    def _descend(self) -> tuple[list[tuple[Node, int]], Node]:
-        node = self.root
-        assert node is not None
-        path: list[tuple[Node, int]] = []
-        keys = list(self._hist)
-        vl = self.virtual_loss
-        while node.status == UNKNOWN and node.expanded and not node.pending:
-            idx = self._select(node)
-            path.append((node, idx))
-            if vl:
-                node.N[idx] += vl
-                node.W[idx] -= vl
-            keys.append(node.key)
-            child = node.children[idx]
-            if child is None:
-                child = self._new_child(node, idx, keys)
-                node = child
-                break
-            node = child
-        return path, node
-
     def _playouts(self, k: int) -> int:
         """Run up to ``k`` playouts, evaluating their new leaves in one call."""
-        batch: list[tuple[list[tuple[Node, int]], Node]] = []
-        done = 0
-        for _ in range(k):
-            path, leaf = self._descend()
-            if leaf.status != UNKNOWN:
-                self._backup(path, leaf, self._exact(leaf))
-                self._prove(path)
-                done += 1
-                if self.root.status != UNKNOWN:   # type: ignore[union-attr]
-                    break
+        assert self.root is not None
+        while True:
+            t = self.tree
+            done, waiting, state, dsum, dmax = T.collect(
+                t.nodes, t.edges, t.size, self.root, self._cfg, self._line, len(self._hist),
+                self._bufs, self._scratch, self._batch, t.cache, k)
+            self._note(done, dsum, dmax)
+            if waiting:
+                self._evaluate(self._batch[0][:waiting])
+                dsum, dmax = T.finish(t.nodes, t.edges, self._batch, waiting, self._cfg)
+                self._note(waiting, dsum, dmax)
+                done += waiting
+            if state == T.FULL and done == 0:
+                t.grow()
                 continue
-            if leaf.pending:
-                self._undo_virtual(path)
-                break
-            leaf.pending = True
-            batch.append((path, leaf))
-        if batch:
-            self._evaluate([leaf for _, leaf in batch])
-            for path, leaf in batch:
-                leaf.pending = False
-                self._backup(path, leaf, leaf.value)
-                done += 1
-        return done
+            if state == T.FULL:
+                t.grow()
+            return done
 
-    def _undo_virtual(self, path: list[tuple[Node, int]]) -> None:
-        vl = self.virtual_loss
-        if vl:
-            for node, idx in path:
-                node.N[idx] -= vl
-                node.W[idx] += vl
+    def _note(self, leaves: int, dsum: int, dmax: int) -> None:
+        self._depth_sum += dsum
+        self._leaves += leaves
+        self._seldepth = max(self._seldepth, dmax)
 
-    def _backup(self, path: list[tuple[Node, int]], leaf: Node, value: float) -> None:
-        leaf.visits += 1
-        v = value
-        vl = self.virtual_loss
-        for node, idx in reversed(path):
-            v = -v
-            node.N[idx] += 1.0 - vl
-            node.W[idx] += v + vl
-            node.visits += 1
-        depth = len(path)
-        self._depth_sum += depth
-        self._leaves += 1
-        self._seldepth = max(self._seldepth, depth)
-
-    def _exact(self, node: Node) -> float:
-        """The exact value of a proven node for its side to move (a draw by rule: the
-        contempt ``-draw_value``)."""
-        return node.value if node.rule_draw else _STATUS_VALUE[node.status]
-
-    def _prove(self, path: list[tuple[Node, int]]) -> None:
-        """Carry a proof from the end of ``path`` up as far as it changes anything."""
-        for node, idx in reversed(path):
-            child = node.children[idx]
-            if child is None or child.status == UNKNOWN:
-                return
-            node.E[idx] = -self._exact(child)
-            before = (node.status, node.plies)
-            status = _child_status(node)
-            wins = np.flatnonzero(status == LOSS)
-            if len(wins):
-                node.status = WIN
-                node.plies = 1 + min(node.children[i].plies for i in wins)  # type: ignore[union-attr]
-            elif not (status == UNKNOWN).any():
-                if (status == DRAW).any():
-                    node.status, node.plies = DRAW, 1 + max(c.plies for c in node.children)  # type: ignore[union-attr]
-                else:
-                    node.status, node.plies = LOSS, 1 + max(c.plies for c in node.children)  # type: ignore[union-attr]
-            if (node.status, node.plies) == before:
-                return
-
-    def _evaluate(self, leaves: list[Node]) -> None:
-        if self._fast:
-            ev: HeuristicPrior = self.evaluator  # type: ignore[assignment]
-            arr = ev.arrays(np.stack([n.bb for n in leaves]), np.stack([n.st for n in leaves]))
+    def _evaluate(self, leaves: np.ndarray) -> None:
+        t = self.tree
+        if self._kind == "prior":
+            ev: HeuristicPrior = self.evaluator
+            arr = ev.arrays(t.bb[leaves], t.st[leaves])
             for i, node in enumerate(leaves):
-                k = len(node.moves)
+                k = int(t.count[node])
                 assert int(arr.n[i]) == k
-                self._expand(node, arr.probs[i, :k], float(arr.values[i]))
+                T.expand(t.nodes, t.edges, node, arr.probs[i, :k], float(arr.values[i]), t.cache)
+            return
+        if self._kind == "network":
+            x = np.zeros((len(leaves), N_PLANES, 8, 8), dtype=np.float32)
+            planes_batch(t.bb[leaves], t.st[leaves], np.zeros(len(leaves), dtype=np.int64), x)
+            logits, values = self.evaluator(x)
+            T.expand_logits(t.nodes, t.edges, leaves, len(leaves), logits,
+                            values.astype(np.float64), t.cache)
             return
         positions = []
         for node in leaves:
-            p = Position(self.variant, node.bb.copy(), node.st.copy(), "")
+            p = Position(self.variant, t.bb[node].copy(), t.st[node].copy(), "")
             p.root_fen = p.fen()
             positions.append(p)
         policies, values = self.evaluator(positions)
         for node, pol, val in zip(leaves, policies, values):
-            self._expand(node, self._policy_array(node, pol), float(val))
+            T.expand(t.nodes, t.edges, node, self._policy_array(node, pol), float(val), t.cache)
 
-    def _policy_array(self, node: Node, pol: Any) -> np.ndarray:
-        k = len(node.moves)
+    def _policy_array(self, node: int, pol: Any) -> np.ndarray:
+        k = int(self.tree.count[node])
         if isinstance(pol, Mapping):
-            return np.array([float(pol.get(node.uci(i), 0.0)) for i in range(k)])
+            moves = self.tree.moves_of(node)
+            return np.array([float(pol.get(move_to_uci(int(m)), 0.0)) for m in moves])
         arr = np.asarray(pol, dtype=np.float64).reshape(-1)
         if len(arr) != k:
             raise ValueError(f"evaluator policy has {len(arr)} entries for {k} legal moves")
         return arr
 
-    def _expand(self, node: Node, probs: np.ndarray, value: float) -> None:
-        p = np.clip(np.asarray(probs, dtype=np.float64), 0.0, None)
-        s = p.sum()
-        p = p / s if s > 0 and np.isfinite(s) else np.full(len(p), 1.0 / max(1, len(p)))
-        node.P = p
-        node.P_raw = p
-        node.value = float(min(1.0, max(-1.0, value)))
-
     # -- internals: results ----------------------------------------------------------
 
-    def _choose(self, node: Node, temperature: float = 0.0) -> int | None:
-        k = len(node.moves)
+    def _children(self, node: int) -> tuple[slice, np.ndarray, np.ndarray]:
+        """The node's edge range, its children's statuses and plies (UNKNOWN, 0 where
+        none)."""
+        t = self.tree
+        rng = t.edge_range(node)
+        child = t.child[rng]
+        status = np.where(child >= 0, t.status[np.maximum(child, 0)], UNKNOWN).astype(np.int8)
+        plies = np.where(child >= 0, t.plies[np.maximum(child, 0)], 0)
+        return rng, status, plies
+
+    def _q(self, rng: slice, q_init: float = -1.0) -> np.ndarray:
+        """Q of every move (mover's view): exact when proven, ``q_init`` when unvisited."""
+        t = self.tree
+        N, W, E = t.N[rng], t.W[rng], t.E[rng]
+        q = np.where(N > 0, W / np.maximum(N, 1e-9), q_init)
+        return np.where(np.isnan(E), q, E)
+
+    def _choose(self, node: int, temperature: float = 0.0) -> int | None:
+        """The edge to play at ``node`` (an index into the edge arrays), None without one."""
+        t = self.tree
+        k = int(t.count[node])
         if k == 0:
             return None
-        N = node.N
-        status = _child_status(node)
-        if node.status == WIN:
+        rng, status, plies = self._children(node)
+        N = t.N[rng]
+        off = rng.start
+        if t.status[node] == WIN:
             wins = np.flatnonzero(status == LOSS)
-            return int(min(wins, key=lambda i: (node.children[i].plies, -N[i])))  # type: ignore[union-attr]
-        if node.status == LOSS:
-            return int(max(range(k), key=lambda i: (node.children[i].plies, N[i])))  # type: ignore[union-attr]
-        if node.status == DRAW:
+            return off + int(min(wins, key=lambda i: (plies[i], -N[i])))
+        if t.status[node] == LOSS:
+            return off + int(max(range(k), key=lambda i: (plies[i], N[i])))
+        if t.status[node] == DRAW:
             draws = np.flatnonzero(status == DRAW)
-            return int(max(draws, key=lambda i: N[i]))
+            return off + int(max(draws, key=lambda i: N[i]))
         ok = status != WIN
         if not ok.any():
             ok[:] = True
         cand = np.flatnonzero(ok)
         if temperature > 0 and N[cand].sum() > 0:
             w = N[cand] ** (1.0 / temperature)
-            return int(self.rng.choice(cand, p=w / w.sum()))
+            return off + int(self.rng.choice(cand, p=w / w.sum()))
         if self.move_selection == "visits" or N.sum() == 0:
-            key = N + 1e-6 * node.P if node.P is not None else N
-            return int(cand[np.argmax(key[cand])])
+            key = N + 1e-6 * t.P[rng] if t.flags[node] & T.F_EXPANDED else N
+            return off + int(cand[np.argmax(key[cand])])
         total = N.sum()
         thresh = self.q_thresh_max - math.exp(-total / self.q_thresh_base) * (
             self.q_thresh_max - self.q_thresh_init)
-        q = (node.q(-1.0) + 1.0) / 2.0
+        q = (self._q(rng) + 1.0) / 2.0
         q = np.where(N >= thresh * N[cand].max(), q, 0.0)
         pi = (1.0 - self.q_factor) * N / total + self.q_factor * q
-        return int(cand[np.argmax(pi[cand])])
+        return off + int(cand[np.argmax(pi[cand])])
 
-    def _pv(self, node: Node, first: int | None, limit: int = 40) -> list[str]:
+    def _pv(self, node: int, first: int | None, limit: int = 40) -> list[str]:
+        t = self.tree
         pv: list[str] = []
-        idx = first
-        while idx is not None and len(pv) < limit:
-            pv.append(node.uci(idx))
-            child = node.children[idx]
-            if child is None or not len(child.moves) or (child.N.sum() == 0 and child.status == UNKNOWN):
+        e = first
+        while e is not None and len(pv) < limit:
+            pv.append(self._uci(e))
+            child = int(t.child[e])
+            if child < 0 or not t.count[child] or (
+                    t.N[t.edge_range(child)].sum() == 0 and t.status[child] == UNKNOWN):
                 break
             node = child
-            idx = self._choose(node)
+            e = self._choose(node)
         return pv
 
     def _result(self, playouts: int, elapsed: float, temperature: float) -> MCTSResult:
         root = self.root
         assert root is not None
-        idx = self._choose(root, temperature)
-        visits = {root.uci(i): int(root.N[i]) for i in range(len(root.moves))}
-        qs = root.q(-1.0)
-        q = {root.uci(i): float(qs[i]) for i in range(len(root.moves))}
-        prior = {} if root.P_raw is None else {root.uci(i): float(root.P_raw[i])
-                                               for i in range(len(root.moves))}
-        proven = _STATUS_NAMES.get(root.status)
+        t = self.tree
+        e = self._choose(root, temperature)
+        rng = t.edge_range(root)
+        ucis = [self._uci(j) for j in range(rng.start, rng.stop)]
+        visits = {u: int(n) for u, n in zip(ucis, t.N[rng])}
+        qs = self._q(rng)
+        q = {u: float(x) for u, x in zip(ucis, qs)}
+        prior = {} if not t.flags[root] & T.F_EXPANDED else {
+            u: float(p) for u, p in zip(ucis, t.P[rng])}
+        proven = _STATUS_NAMES.get(int(t.status[root]))
         mate = None
-        if root.status == UNKNOWN:
-            value = float(qs[idx]) if idx is not None and root.N[idx] > 0 else root.value
+        if t.status[root] == UNKNOWN:
+            value = float(qs[e - rng.start]) if e is not None and t.N[e] > 0 else float(t.value[root])
         else:
-            value = _STATUS_VALUE[root.status]
-            if root.status in (WIN, LOSS):
-                moves = (root.plies + 1) // 2
-                mate = moves if root.status == WIN else -moves
+            value = _STATUS_VALUE[int(t.status[root])]
+            if t.status[root] in (WIN, LOSS):
+                moves = (int(t.plies[root]) + 1) // 2
+                mate = moves if t.status[root] == WIN else -moves
         leaves = max(1, self._leaves)
-        if idx is None and root.status != UNKNOWN:
+        if e is None and t.status[root] != UNKNOWN:
             # A game python-chess calls over with moves left (insufficient material, the
             # 75-move rule, fivefold repetition): still answer with a legal move.
-            n = core.gen_legal(root.bb, root.st, self._moves_buf, self._sbb, self._sst)
+            buf, sbb, sst = self._bufs
+            n = core.gen_legal(t.bb[root], t.st[root], buf, sbb, sst)
             if n:
-                first = move_to_uci(int(self._moves_buf[0]))
+                first = move_to_uci(int(buf[0]))
                 return MCTSResult(first, value, value_to_cp(value), [first], {first: 0}, {}, {},
-                                  playouts, int(root.visits), elapsed, proven=proven)
+                                  playouts, int(t.visits[root]), elapsed, proven=proven)
         return MCTSResult(
-            move=None if idx is None else root.uci(idx), value=value, cp=value_to_cp(value),
-            pv=[] if idx is None else self._pv(root, idx), visits=visits, q=q, prior=prior,
-            playouts=playouts, nodes=int(root.visits), time=elapsed,
+            move=None if e is None else self._uci(e), value=value, cp=value_to_cp(value),
+            pv=[] if e is None else self._pv(root, e), visits=visits, q=q, prior=prior,
+            playouts=playouts, nodes=int(t.visits[root]), time=elapsed,
             depth=round(self._depth_sum / leaves), seldepth=int(self._seldepth),
             proven=proven, mate=mate)
-
-
-def _child_status(node: Node) -> np.ndarray:
-    return np.array([UNKNOWN if c is None else c.status for c in node.children], dtype=np.int8)
 
 
 def clock_budget(lim: Any, white: bool) -> float | None:
@@ -744,7 +622,3 @@ def clock_budget(lim: Any, white: bool) -> float | None:
     inc = lim.winc if white else lim.binc
     togo = lim.movestogo or 30
     return max(0.01, min(left / togo + 0.8 * inc, left * 0.5))
-
-
-def node_variant(node: Node) -> str:
-    return spec.by_code(int(node.st[core.VARIANT])).name

@@ -146,35 +146,54 @@ def test_tree_reuse_keeps_the_subtree():
     mcts = MCTS("crazyhouse")
     board = new_board("crazyhouse")
     r = mcts.search(board, playouts=400)
-    idx = [mcts.root.uci(i) for i in range(len(mcts.root.moves))].index(r.move)
-    child = mcts.root.children[idx]
-    kept = child.visits
+    t = mcts.tree
+
+    def children(node):
+        """(uci, child node) of every edge of ``node`` that has a child."""
+        rng = t.edge_range(node)
+        return [(mcts._uci(e), int(t.child[e])) for e in range(rng.start, rng.stop)
+                if t.child[e] >= 0]
+
+    child = dict(children(mcts.root))[r.move]
+    kept = int(t.visits[child])
     assert kept == r.visits[r.move] > 0
     mcts.advance(r.move)
-    assert mcts.root is child and mcts.root.visits == kept
+    assert mcts.root == child and t.visits[mcts.root] == kept
     # The reply is expanded under the kept tree; the front ends' way: a board with the
     # moves played (its moves extend the last search's) is found in the tree.
-    reply = max(mcts.root.children, key=lambda c: -1 if c is None else c.visits)
-    ridx = mcts.root.children.index(reply)
-    reply_move = mcts.root.uci(ridx)
+    reply_move, reply = max(children(mcts.root), key=lambda c: t.visits[c[1]])
     board.push_uci(r.move)
     board.push_uci(reply_move)
-    before = reply.visits
+    before = int(t.visits[reply])
     r2 = mcts.search(board, playouts=100)
-    assert mcts.root is reply
+    assert mcts.root == reply
     assert r2.nodes == before + r2.playouts
     # Or the same position given by FEN alone (found among children/grandchildren).
-    grand = next(c for c in mcts.root.children if c is not None)
-    gidx = mcts.root.children.index(grand)
-    board.push_uci(mcts.root.uci(gidx))
-    v = grand.visits
+    grand_move, grand = children(mcts.root)[0]
+    board.push_uci(grand_move)
+    v = int(mcts.tree.visits[grand])
     r3 = mcts.search(board.fen(), playouts=50)
-    assert mcts.root is grand and r3.nodes == v + r3.playouts
+    assert mcts.root == grand and r3.nodes == v + r3.playouts
     # A different game starts a new tree.
     mcts.search(new_board("crazyhouse"), playouts=10)
-    assert mcts.root.visits == 10
+    assert mcts.tree.visits[mcts.root] == 10 and mcts.tree_size > 1
     mcts.new_game()
     assert mcts.root is None
+
+
+def test_transpositions_share_an_evaluation():
+    """Two move orders to one position: the second node takes the first's priors and
+    value without an evaluator call."""
+    calls = []
+
+    def evaluator(positions):
+        calls.extend(p.fen() for p in positions)
+        return [{m: 1.0 for m in p.legal_moves()} for p in positions], [0.0] * len(positions)
+
+    r = MCTS("chess", evaluator, q_init="parent").search(None, playouts=3000)
+    assert r.playouts == 3000 and len(calls) < r.playouts
+    boards = [" ".join(f.split()[:4]) for f in calls]
+    assert len(boards) == len(set(boards))        # no position evaluated twice
 
 
 def material_evaluator(sign: float = 1.0):
