@@ -207,6 +207,30 @@ def test_a_network_file_is_checked_before_it_is_used(data, tmp_path):
         open_network("shipped", "horde")
 
 
+def test_a_network_guides_the_mcts(data, tmp_path):
+    """An exported network as the MCTS's evaluator: its policy over the move map becomes
+    the root's priors (softmax over the legal moves), and the search plays legal moves."""
+    _onnxruntime()
+    import numpy as np
+
+    from search import encoding as enc
+    from search.mcts import MCTS
+    from search.network import load_network
+    from tdleaf.learn.net import export_network
+    from variants import Position
+    train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
+    path, _ = export_network(tmp_path / "run")
+    net = load_network(path, "atomic")
+    pos = Position.start("atomic")
+    r = MCTS("atomic", net, batch_size=8).search(pos, playouts=64)
+    assert r.move in pos.legal_moves() and r.playouts == 64
+    logits, _ = net(enc.planes(pos)[None])
+    moves, idx = enc.legal_indices(pos)
+    z = logits[0, idx] - logits[0, idx].max()
+    want = np.exp(z) / np.exp(z).sum()
+    assert np.allclose([r.prior[m] for m in moves], want, atol=1e-6)
+
+
 def test_train_on_the_first_positions_of_the_data(data, tmp_path, capsys):
     import json
     train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1, "positions": 100}))
