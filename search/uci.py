@@ -39,6 +39,10 @@ NAME = "tdleaf"
 AUTHOR = "the tdleaf developers"
 MAX_MULTIPV = 256
 DEFAULT_HASH = 64
+#: A network's MCTS: leaves evaluated a batch at a time (CrazyAra: 8-16 with a virtual
+#: loss of 3), on one thread (matches run one engine a core).
+NET_BATCH = 8
+NET_THREADS = 1
 #: UCI_Elo's range: the measured strength ladder's (search/data/ladder.json).
 ELO_RANGE = strength.offered_range()
 
@@ -79,8 +83,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("Search", "combo", "selective",
            "selective (default: null move, late-move reductions, futility, razoring, "
            "SEE, aspiration windows), plain (the full-width alpha-beta of the report) or "
-           "mcts (PUCT over the heuristic prior; one line, clocks/nodes/movetime/infinite)",
+           "mcts (PUCT over the heuristic prior, or the network Net names; one line, "
+           "clocks/nodes/movetime/infinite)",
            choices=SEARCHES),
+    Option("Net", "string", "none",
+           "a network file (.onnx, 'tdleaf net export'), or shipped: the variant's shipped "
+           "network; with Search=mcts the MCTS is guided by it (without one, by the "
+           "heuristic prior); resolved when the search is made, so it may come before "
+           "UCI_Variant; an 'info string network ...' names it, or says why it is not used"),
     Option("UCI_LimitStrength", "check", "false",
            "play at UCI_Elo: the depth or node limit the strength ladder measured for "
            "that rating, in the search mode it measured (an info string says when the "
@@ -184,6 +194,7 @@ class UciEngine(Session):
         self.variant = "chess"
         self.hash_mb = DEFAULT_HASH
         self.weights_spec = "default"
+        self.net_spec = "none"
         self.multipv = 1
         self.analyse_mode = False
         self.search_mode = "selective"
@@ -231,7 +242,11 @@ class UciEngine(Session):
                 from .mcts import MCTS
                 from .warm import ensure_mcts
                 ensure_mcts()               # compiled here, not on the first move's clock
-                self._engine = MCTS(self.variant, weights=weights)
+                network = self._network()
+                if network is not None:
+                    self._engine = MCTS(self.variant, network, batch_size=NET_BATCH)
+                else:
+                    self._engine = MCTS(self.variant, weights=weights)
             else:
                 from .engine import Engine
                 mode = self.search_mode
@@ -243,14 +258,33 @@ class UciEngine(Session):
             self._announce()
         return self._engine
 
+    def _network(self) -> Any:
+        """The network Net names for this variant, said in an info string; None (the
+        heuristic prior) without one, or with one that cannot be used (said why)."""
+        if self.net_spec == "none":
+            return None
+        from .network import NetworkError, open_network
+        try:
+            network = open_network(self.net_spec, self.variant, threads=NET_THREADS)
+        except NetworkError as exc:
+            self.info(f"Net ignored, the MCTS uses the heuristic prior: {exc}")
+            return None
+        self.info(f"network for {self.variant}: {network.provenance()}")
+        return network
+
     def _weights(self) -> Any:
         engine = self._engine
-        return engine.weights if hasattr(engine, "weights") else engine.evaluator.weights
+        if hasattr(engine, "weights"):
+            return engine.weights
+        return getattr(engine.evaluator, "weights", None)
 
     def _announce(self) -> None:
         """Say which weights the engine plays, and from where, once per change; and,
         with UCI_LimitStrength on, whether the ladder measured them."""
         weights = self._weights()
+        if weights is None:              # a network guides the MCTS: it said so itself
+            self._announced = None
+            return
         source = getattr(weights, "source", None) or f"{self.weights_spec} weights"
         key = (self.variant, source)
         if key != self._announced:
@@ -356,6 +390,9 @@ class UciEngine(Session):
                 from .engine import Engine
                 Engine(self.variant, spec, hash_mb=1)   # validate now, report now
             self.weights_spec = spec
+            self._engine = None
+        elif name == "net":
+            self.net_spec = value or "none"
             self._engine = None
         elif name == "search":
             if value not in SEARCHES:

@@ -231,6 +231,34 @@ def test_a_network_guides_the_mcts(data, tmp_path):
     assert np.allclose([r.prior[m] for m in moves], want, atol=1e-6)
 
 
+def test_the_uci_engine_plays_a_network_and_says_which(data, tmp_path):
+    """Net (set before UCI_Variant) guides Search=mcts, named with its digest in an info
+    string; a network that cannot be used is said why, and the heuristic prior plays."""
+    _onnxruntime()
+    import io
+
+    import chess.variant
+
+    from search.uci import UciEngine
+    from tdleaf.learn.net import export_network
+    train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
+    path, digest = export_network(tmp_path / "run")
+    named = f"info string network for atomic: file: network.onnx (sha256 {digest[:12]}"
+    ignored = "info string Net ignored, the MCTS uses the heuristic prior"
+    for net, said in ((str(path), named), (str(tmp_path / "none.onnx"), ignored)):
+        out = io.StringIO()
+        eng = UciEngine(io.StringIO(""), out)
+        for line in (f"setoption name Net value {net}", "setoption name UCI_Variant value atomic",
+                     "setoption name Search value mcts", "isready", "position startpos",
+                     "go nodes 40"):
+            eng.handle(line)
+        eng.search.wait(eng._engine)
+        lines = out.getvalue().splitlines()
+        assert any(x.startswith(said) for x in lines), lines
+        best = [x for x in lines if x.startswith("bestmove")][-1].split()[1]
+        assert chess.Move.from_uci(best) in chess.variant.AtomicBoard().legal_moves
+
+
 def test_train_on_the_first_positions_of_the_data(data, tmp_path, capsys):
     import json
     train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1, "positions": 100}))
