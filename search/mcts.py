@@ -96,7 +96,7 @@ class MCTSResult:
         """The UCI ``info`` line of this result (without the leading ``info``)."""
         score = f"mate {self.mate}" if self.mate is not None else f"cp {self.cp}"
         parts = [f"depth {max(1, self.depth)}", f"seldepth {max(1, self.seldepth)}",
-                 f"score {score}", f"nodes {self.nodes}", f"nps {int(self.nps)}",
+                 f"score {score}", f"nodes {self.playouts}", f"nps {int(self.nps)}",
                  f"time {int(self.time * 1000)}"]
         if self.pv:
             parts.append("pv " + " ".join(self.pv))
@@ -116,14 +116,20 @@ def value_to_cp(v: float) -> int:
 class PUCT:
     """The settings of the tree search (keywords of :class:`MCTS`): CrazyAra's defaults
     except ``dirichlet_epsilon`` (0: no noise; CrazyAra uses 0.25 with
-    ``dirichlet_alpha`` 0.2) and ``batch_size`` (1: one leaf per evaluator call; a
-    network wants 8 or more, with CrazyAra's virtual loss 3)."""
+    ``dirichlet_alpha`` 0.2), ``batch_size`` (1: one leaf per evaluator call; a network
+    wants 8 or more, with CrazyAra's virtual loss 3), and its u-divisor schedule
+    (``u_min_divisor`` 0.25: Eq. 11) and check enhancement (``check_factor`` 0.5 under
+    ``check_thresh`` 0.1: Eq. 12), which stay off until measured to help."""
 
     c_puct_init: float = 2.5
     c_puct_base: float = 19652.0
     q_init: float | str = -1.0
     fpu_reduction: float = 0.1
     u_divisor: float = 1.0
+    u_min_divisor: float | None = None      # CrazyAra: 0.25 (None: no schedule)
+    u_base_divisor: float = 1965.0
+    check_thresh: float = 0.1
+    check_factor: float = 0.0               # CrazyAra: 0.5 (0: no check enhancement)
     move_selection: str = "q"
     q_factor: float = 0.7
     q_thresh_init: float = 0.5
@@ -191,9 +197,7 @@ class MCTS:
         self.batch_size = int(s.batch_size)
         self.tree_limit = int(s.tree_limit)
         self.draw_value = float(s.draw_value)
-        self._cfg = T.settings(s.c_puct_init, s.c_puct_base, s.q_init, float(s.fpu_reduction),
-                               s.u_divisor, float(s.virtual_loss) if s.batch_size > 1 else 0.0,
-                               self.draw_value)
+        self._cfg = T.settings(s, float(s.virtual_loss) if s.batch_size > 1 else 0.0)
         self.seed = seed
         self._stop = threading.Event()
         self._bufs = (np.zeros(core.MAX_MOVES, dtype=np.int64), np.zeros(core.NBB, dtype=np.uint64),
@@ -277,7 +281,8 @@ class MCTS:
         samples the move from the visit counts. ``limits`` (a
         :class:`search.engine.Limits`) gives clocks: the move time is then the alpha-beta
         engine's (time left / moves to go + 0.8 increment, at most half the time left);
-        its ``nodes`` and ``movetime`` apply too (``depth`` does not). ``info`` is
+        its ``nodes`` (new playouts, as UCI's ``go nodes`` counts them) and ``movetime``
+        apply too (``depth`` does not). ``info`` is
         ``callback`` by the name :meth:`search.engine.Engine.search` gives it, so an MCTS
         can stand in for an Engine in :class:`search.protocol.BackgroundSearch`."""
         if info is not None and callback is None:
@@ -289,7 +294,8 @@ class MCTS:
         assert root is not None
         t = self.tree
         if limits is not None:
-            nodes = nodes if nodes is not None else limits.nodes
+            # A front end's node limit (UCI 'go nodes N'): N new playouts in this search.
+            playouts = playouts if playouts is not None else limits.nodes
             if movetime is None and not limits.infinite:
                 movetime = clock_budget(limits, bool(t.st[root, core.TURN] == core.WHITE))
             if limits.infinite and playouts is None and nodes is None and movetime is None:
@@ -477,14 +483,15 @@ class MCTS:
             for i, node in enumerate(leaves):
                 k = int(t.count[node])
                 assert int(arr.n[i]) == k
-                T.expand(t.nodes, t.edges, node, arr.probs[i, :k], float(arr.values[i]), t.cache)
+                T.expand(t.nodes, t.edges, node, arr.probs[i, :k], float(arr.values[i]), t.cache,
+                         self._cfg, self._scratch)
             return
         if self._kind == "network":
             x = np.zeros((len(leaves), N_PLANES, 8, 8), dtype=np.float32)
             planes_batch(t.bb[leaves], t.st[leaves], np.zeros(len(leaves), dtype=np.int64), x)
             logits, values = self.evaluator(x)
             T.expand_logits(t.nodes, t.edges, leaves, len(leaves), logits,
-                            values.astype(np.float64), t.cache)
+                            values.astype(np.float64), t.cache, self._cfg, self._scratch)
             return
         positions = []
         for node in leaves:
@@ -493,7 +500,8 @@ class MCTS:
             positions.append(p)
         policies, values = self.evaluator(positions)
         for node, pol, val in zip(leaves, policies, values):
-            T.expand(t.nodes, t.edges, node, self._policy_array(node, pol), float(val), t.cache)
+            T.expand(t.nodes, t.edges, node, self._policy_array(node, pol), float(val), t.cache,
+                     self._cfg, self._scratch)
 
     def _policy_array(self, node: int, pol: Any) -> np.ndarray:
         k = int(self.tree.count[node])

@@ -22,6 +22,7 @@ them), so that they compile once into the cache.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit, types
@@ -36,22 +37,28 @@ UNKNOWN, WIN, LOSS, DRAW = 0, 1, 2, 3          # proof status, for the side to m
 F_EXPANDED, F_PENDING, F_RULE_DRAW = 1, 2, 4   # node flags
 #: The settings array (:func:`settings`): PUCT's constants, first play urgency, virtual
 #: loss, the value of a draw by rule inside the tree.
-S_C_INIT, S_C_BASE, S_Q_INIT, S_FPU_PARENT, S_FPU_REDUCTION, S_U_DIVISOR, S_VL, S_DRAW = range(8)
+(S_C_INIT, S_C_BASE, S_Q_INIT, S_FPU_PARENT, S_FPU_REDUCTION, S_U_DIVISOR, S_VL, S_DRAW,
+ S_U_MIN, S_U_BASE, S_CHECK_THRESH, S_CHECK_FACTOR) = range(12)
 #: The longest path a playout follows (deeper, it stops and evaluates where it is).
 MAX_DEPTH = 1024
 #: What :func:`collect` reports besides its counts.
 OK, FULL = 0, 1
 
 
-def settings(c_puct_init: float, c_puct_base: float, q_init: float | str, fpu_reduction: float,
-             u_divisor: float, virtual_loss: float, draw_value: float) -> np.ndarray:
-    """The settings array the kernels read (``q_init`` ``"parent"``: first play urgency)."""
-    out = np.zeros(8)
-    out[S_C_INIT], out[S_C_BASE] = c_puct_init, c_puct_base
+def settings(puct: Any, virtual_loss: float) -> np.ndarray:
+    """The settings array the kernels read, from a :class:`search.mcts.PUCT` (``q_init``
+    ``"parent"``: first play urgency; a ``u_min_divisor`` of None: no schedule; a
+    ``check_factor`` of 0: no check enhancement)."""
+    q_init, u_min = puct.q_init, puct.u_min_divisor
+    out = np.zeros(12)
+    out[S_C_INIT], out[S_C_BASE] = puct.c_puct_init, puct.c_puct_base
     out[S_FPU_PARENT] = 1.0 if q_init == "parent" else 0.0
     out[S_Q_INIT] = 0.0 if q_init == "parent" else float(q_init)
-    out[S_FPU_REDUCTION], out[S_U_DIVISOR] = fpu_reduction, u_divisor
-    out[S_VL], out[S_DRAW] = virtual_loss, draw_value
+    out[S_FPU_REDUCTION], out[S_U_DIVISOR] = puct.fpu_reduction, puct.u_divisor
+    out[S_VL], out[S_DRAW] = virtual_loss, puct.draw_value
+    out[S_U_MIN] = puct.u_divisor if u_min is None else u_min
+    out[S_U_BASE] = puct.u_base_divisor
+    out[S_CHECK_THRESH], out[S_CHECK_FACTOR] = puct.check_thresh, puct.check_factor
     return out
 
 
@@ -210,6 +217,9 @@ def select(nodes, edges, node, cfg):
     else:
         qi = cfg[S_Q_INIT]
     scale = c * math.sqrt(max(total, 1.0))
+    # CrazyAra's u-divisor schedule (Eq. 11): from u_divisor towards u_min as visits grow.
+    u_min = cfg[S_U_MIN]
+    u_div = u_min - math.exp(-total / cfg[S_U_BASE]) * (u_min - cfg[S_U_DIVISOR])
     best, pick = -np.inf, f
     for j in range(f, f + n):
         if not np.isnan(E[j]):
@@ -218,7 +228,7 @@ def select(nodes, edges, node, cfg):
             q = W[j] / max(N[j], 1e-9)
         else:
             q = qi
-        s = q + scale * P[j] / (cfg[S_U_DIVISOR] + N[j])
+        s = q + scale * P[j] / (u_div + N[j])
         if s > best:
             best, pick = s, j
     return pick
@@ -361,9 +371,32 @@ def collect(nodes, edges, size, root, cfg, line, nhist, bufs, scratch, batch, ca
 
 
 @njit(cache=True)
-def expand(nodes, edges, leaf, probs, v, cache):
+def _enhance_checks(nodes, edges, leaf, cfg, scratch):
+    """CrazyAra's check enhancement (Eq. 12): a checking move with a prior under the
+    threshold gets ``check_factor`` times the largest prior added; renormalised."""
+    first, count = nodes[2], nodes[3]
+    move, P = edges[0], edges[1]
+    cbb, cst = scratch
+    f, n = first[leaf], count[leaf]
+    top = 0.0
+    for j in range(f, f + n):
+        top = max(top, P[j])
+    s = 0.0
+    for j in range(f, f + n):
+        if P[j] < cfg[S_CHECK_THRESH]:
+            core.copy_make(nodes[0][leaf], nodes[1][leaf], cbb, cst, move[j])
+            if core.checkers_mask(cbb, cst):
+                P[j] += cfg[S_CHECK_FACTOR] * top
+        s += P[j]
+    for j in range(f, f + n):
+        P[j] /= s
+
+
+@njit(cache=True)
+def expand(nodes, edges, leaf, probs, v, cache, cfg, scratch):
     """Give ``leaf`` its priors (``probs``, aligned with its edges; normalised, uniform
-    when they sum to nothing) and value (clipped to [-1, 1])."""
+    when they sum to nothing; checks enhanced when ``cfg`` says) and value (clipped to
+    [-1, 1])."""
     first, count, value, key, flags = nodes[2], nodes[3], nodes[5], nodes[8], nodes[9]
     P = edges[1]
     f, n = first[leaf], count[leaf]
@@ -375,13 +408,15 @@ def expand(nodes, edges, leaf, probs, v, cache):
         s += p
     for j in range(n):
         P[f + j] = P[f + j] / s if s > 0.0 and np.isfinite(s) else 1.0 / n
+    if cfg[S_CHECK_FACTOR] > 0.0 and n > 0:
+        _enhance_checks(nodes, edges, leaf, cfg, scratch)
     value[leaf] = min(1.0, max(-1.0, v))
     flags[leaf] = (flags[leaf] | F_EXPANDED) & ~F_PENDING
     cache[key[leaf]] = leaf
 
 
 @njit(cache=True)
-def expand_logits(nodes, edges, leaves, n, logits, values, cache):
+def expand_logits(nodes, edges, leaves, n, logits, values, cache, cfg, scratch):
     """:func:`expand` the first ``n`` leaves from a network's policy logits over the move
     map (:mod:`search.encoding`): the softmax over each leaf's legal moves."""
     nst, first, count = nodes[1], nodes[2], nodes[3]
@@ -397,7 +432,7 @@ def expand_logits(nodes, edges, leaves, n, logits, values, cache):
             top = max(top, buf[j])
         for j in range(k):
             buf[j] = math.exp(buf[j] - top)
-        expand(nodes, edges, leaf, buf[:k], values[i], cache)
+        expand(nodes, edges, leaf, buf[:k], values[i], cache, cfg, scratch)
 
 
 @njit(cache=True)

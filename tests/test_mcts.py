@@ -284,8 +284,8 @@ def test_options_noise_temperature_stop_callback():
     r = m.search(fen, nodes=r.nodes + 50)
     assert r.playouts == 50
     from search.engine import Limits
-    r = m.search(fen, limits=Limits(wtime=3.0, btime=3.0, nodes=r.nodes + 20))
-    assert r.playouts == 20 and r.uci_info().startswith("depth ")
+    r = m.search(fen, limits=Limits(wtime=3.0, btime=3.0, nodes=20))     # new playouts
+    assert r.playouts == 20 and r.uci_info().startswith("depth ") and " nodes 20 " in r.uci_info()
     r = MCTS("chess", tree_limit=100).search(fen, playouts=1000)
     assert r.playouts == r.nodes == 100
     r = MCTS("chess").search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", limits=Limits(movetime=5.0))
@@ -309,9 +309,27 @@ def test_stands_in_for_the_engine_in_the_front_ends_search_thread():
     result, exc = out[-1]
     assert exc is None and result.move in pos.legal_moves() and result.playouts > 10
     assert isinstance(result.score, float) and result.pv[0] == result.move
-    bg.start(mcts, pos, Limits(nodes=result.nodes + 30), out.append, lambda r, e: out.append((r, e)))
+    bg.start(mcts, pos, Limits(nodes=30), out.append, lambda r, e: out.append((r, e)))
     bg.wait()
-    assert out[-1][0].playouts == 30                           # the tree was kept
+    assert out[-1][0].playouts == 30 and out[-1][0].nodes > 30  # the tree was kept
+
+
+def test_crazyaras_u_divisor_schedule_and_check_enhancement():
+    """The schedule (u_min_divisor) explores unvisited moves more early on; the check
+    enhancement lifts a checking move's small prior by half the largest."""
+    zh = "r1bqkbnr/1pp2pp1/p6p/1N1pP3/8/1P6/P1P1PPPP/R2QKBNR[NPb] w KQkq - 0 8"
+    tried = [sum(1 for n in MCTS("crazyhouse", **kw).search(zh, playouts=300).visits.values()
+                 if n > 0) for kw in ({}, {"u_min_divisor": 0.25, "u_divisor": 0.25})]
+    assert tried[1] > tried[0]
+    plain = MCTS("crazyhouse", weights="traditional").search(zh, playouts=2).prior
+    checked = MCTS("crazyhouse", weights="traditional", check_factor=0.5).search(zh, playouts=2).prior
+    board = new_board("crazyhouse", zh)
+    checks = [m for m in plain if board.gives_check(chess.Move.from_uci(m))]
+    low = [m for m in checks if plain[m] < 0.1]
+    assert low and all(checked[m] > plain[m] for m in low)
+    assert sum(checked.values()) == pytest.approx(1.0)
+    quiet = [m for m in plain if m not in checks]
+    assert all(checked[m] < plain[m] for m in quiet)
 
 
 def test_value_to_cp_inverts_crazyara():
