@@ -53,12 +53,17 @@ from variants.position import move_to_uci
 
 from . import tree as T
 from .encoding import N_PLANES, planes_batch
+from .network import Network
 from .prior import HeuristicPrior, to_position
 
 UNKNOWN, WIN, LOSS, DRAW = T.UNKNOWN, T.WIN, T.LOSS, T.DRAW   # proof status, for the side to move
 _STATUS_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
 _STATUS_VALUE = {WIN: 1.0, LOSS: -1.0, DRAW: 0.0}
 DEFAULT_PLAYOUTS = 800
+#: The trivial evaluator (uniform policy, value 0, in compiled code): what is left is
+#: the tree's own cost (``tdleaf bench mcts``).
+UNIFORM = "uniform"
+UNIFORM_CHUNK = 256
 
 Evaluator = Callable[[Sequence[Position]], tuple[Sequence[Any], Sequence[float] | np.ndarray]]
 
@@ -161,7 +166,8 @@ class MCTS:
 
     ``evaluator``: a callable ``(positions) -> (policies, values)`` (see the module
     docstring), a :class:`search.network.Network` (its policy over the move map, on the
-    tree's arrays: no positions are made), or None for the heuristic prior of
+    tree's arrays: no positions are made), :data:`UNIFORM` (a uniform policy and value
+    0, compiled: the tree's own cost), or None for the heuristic prior of
     ``weights`` (``prior_depth``, ``temperature``: see :class:`search.prior.HeuristicPrior`).
     The other keywords are the tree's settings, :class:`PUCT` (a TypeError names one that
     is not). ``tree_limit`` bounds the root's visits, and so the tree; a search that
@@ -174,16 +180,16 @@ class MCTS:
     is the root's node index in it (None before a search).
     """
 
-    def __init__(self, variant: str = "chess", evaluator: Evaluator | None = None, *,
+    def __init__(self, variant: str = "chess", evaluator: Evaluator | Network | str | None = None, *,
                  weights: Any = None, prior_depth: int = 0, temperature: float | None = None,
                  seed: int = 0, **settings: Any) -> None:
-        from .network import Network
         self.variant = canonical_variant(variant)
         if evaluator is None:
             evaluator = HeuristicPrior(self.variant, weights, prior_depth, temperature)
         self.evaluator: Any = evaluator
         self._kind = ("prior" if isinstance(evaluator, HeuristicPrior)
-                      else "network" if isinstance(evaluator, Network) else "python")
+                      else "network" if isinstance(evaluator, Network)
+                      else "uniform" if evaluator == UNIFORM else "python")
         s = PUCT(**settings)
         self.settings = s
         self.q_init = s.q_init
@@ -197,7 +203,8 @@ class MCTS:
         self.batch_size = int(s.batch_size)
         self.tree_limit = int(s.tree_limit)
         self.draw_value = float(s.draw_value)
-        self._cfg = T.settings(s, float(s.virtual_loss) if s.batch_size > 1 else 0.0)
+        self._cfg = T.settings(s, float(s.virtual_loss) if s.batch_size > 1 else 0.0,
+                               uniform=self._kind == "uniform")
         self.seed = seed
         self._stop = threading.Event()
         self._bufs = (np.zeros(core.MAX_MOVES, dtype=np.int64), np.zeros(core.NBB, dtype=np.uint64),
@@ -330,7 +337,8 @@ class MCTS:
                 now = time.perf_counter()
                 if deadline is not None and now >= deadline:
                     break
-                k = self.batch_size
+                # The trivial evaluator runs inside the compiled playouts: many a call.
+                k = UNIFORM_CHUNK if self._kind == "uniform" else self.batch_size
                 if playouts is not None:
                     k = min(k, playouts - done)
                 if nodes is not None:

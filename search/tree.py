@@ -38,19 +38,21 @@ F_EXPANDED, F_PENDING, F_RULE_DRAW = 1, 2, 4   # node flags
 #: The settings array (:func:`settings`): PUCT's constants, first play urgency, virtual
 #: loss, the value of a draw by rule inside the tree.
 (S_C_INIT, S_C_BASE, S_Q_INIT, S_FPU_PARENT, S_FPU_REDUCTION, S_U_DIVISOR, S_VL, S_DRAW,
- S_U_MIN, S_U_BASE, S_CHECK_THRESH, S_CHECK_FACTOR) = range(12)
+ S_U_MIN, S_U_BASE, S_CHECK_THRESH, S_CHECK_FACTOR, S_UNIFORM) = range(13)
 #: The longest path a playout follows (deeper, it stops and evaluates where it is).
 MAX_DEPTH = 1024
 #: What :func:`collect` reports besides its counts.
 OK, FULL = 0, 1
 
 
-def settings(puct: Any, virtual_loss: float) -> np.ndarray:
+def settings(puct: Any, virtual_loss: float, uniform: bool = False) -> np.ndarray:
     """The settings array the kernels read, from a :class:`search.mcts.PUCT` (``q_init``
     ``"parent"``: first play urgency; a ``u_min_divisor`` of None: no schedule; a
-    ``check_factor`` of 0: no check enhancement)."""
+    ``check_factor`` of 0: no check enhancement). ``uniform``: the trivial evaluator,
+    applied where a leaf is found, inside :func:`collect`."""
     q_init, u_min = puct.q_init, puct.u_min_divisor
-    out = np.zeros(12)
+    out = np.zeros(13)
+    out[S_UNIFORM] = 1.0 if uniform else 0.0
     out[S_C_INIT], out[S_C_BASE] = puct.c_puct_init, puct.c_puct_base
     out[S_FPU_PARENT] = 1.0 if q_init == "parent" else 0.0
     out[S_Q_INIT] = 0.0 if q_init == "parent" else float(q_init)
@@ -331,6 +333,7 @@ def collect(nodes, edges, size, root, cfg, line, nhist, bufs, scratch, batch, ca
     P = edges[1]
     leaves, pns, pes, depths = batch
     vl = cfg[S_VL]
+    uniform = np.ones(core.MAX_MOVES)
     done, waiting, dsum, dmax = 0, 0, 0, 0
     for _ in range(k):
         pn, pe = pns[waiting], pes[waiting]
@@ -357,6 +360,9 @@ def collect(nodes, edges, size, root, cfg, line, nhist, bufs, scratch, batch, ca
             backup(nodes, edges, pn, pe, d, leaf, value[leaf], vl)
         elif flags[leaf] & F_EXPANDED:      # d == MAX_DEPTH: as deep as a playout goes
             backup(nodes, edges, pn, pe, d, leaf, value[leaf], vl)
+        elif cfg[S_UNIFORM] > 0:
+            expand(nodes, edges, leaf, uniform[:count[leaf]], 0.0, cache, cfg, scratch)
+            backup(nodes, edges, pn, pe, d, leaf, 0.0, vl)
         else:
             flags[leaf] |= F_PENDING
             leaves[waiting], depths[waiting] = leaf, d

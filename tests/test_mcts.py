@@ -332,6 +332,26 @@ def test_crazyaras_u_divisor_schedule_and_check_enhancement():
     assert all(checked[m] < plain[m] for m in quiet)
 
 
+def test_the_trivial_evaluator_and_the_benchmark(capsys):
+    """UNIFORM runs inside the compiled playouts: it still proves a mate in one, and
+    plays exactly the playouts asked; `tdleaf bench mcts` reports each evaluator against
+    the alpha-beta's nodes/s."""
+    import json
+
+    from search.mcts import UNIFORM
+    from tdleaf.cli import main
+    r = MCTS("chess", UNIFORM).search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", playouts=5000)
+    assert r.move == "a1a8" and r.proven == "win"
+    r = MCTS("crazyhouse", UNIFORM).search(None, playouts=700)
+    assert r.playouts == 700 and sum(r.visits.values()) == 699
+    assert all(abs(p - 1 / 20) < 1e-12 for p in r.prior.values())
+    assert main(["bench", "mcts", "--variant", "atomic", "--positions", "2", "--playouts", "50",
+                 "--rounds", "1", "--depth", "2", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["rows"]
+    assert set(row["mcts"]) == {"uniform", "prior"} and row["alphabeta_nodes_per_s"] > 0
+    assert all(x["playouts"] == 100 and x["us_per_playout"] > 0 for x in row["mcts"].values())
+
+
 def test_value_to_cp_inverts_crazyara():
     for cp in (0, 50, 100, 350, 900, -120):
         v = math.copysign(1 - 1.2 ** (-abs(cp) / 100), cp)

@@ -259,6 +259,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_encoding)
 
+    from tdleaf.bench import mcts as bench_mcts_module
+    m = bench_mcts_module
+    b = sub.add_parser("mcts", help="MCTS playouts/s (trivial evaluator, prior, network) "
+                                    "against alpha-beta nodes/s",
+                       description=m.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", action="extend", nargs="+", metavar="V",
+                   help="variants (default crazyhouse and atomic)")
+    b.add_argument("--positions", type=positive_int, default=m.POSITIONS, metavar="N",
+                   help=f"labelled positions a variant (default {m.POSITIONS})")
+    b.add_argument("--playouts", type=positive_int, default=m.PLAYOUTS, metavar="N",
+                   help=f"a search (default {m.PLAYOUTS})")
+    b.add_argument("--depth", type=positive_int, default=m.DEPTH, metavar="D",
+                   help=f"the alpha-beta reference's depth (default {m.DEPTH})")
+    b.add_argument("--net", metavar="NET", help="a network (.onnx) or 'shipped' for a network row")
+    b.add_argument("--threads", type=positive_int, default=1, metavar="N",
+                   help="the network's threads (default 1)")
+    b.add_argument("--rounds", type=positive_int, default=m.ROUNDS, metavar="N",
+                   help=f"rounds (default {m.ROUNDS})")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_mcts)
+
     from tdleaf.bench import teacher as bench_teacher_module
     b = sub.add_parser("teacher", help="top-1 of tdleaf's search at each depth against the "
                                        "prior positions' labels (the network's teacher)",
@@ -438,6 +459,24 @@ def run_encoding(args: argparse.Namespace) -> int:
         raise CliError(f"{exc} (a variant without its own labelled positions: use the "
                        f"one with its rules)") from None
     print_report({"benchmark": "encoding", "rows": rows}, args.json,
+                 lambda r: format_report(r["rows"]))
+    return 0
+
+
+def run_mcts(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench mcts``."""
+    from search.network import NetworkError
+    from tdleaf.bench.mcts import bench_mcts, format_report
+    from tdleaf.play.epd import EpdError
+    from variants import canonical_variant
+
+    names = [canonical_variant(v) for v in args.variant or ("crazyhouse", "atomic")]
+    try:
+        rows = [bench_mcts(v, args.positions, args.playouts, args.depth, args.net,
+                           args.threads, args.rounds) for v in names]
+    except (EpdError, NetworkError) as exc:
+        raise CliError(str(exc)) from None
+    print_report({"benchmark": "mcts", "rows": rows}, args.json,
                  lambda r: format_report(r["rows"]))
     return 0
 

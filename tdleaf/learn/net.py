@@ -237,7 +237,8 @@ def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
     start, seen, cpu = 0, 0, 0.0
     if resume and ck_path.exists():
         saved = json.loads((out / "config.json").read_text())
-        if saved["train"] != info["train"] or saved["data"] != info["data"]:
+        # A setting added since the run began stands at its default there.
+        if {**asdict(TrainConfig()), **saved["train"]} != info["train"] or saved["data"] != info["data"]:
             raise NetError(f"{out}: trained with other settings or data; give the same ones")
         try:
             ck = torch.load(ck_path, weights_only=True)
