@@ -27,7 +27,7 @@ from variants.errors import VariantError
 from variants.spec import ALIASES, SPECS, by_uci
 
 from . import strength
-from .modes import SEARCHES
+from .modes import NET_BATCH, SEARCHES
 from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
 
 if TYPE_CHECKING:
@@ -39,9 +39,7 @@ NAME = "tdleaf"
 AUTHOR = "the tdleaf developers"
 MAX_MULTIPV = 256
 DEFAULT_HASH = 64
-#: A network's MCTS: leaves evaluated a batch at a time (CrazyAra: 8-16 with a virtual
-#: loss of 3), on one thread (matches run one engine a core).
-NET_BATCH = 8
+#: A network's threads (matches run one engine a core).
 NET_THREADS = 1
 #: UCI_Elo's range: the measured strength ladder's (search/data/ladder.json).
 ELO_RANGE = strength.offered_range()

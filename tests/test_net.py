@@ -259,6 +259,25 @@ def test_the_uci_engine_plays_a_network_and_says_which(data, tmp_path):
         assert chess.Move.from_uci(best) in chess.variant.AtomicBoard().legal_moves
 
 
+def test_a_match_plays_a_network_and_refuses_a_bad_one(data, tmp_path, capsys):
+    """`-o A.net=FILE` with search=mcts: the match plays it; a network that cannot be used
+    fails the match before its first game, with the reason."""
+    _onnxruntime()
+    from tdleaf.learn.net import export_network
+    train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
+    path, _ = export_network(tmp_path / "run")
+    pgn = tmp_path / "games.pgn"
+    assert main(["match", "default", "default", "--variant", "atomic", "--games", "2",
+                 "-o", "A.search=mcts", "-o", f"A.net={path}", "-o", "A.playouts=16",
+                 "-o", "B.depth=1", "--pgn", str(pgn), "--max-plies", "20"]) == 0
+    assert pgn.read_text().count("[Result ") == 2
+    capsys.readouterr()
+    assert main(["match", "default", "default", "--variant", "crazyhouse", "--games", "2",
+                 "-o", "A.search=mcts", "-o", f"A.net={path}", "-o", "B.depth=1",
+                 "--pgn", str(tmp_path / "no.pgn")]) == 2
+    assert "a network of atomic, not of crazyhouse" in capsys.readouterr().err
+
+
 def test_train_on_the_first_positions_of_the_data(data, tmp_path, capsys):
     import json
     train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1, "positions": 100}))

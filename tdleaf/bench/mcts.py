@@ -26,7 +26,6 @@ POSITIONS = 20
 PLAYOUTS = 2000
 DEPTH = 5
 ROUNDS = 3
-NET_BATCH = 8
 
 
 def _searchers(variant: str, net: str | None, threads: int) -> dict[str, Any]:
@@ -36,6 +35,7 @@ def _searchers(variant: str, net: str | None, threads: int) -> dict[str, Any]:
         "prior": lambda: MCTS(variant),
     }
     if net is not None:
+        from search.modes import NET_BATCH
         from search.network import open_network
         network = open_network(net, variant, threads=threads)
         out["network"] = lambda: MCTS(variant, network, batch_size=NET_BATCH)

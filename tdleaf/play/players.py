@@ -45,7 +45,7 @@ from . import engines
 NAMED_SETS = VALUE_SETS + REFERENCE_SETS + ("default",)
 #: Settings an internal player understands (anything else is a mistake).
 INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "search",
-                     "flags", "playouts", "prior", "q_init", "random_ties")
+                     "flags", "playouts", "prior", "q_init", "random_ties", "net")
 #: How a tdleaf player searches: the alpha-beta modes, or MCTS over the heuristic prior.
 PLAYER_SEARCHES = SEARCH_MODES + ("mcts",)
 #: Settings of an external player that are not engine options.
@@ -192,6 +192,11 @@ class InternalPlayer(Player):
             raise PlayerError(f"{spec}: prior must be heuristic or uniform, got {self.prior!r}")
         q_init = settings.get("q_init", -1.0)
         self.q_init = q_init if q_init == "parent" else float(q_init)
+        # net: a network (an ONNX file or "shipped") that guides the MCTS instead of the
+        # prior; unlike a GUI's engine, a match refuses one it cannot use.
+        self.net = None if settings.get("net") in (None, "", "none") else str(settings["net"])
+        if self.net is not None and self.search != "mcts":
+            raise PlayerError(f"{spec}: net guides the MCTS: add search=mcts")
         if self.search == "mcts" and self.limits.depth is not None:
             raise PlayerError(f"{spec}: MCTS takes playouts, nodes or movetime, not depth")
         # random_ties: pick at random among equally scored root moves, seeded per game, as
@@ -210,7 +215,13 @@ class InternalPlayer(Player):
             mode = "selective" if self.search == "mcts" else self.search
             self.engine = Engine(variant, weights, hash_mb=self.hash_mb, qlimit=self.qlimit,
                                  search=mode, flags=self.flags, random_ties=self.random_ties)
-            if self.search == "mcts":
+            if self.search == "mcts" and self.net is not None:
+                from search.mcts import MCTS
+                from search.modes import NET_BATCH
+                from search.network import open_network
+                self.mcts = MCTS(variant, open_network(self.net, variant, threads=1),
+                                 batch_size=NET_BATCH, q_init=self.q_init)
+            elif self.search == "mcts":
                 self.mcts = _make_mcts(variant, self.engine.weights, self.prior, self.q_init)
         except (WeightsError, ValueError) as exc:
             msg = str(exc)    # a weights error names its file already: name it once
