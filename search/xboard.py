@@ -2,7 +2,9 @@
 
 Supports ``protover``/features (with the ``variants`` feature), ``new``, ``variant``,
 ``force``, ``go``, ``playother``, ``usermove``, ``sd``, ``st``, ``level``, ``time``,
-``otim``, ``setboard``, ``undo``/``remove``, ``ping`` and ``?``. Bad input is answered
+``otim``, ``setboard``, ``undo``/``remove``, ``ping``, ``?`` and ``option`` (``Search``:
+selective, plain or mcts; ``Net``: a network that guides the MCTS, a file or
+``shipped``, said in a ``#`` line when the search is made). Bad input is answered
 with ``Error (...)`` or ``Illegal move``, never by exiting (``sd`` and ``st`` with a
 negative or malformed value too: they change nothing). A refused ``setboard`` leaves
 no position behind: until ``new`` or a valid ``setboard``, moves are answered with
@@ -16,24 +18,24 @@ This module imports nothing heavy at load time (no numba, NumPy or python-chess)
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from variants.errors import VariantError
 from variants.spec import by_xboard, xboard_names
 
-from .modes import SEARCH_MODES
+from .modes import NET_BATCH, SEARCHES
 from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
 
 if TYPE_CHECKING:
     from variants import Position
 
-    from .engine import Engine, Limits, SearchResult
+    from .engine import Limits, SearchResult
 
 _IGNORED = {"xboard", "accepted", "rejected", "random", "hard", "easy", "computer", "name",
             "rating", "ics", "post", "nopost", "draw", "result", "white", "black", "cores",
-            "memory", "egtpath", "option", "bk", "hint", "analyze", "exit", "."}
+            "memory", "egtpath", "bk", "hint", "analyze", "exit", "."}
 #: Commands that never need the compiled engine: they do not wait for the warm-up.
-_LIGHT = frozenset({"protover", "ping", "sd", "st", "level", "time", "otim"})
+_LIGHT = frozenset({"protover", "ping", "sd", "st", "level", "time", "otim", "option"})
 
 
 def _seconds(text: str) -> float:
@@ -48,17 +50,19 @@ class XBoardEngine(Session):
     """A CECP session reading commands from ``inp`` and answering on ``out``."""
 
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None,
-                 weights: str | None = None, hash_mb: int = 64, search: str = "selective") -> None:
-        if search not in SEARCH_MODES:
-            raise ValueError(f"search must be one of {', '.join(SEARCH_MODES)}, got {search!r}")
+                 weights: str | None = None, hash_mb: int = 64, search: str = "selective",
+                 net: str = "none") -> None:
+        if search not in SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
         self.inp = inp or stdin_lines()
         self.out = Output(out)
         self.warmup = Warmup()       # first: the compiled code loads while we talk
         self.weights = weights
         self.search_mode = search
+        self.net = net or "none"
         self.hash_mb = hash_mb
         self.variant = "chess"
-        self._engine: Engine | None = None
+        self._engine: Any = None              # an Engine, or an MCTS with Search mcts
         #: The position (see :attr:`position`); None: the variant's start position,
         #: built when first needed.
         self._position: Position | None = None
@@ -86,13 +90,33 @@ class XBoardEngine(Session):
         return self._position
 
     @property
-    def engine(self) -> Engine:
+    def engine(self) -> Any:
         if self._engine is None:
-            from .engine import Engine
-            self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb,
-                                  search=self.search_mode)
-            self._engine.load_compiled()     # with leaf blocks, a search loaded apart
+            if self.search_mode == "mcts":
+                from .mcts import MCTS
+                network = self._network()
+                self._engine = (MCTS(self.variant, network, batch_size=NET_BATCH)
+                                if network is not None else MCTS(self.variant, weights=self.weights))
+            else:
+                from .engine import Engine
+                self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb,
+                                      search=self.search_mode)
+                self._engine.load_compiled()     # with leaf blocks, a search loaded apart
         return self._engine
+
+    def _network(self) -> Any:
+        """The network ``Net`` names for this variant, said in a ``#`` line; None (the
+        heuristic prior) without one or with one that cannot be used (said why)."""
+        if self.net == "none":
+            return None
+        from .network import NetworkError, open_network
+        try:
+            network = open_network(self.net, self.variant, threads=1)
+        except NetworkError as exc:
+            self.out(f"# Net ignored, the MCTS uses the heuristic prior: {exc}")
+            return None
+        self.out(f"# network for {self.variant}: {network.provenance()}")
+        return network
 
     def handle(self, line: str) -> bool:
         tokens = line.strip().split()
@@ -154,7 +178,27 @@ class XBoardEngine(Session):
         variants = ",".join(xboard_names())
         self.out(f'feature myname="tdleaf" variants="{variants}" setboard=1 usermove=1 '
                  'ping=1 time=1 draw=0 sigint=0 reuse=1 analyze=0 colors=0 '
-                 'san=0 nps=0 memory=0 done=1')
+                 'san=0 nps=0 memory=0')
+        self.out('feature option="Search -combo ' + " /// ".join(
+            ("*" if m == self.search_mode else "") + m for m in SEARCHES) + '"')
+        self.out(f'feature option="Net -string {self.net}" done=1')
+
+    def cmd_option(self, args: list[str]) -> None:
+        """``option NAME=VALUE``: Search (selective, plain, mcts) or Net."""
+        name, sep, value = " ".join(args).partition("=")
+        name, value = name.strip().lower(), value.strip()
+        if not sep:
+            raise ValueError("option needs NAME=VALUE")
+        if name == "search":
+            if value not in SEARCHES:
+                raise ValueError(f"Search must be one of {', '.join(SEARCHES)}, got {value!r}")
+            self._stop()
+            self.search_mode, self._engine = value, None
+        elif name == "net":
+            self._stop()
+            self.net, self._engine = value or "none", None
+        else:
+            raise ValueError(f"unknown option {name!r} (options: Search, Net)")
 
     def _need_position(self) -> Position:
         if self.position is None:

@@ -259,6 +259,28 @@ def test_the_uci_engine_plays_a_network_and_says_which(data, tmp_path):
         assert chess.Move.from_uci(best) in chess.variant.AtomicBoard().legal_moves
 
 
+def test_the_xboard_engine_plays_a_network_and_says_which(data, tmp_path):
+    _onnxruntime()
+    import io
+
+    import chess.variant
+
+    from search.xboard import XBoardEngine
+    from tdleaf.learn.net import export_network
+    train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
+    path, digest = export_network(tmp_path / "run")
+    out = io.StringIO()
+    eng = XBoardEngine(io.StringIO(""), out, search="mcts", net=str(path))
+    for line in ("xboard", "protover 2", "variant atomic", "st 1", "go"):
+        eng.handle(line)
+    eng.search.wait(eng._engine)
+    lines = out.getvalue().splitlines()
+    assert any(x.startswith(f"# network for atomic: file: network.onnx (sha256 {digest[:12]}")
+               for x in lines), lines
+    move = [x for x in lines if x.startswith("move ")][-1].split()[1]
+    assert chess.Move.from_uci(move) in chess.variant.AtomicBoard().legal_moves
+
+
 def test_a_match_plays_a_network_and_refuses_a_bad_one(data, tmp_path, capsys):
     """`-o A.net=FILE` with search=mcts: the match plays it; a network that cannot be used
     fails the match before its first game, with the reason."""

@@ -408,7 +408,8 @@ XBOARD_HOSTILE = [
     "level", "level 40", "level 40 5", "level x y z", "level 40 5:xx 0", "time", "time x",
     "otim", "otim x", "ping", "ping", "force", "go", "playother", "?", "result", "result 1-0",
     "white", "black", "post", "nopost", "easy", "hard", "computer", "name", "rating", "ics",
-    "draw", "option Foo=1", "memory 64", "cores 2", "bk", "hint", "analyze", "exit", ".",
+    "draw", "option Foo=1", "option Search=nosuch", "option Net=/nonexistent.onnx", "option",
+    "option Search", "memory 64", "cores 2", "bk", "hint", "analyze", "exit", ".",
     "x" * 100_000, "\x00\x01\x02", "\udcff\udcfe junk", "é ☃ 🐉", "\x1b[31mred\x1b[0m",
 ]
 
@@ -420,6 +421,23 @@ def _xboard_session() -> tuple[Guarded, Collector]:
     eng.handle("protover 2")
     out.wait_for(lambda l: "done=1" in l, "feature done=1")
     return eng, out
+
+
+def test_xboard_plays_mcts_and_says_when_a_network_is_not_used():
+    """option Search=mcts plays the MCTS (the options are in the features); option Net
+    with a network it cannot use says so in a # line, and the heuristic prior plays."""
+    eng, out = _xboard_session()
+    assert any('option="Search -combo *selective /// plain /// mcts"' in x for x in out.lines)
+    assert any('option="Net -string none"' in x for x in out.lines)
+    board = chess.Board()
+    eng.handle("option Search=mcts")
+    eng.handle("option Net=/nonexistent/net.onnx")
+    eng.handle("st 1")
+    start = len(out.lines)
+    move = _xboard_move(eng, out, board, "go")
+    assert any(x.startswith("# Net ignored, the MCTS uses the heuristic prior:")
+               for x in out.lines[start:])
+    board.push(board.parse_xboard(move))
 
 
 def _xboard_ping(eng: Guarded, out: Collector, n: int) -> None:

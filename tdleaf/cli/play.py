@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from search.modes import SEARCH_MODES
+from search.modes import SEARCHES
 from variants.spec import xboard_names
 
 from . import add_command
@@ -80,9 +80,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     x.add_argument("--weights", metavar="SPEC",
                    help="weights.json path, run folder or value-set name (default: shipped)")
     x.add_argument("--hash", type=int, default=64, metavar="MB", help="hash size (default 64)")
-    x.add_argument("--search", choices=SEARCH_MODES, default="selective",
-                   help="selective (null move, reductions, pruning; default) or plain "
-                        "(full width, the report's setting)")
+    x.add_argument("--search", choices=SEARCHES, default="selective",
+                   help="selective (null move, reductions, pruning; default), plain "
+                        "(full width, the report's setting) or mcts (PUCT over the heuristic "
+                        "prior, or --net)")
+    x.add_argument("--net", default="none", metavar="NET",
+                   help="with --search mcts: a network file (.onnx) or 'shipped' that guides "
+                        "it (default none; also the option Net)")
     x.set_defaults(run=run_xboard)
 
 
@@ -104,4 +108,5 @@ def run_xboard(args: argparse.Namespace) -> int:
         raise CliError(f"--hash must be >= 1, got {args.hash}")
     _answer_promptly()
     from search.xboard import XBoardEngine
-    return XBoardEngine(weights=args.weights, hash_mb=args.hash, search=args.search).run()
+    return XBoardEngine(weights=args.weights, hash_mb=args.hash, search=args.search,
+                        net=args.net).run()
