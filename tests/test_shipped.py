@@ -139,6 +139,22 @@ def test_every_data_file_is_in_the_wheels_package_data():
     assert not list((ROOT / "tests" / "data").glob("prior_*.epd")), "one copy: search/data"
 
 
+def test_every_shipped_network_matches_its_digest_and_opens():
+    """Each network of the manifest: its bytes' sha256 is the manifest's, it opens for
+    its variant (metadata: the variant, this encoding version), and its training folder
+    holds the evidence its model card is written from."""
+    import hashlib
+    entries = {v: e["network"] for v, e in shipped.manifest()["variants"].items() if "network" in e}
+    for variant, entry in entries.items():
+        path = DATA / entry["file"]
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"], variant
+        for name in ("config.json", "history.csv", "eval.json", "commands.sh"):
+            assert (ROOT / entry["source"] / name).is_file(), (variant, name)
+        pytest.importorskip("onnxruntime")
+        from search.network import open_network
+        assert open_network("shipped", variant).metadata["variant"] == variant
+
+
 def test_make_shipped_check_finds_nothing_stale():
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "data" / "make_shipped.py"),
                            "--check"], check=False, capture_output=True, text=True,
