@@ -251,11 +251,15 @@ class MCTS:
 
     def _as_root(self, node: int) -> int:
         """A node about to become the root: a draw by repetition or the 50-move rule
-        ends a line of the search, not the game, so such a node is made anew."""
+        ends a line of the search, not the game, so such a node is made anew; a tree
+        more than half full keeps only the new root's subtree."""
         t = self.tree
-        if not t.flags[node] & T.F_RULE_DRAW:
-            return node
-        return self._add(t.bb[node].copy(), t.st[node].copy())
+        if t.flags[node] & T.F_RULE_DRAW:
+            return self._add(t.bb[node].copy(), t.st[node].copy())
+        if node and t.size[0] * 2 > len(t.first):
+            self.tree = t.subtree(node)
+            return 0
+        return node
 
     @property
     def tree_size(self) -> int:

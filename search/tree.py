@@ -110,6 +110,13 @@ class Tree:
                 a = getattr(self, name)
                 setattr(self, name, np.concatenate([a, np.full_like(a, fill)]))
 
+    def subtree(self, root: int) -> Tree:
+        """A new tree of ``root`` and what lies below it (``root`` becomes node 0): what
+        a game's earlier moves left behind is dropped."""
+        out = Tree(max(1024, len(self.first)), max(32768, len(self.move)))
+        copy_subtree(self.nodes, self.edges, root, out.nodes, out.edges, out.size, out.cache)
+        return out
+
     def moves_of(self, node: int) -> np.ndarray:
         f, n = self.first[node], self.count[node]
         return self.move[f:f + n]
@@ -453,6 +460,50 @@ def finish(nodes, edges, batch, n, cfg):
         dsum += d
         dmax = max(dmax, d)
     return dsum, dmax
+
+
+@njit(cache=True)
+def copy_subtree(nodes, edges, root, to_nodes, to_edges, to_size, to_cache):
+    """Copy ``root`` and every node below it, breadth first, into the empty arrays
+    ``to_*`` (large enough: those of a tree at least as big); ``root`` becomes node 0,
+    the evaluated nodes go into ``to_cache``."""
+    first, count, key, flags = nodes[2], nodes[3], nodes[8], nodes[9]
+    move, P, N, W, E, child = edges
+    remap = np.full(first.shape[0], -1, dtype=np.int64)
+    queue = np.empty(first.shape[0], dtype=np.int64)
+    remap[root], queue[0], head, tail = 0, root, 0, 1
+    to_size[0] = 1
+    while head < tail:
+        src = queue[head]
+        dst = remap[src]
+        head += 1
+        to_nodes[0][dst, :] = nodes[0][src]
+        to_nodes[1][dst, :] = nodes[1][src]
+        to_nodes[3][dst] = count[src]
+        to_nodes[4][dst] = nodes[4][src]
+        to_nodes[5][dst] = nodes[5][src]
+        to_nodes[6][dst] = nodes[6][src]
+        to_nodes[7][dst] = nodes[7][src]
+        to_nodes[8][dst] = key[src]
+        to_nodes[9][dst] = flags[src]
+        f, g = first[src], to_size[1]
+        to_nodes[2][dst] = g
+        for j in range(count[src]):
+            to_edges[0][g + j] = move[f + j]
+            to_edges[1][g + j] = P[f + j]
+            to_edges[2][g + j] = N[f + j]
+            to_edges[3][g + j] = W[f + j]
+            to_edges[4][g + j] = E[f + j]
+            c = child[f + j]
+            if c >= 0 and remap[c] < 0:
+                remap[c] = to_size[0]
+                to_size[0] += 1
+                queue[tail] = c
+                tail += 1
+            to_edges[5][g + j] = remap[c] if c >= 0 else -1
+        to_size[1] += count[src]
+        if flags[src] & F_EXPANDED:
+            to_cache[key[src]] = dst
 
 
 def batch_buffers(size: int) -> tuple[np.ndarray, ...]:

@@ -181,6 +181,31 @@ def test_tree_reuse_keeps_the_subtree():
     assert mcts.root is None
 
 
+def test_a_full_tree_keeps_only_the_new_roots_subtree():
+    """Past half its arrays, a tree moving on to a new root copies that root's subtree
+    (visits, priors, proofs and the transposition cache with it) and drops the rest."""
+    from search.mcts import UNIFORM
+    m = MCTS("chess", UNIFORM)
+    r = m.search(None, playouts=3000)
+    old = m.tree
+    assert old.size[0] * 2 > len(old.first)
+    child = int(old.child[old.edge_range(m.root)][list(r.visits).index(r.move)])
+    visits, size = int(old.visits[child]), m.tree_size
+    rng = old.edge_range(child)
+    before = (old.N[rng].copy(), old.P[rng].copy())
+    m.advance(r.move)
+    t = m.tree
+    assert t is not old and m.root == 0 and t.visits[0] == visits
+    assert int(t.size[0]) == m.tree_size < size
+    assert np.array_equal(t.N[t.edge_range(0)], before[0])
+    assert np.array_equal(t.P[t.edge_range(0)], before[1])
+    assert all(t.key[n] in t.cache for n in range(int(t.size[0])) if t.flags[n] & 1)
+    r2 = m.search(None, playouts=500)
+    board = chess.Board()
+    board.push_uci(r.move)
+    assert r2.nodes == visits + 500 and chess.Move.from_uci(r2.move) in board.legal_moves
+
+
 def test_transpositions_share_an_evaluation():
     """Two move orders to one position: the second node takes the first's priors and
     value without an evaluator call."""
