@@ -28,9 +28,9 @@ SHIPPED = 400_000
 ARM = 200_000
 SEEDS = (0, 1)
 CURVE = (25_000, 50_000, 100_000)
-#: The data sets' games (scratch/net/chain.sh wrote them with these, two workers).
-GAMES = {"atomic-default": 10_400, "atomic-traditional": 5_200, "crazyhouse-default": 7_600,
-         "crazyhouse-traditional": 3_800}
+#: The data sets' games (scratch/net/chain*.sh wrote them with these, two workers).
+GAMES = {"atomic-default": 11_200, "atomic-traditional": 6_000, "crazyhouse-default": 8_000,
+         "crazyhouse-traditional": 4_200}
 
 
 def data_command(data: str) -> str:
@@ -53,12 +53,18 @@ def chosen() -> dict:
     return json.loads((HERE / "sweep" / "summary.json").read_text())["chosen"]
 
 
+def options() -> list[str]:
+    """The sweep's extra options (mirror, size) that lifted the network, if any."""
+    return json.loads((HERE / "sweep" / "summary.json").read_text()).get("options", [])
+
+
 def train(variant: str, name: str, data: str, positions: int, seed: int) -> Path:
     folder = HERE / name
     h = chosen()
     args = ["net", "train", f"scratch/net/{data}", "--out", f"runs/net/{name}", "--epochs",
             str(EPOCHS), "--positions", str(positions), "--beta", str(h["beta"]), "--q",
-            str(h["q"]), "--value-weight", str(h["value_weight"]), "--seed", str(seed)]
+            str(h["q"]), "--value-weight", str(h["value_weight"]), "--seed", str(seed),
+            *options()]
     done = folder / "history.csv"
     if not done.exists() or len(done.read_text().splitlines()) < EPOCHS + 1:
         resume = ["--resume"] if (folder / "checkpoint.pt").exists() else []
@@ -85,8 +91,11 @@ def main() -> None:
     for name, data, positions, seed in runs(v):
         if args.only and name not in args.only:
             continue
-        if not (ROOT / "scratch/net" / data / "manifest.json").exists():
-            print(f"{name}: no data {data} yet, skipped", file=sys.stderr)
+        manifest = ROOT / "scratch/net" / data / "manifest.json"
+        have = json.loads(manifest.read_text())["positions"] if manifest.exists() else 0
+        if have < positions:
+            print(f"{name}: {data} holds {have} positions of {positions} yet, skipped",
+                  file=sys.stderr)
             continue
         print(f"{name}: {positions} positions of {data}, seed {seed}", file=sys.stderr, flush=True)
         train(v, name, data, positions, seed)
