@@ -474,6 +474,12 @@ def test_the_command_line_of_a_config_reproduces_it():
         "--depths", "2", "--movetimes", "", "--games", "16", "--nodes", "1000",
         "--engine-depth", "6", "--seed", "3", "--draw-moves", "5",
         "--engine-option", "Hash=8", "--engine-option", "sjeng.x=1", "--no-skill-levels"]
+    # The MCTS, guided by a network: its rungs are playouts (nodes) or move times.
+    cfg = lad.LadderConfig(player_settings={"search": "mcts", "net": "shipped"},
+                           rungs=lad.make_rungs([], [200, 800], []))
+    assert lad.command_line(cfg)[:6] == ["--search", "mcts", "--net", "shipped", "--depths", ""]
+    with pytest.raises(lad.LadderError, match="the MCTS has no depth"):
+        lad.LadderConfig(player_settings={"search": "mcts"}).validate()
     with pytest.raises(lad.LadderError, match="random plies"):
         lad.LadderConfig(random_plies=-1).validate()
     with pytest.raises(lad.LadderError, match="must be > 0"):

@@ -111,8 +111,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "uci:COMMAND / xboard:COMMAND (default: each variant's engines)")
     p.add_argument("--player", default=default("player"), metavar="PLAYER",
                    help="tdleaf's weights: a value set, weights file or result folder (default)")
-    p.add_argument("--search", choices=["selective", "plain"], default="selective",
-                   help="tdleaf's search (default selective, what tdleaf uci plays)")
+    p.add_argument("--search", choices=["selective", "plain", "mcts"], default="selective",
+                   help="tdleaf's search (default selective, what tdleaf uci plays; mcts: "
+                        "its rungs are --nodes, new playouts a move, or --movetimes)")
+    p.add_argument("--net", metavar="NET",
+                   help="with --search mcts: the network that guides it (an ONNX file or "
+                        "'shipped'; default the heuristic prior)")
     r = p.add_argument_group("rungs")
     r.add_argument("--depths", type=_int_list, default=list(DEFAULT_DEPTHS), metavar="LIST",
                    help=f"fixed depths, e.g. 1-6 or 1,2,4 (default {listed(DEFAULT_DEPTHS)}; "
@@ -240,7 +244,8 @@ def run(args: argparse.Namespace) -> int:
             plan_ladders(variants, args.engine)
         if args.engine:
             resolve_engine(args.engine)
-        cfg = LadderConfig(player=args.player, player_settings={"search": args.search},
+        settings = {"search": args.search, **({"net": args.net} if args.net else {})}
+        cfg = LadderConfig(player=args.player, player_settings=settings,
                            rungs=make_rungs(args.depths, args.nodes, args.movetimes),
                            games=args.games, batch=args.batch, random_plies=args.random_plies,
                            seed=args.seed, adjudication=adjudication(args),

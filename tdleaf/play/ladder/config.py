@@ -86,6 +86,10 @@ class LadderConfig:
         """Check every setting; :class:`LadderError` says which is wrong."""
         if not self.rungs:
             raise LadderError("no rungs: give --depths, --nodes or --movetimes")
+        if self.player_settings.get("search") == "mcts" and any(
+                r.kind == "depth" for r in self.rungs):
+            raise LadderError("the MCTS has no depth: give --depths '' and its playouts as "
+                              "--nodes (or --movetimes)")
         for name, low in (("games", 1), ("batch", 1), ("elo_step", 1),
                           ("random_plies", 0)):
             if getattr(self, name) < low:
@@ -131,6 +135,10 @@ def command_line(cfg: LadderConfig, *, remeasure: bool = False, variants: list[s
         out += ["--engine", engine]
     if cfg.player != default("player"):
         out += ["--player", cfg.player]
+    for name in ("search", "net"):
+        value = cfg.player_settings.get(name)
+        if value not in (None, "selective", "none"):
+            out += [f"--{name}", str(value)]
     kinds: dict[str, list[float]] = {"depth": [], "nodes": [], "movetime": []}
     for r in cfg.rungs:
         kinds[r.kind].append(r.value)
