@@ -471,7 +471,7 @@ class MCTS:
                 self._bufs, self._scratch, self._batch, t.cache, k)
             self._note(done, dsum, dmax)
             if waiting:
-                self._evaluate(self._batch[0][:waiting])
+                self._evaluate(self._batch[0][:waiting], self._batch[4][:waiting])
                 dsum, dmax = T.finish(t.nodes, t.edges, self._batch, waiting, self._cfg)
                 self._note(waiting, dsum, dmax)
                 done += waiting
@@ -487,7 +487,7 @@ class MCTS:
         self._leaves += leaves
         self._seldepth = max(self._seldepth, dmax)
 
-    def _evaluate(self, leaves: np.ndarray) -> None:
+    def _evaluate(self, leaves: np.ndarray, reps: np.ndarray) -> None:
         t = self.tree
         if self._kind == "prior":
             ev: HeuristicPrior = self.evaluator
@@ -500,7 +500,7 @@ class MCTS:
             return
         if self._kind == "network":
             x = np.zeros((len(leaves), N_PLANES, 8, 8), dtype=np.float32)
-            planes_batch(t.bb[leaves], t.st[leaves], np.zeros(len(leaves), dtype=np.int64), x)
+            planes_batch(t.bb[leaves], t.st[leaves], reps, x)
             logits, values = self.evaluator(x)
             T.expand_logits(t.nodes, t.edges, leaves, len(leaves), logits,
                             values.astype(np.float64), t.cache, self._cfg, self._scratch)

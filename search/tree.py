@@ -330,15 +330,26 @@ def _descend(nodes, edges, size, root, cfg, line, nhist, bufs, scratch, pn, pe):
 
 
 @njit(cache=True)
+def _repeated(line, n, k):
+    """How often the key ``k`` occurs in ``line[:n]`` (the game and the path before a
+    leaf), at most 2: the network's repetition planes."""
+    seen = 0
+    for i in range(n):
+        if line[i] == k:
+            seen += 1
+    return min(seen, 2)
+
+
+@njit(cache=True)
 def collect(nodes, edges, size, root, cfg, line, nhist, bufs, scratch, batch, cache, k):
     """Up to ``k`` playouts from ``root``; those that end on a proven node or a
     transposition are backed up at once, the others' new leaves wait (pending) in
-    ``batch`` = (leaves, path nodes, path edges, depths) for one evaluation. ``line``:
+    ``batch`` = (leaves, path nodes, path edges, depths, repetitions) for one evaluation. ``line``:
     the keys of the game before the root in ``line[:nhist]``, room for a path after.
     Returns (playouts done, leaves waiting, OK or FULL, sum of depths, deepest)."""
     status, value, flags, first, count, key = nodes[6], nodes[5], nodes[9], nodes[2], nodes[3], nodes[8]
     P = edges[1]
-    leaves, pns, pes, depths = batch
+    leaves, pns, pes, depths, reps = batch
     vl = cfg[S_VL]
     uniform = np.ones(core.MAX_MOVES)
     done, waiting, dsum, dmax = 0, 0, 0, 0
@@ -358,6 +369,7 @@ def collect(nodes, edges, size, root, cfg, line, nhist, bufs, scratch, batch, ca
             if count[src] != count[leaf]:
                 flags[leaf] |= F_PENDING
                 leaves[waiting], depths[waiting] = leaf, d
+                reps[waiting] = _repeated(line, nhist + d, key[leaf])
                 waiting += 1
                 continue
             for j in range(count[leaf]):
@@ -373,6 +385,7 @@ def collect(nodes, edges, size, root, cfg, line, nhist, bufs, scratch, batch, ca
         else:
             flags[leaf] |= F_PENDING
             leaves[waiting], depths[waiting] = leaf, d
+            reps[waiting] = _repeated(line, nhist + d, key[leaf])
             waiting += 1
             continue
         done += 1
@@ -452,7 +465,7 @@ def expand_logits(nodes, edges, leaves, n, logits, values, cache, cfg, scratch):
 def finish(nodes, edges, batch, n, cfg):
     """Back up the first ``n`` leaves of ``batch``, expanded by now; returns the sum of
     their depths and the deepest."""
-    leaves, pns, pes, depths = batch
+    leaves, pns, pes, depths = batch[0], batch[1], batch[2], batch[3]
     dsum, dmax = 0, 0
     for i in range(n):
         d = depths[i]
@@ -507,6 +520,8 @@ def copy_subtree(nodes, edges, root, to_nodes, to_edges, to_size, to_cache):
 
 
 def batch_buffers(size: int) -> tuple[np.ndarray, ...]:
-    """The ``batch`` of :func:`collect` for ``size`` leaves."""
+    """The ``batch`` of :func:`collect` for ``size`` leaves: the leaves, their paths'
+    nodes and edges, their depths and how often each occurred before."""
     return (np.zeros(size, dtype=np.int64), np.zeros((size, MAX_DEPTH), dtype=np.int64),
-            np.zeros((size, MAX_DEPTH), dtype=np.int64), np.zeros(size, dtype=np.int64))
+            np.zeros((size, MAX_DEPTH), dtype=np.int64), np.zeros(size, dtype=np.int64),
+            np.zeros(size, dtype=np.int64))

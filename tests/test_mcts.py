@@ -206,6 +206,30 @@ def test_a_full_tree_keeps_only_the_new_roots_subtree():
     assert r2.nodes == visits + 500 and chess.Move.from_uci(r2.move) in board.legal_moves
 
 
+def test_a_network_sees_the_roots_repetitions():
+    """The planes a network gets say how often a leaf occurred before (the game's
+    history and the path): the start position after Nf3 Nf6 Ng1 Ng8 is there once."""
+    from search import encoding as enc
+    from search.network import Network
+
+    seen = []
+
+    class Session:
+        def run(self, _names, feed):
+            seen.append(feed["planes"].copy())
+            n = len(feed["planes"])
+            return np.zeros((n, enc.POLICY_SIZE), np.float32), np.zeros(n, np.float32)
+
+    net = Network(None, {"variant": "chess"}, "", "test", Session())  # type: ignore[arg-type]
+    board = chess.Board()
+    for u in ("g1f3", "g8f6", "f3g1", "f6g8"):
+        board.push_uci(u)
+    MCTS("chess", net, batch_size=4).search(board, playouts=20)
+    root = seen[0][0]
+    assert root[enc.P_REPEATED].all() and not root[enc.P_REPEATED + 1].any()
+    assert not any(x[enc.P_REPEATED].any() for batch in seen[1:] for x in batch)
+
+
 def test_transpositions_share_an_evaluation():
     """Two move orders to one position: the second node takes the first's priors and
     value without an evaluator call."""
