@@ -265,7 +265,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                     "against alpha-beta nodes/s",
                        description=m.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--variant", action="extend", nargs="+", metavar="V",
-                   help="variants (default crazyhouse and atomic)")
+                   help="variants (default those networks are taught for: "
+                        "crazyhouse and atomic)")
     b.add_argument("--positions", type=positive_int, default=m.POSITIONS, metavar="N",
                    help=f"labelled positions a variant (default {m.POSITIONS})")
     b.add_argument("--playouts", type=positive_int, default=m.PLAYOUTS, metavar="N",
@@ -467,10 +468,10 @@ def run_mcts(args: argparse.Namespace) -> int:
     """Execute ``tdleaf bench mcts``."""
     from search.network import NetworkError
     from tdleaf.bench.mcts import bench_mcts, format_report
+    from tdleaf.bench.prior_data import POSITIONS
     from tdleaf.play.epd import EpdError
     from variants import canonical_variant
-
-    names = [canonical_variant(v) for v in args.variant or ("crazyhouse", "atomic")]
+    names = [canonical_variant(v) for v in args.variant or POSITIONS]
     try:
         rows = [bench_mcts(v, args.positions, args.playouts, args.depth, args.net,
                            args.threads, args.rounds) for v in names]
