@@ -9,6 +9,3 @@ SEARCH_MODES: tuple[str, ...] = ("selective", "plain")
 #: What a player may ask for: the alpha-beta modes, or ``mcts`` (PUCT over the
 #: heuristic prior, :mod:`search.mcts`).
 SEARCHES: tuple[str, ...] = SEARCH_MODES + ("mcts",)
-#: An MCTS guided by a network evaluates its leaves a batch at a time (CrazyAra: 8-16
-#: with a virtual loss of 3).
-NET_BATCH = 8

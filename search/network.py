@@ -20,6 +20,7 @@ Standard library and numpy at import; onnxruntime is imported when a network ope
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,9 +30,6 @@ import numpy as np
 from . import shipped
 from .encoding import ENCODING_VERSION, N_PLANES, POLICY_SIZE
 
-#: The metadata keys a network file carries (all strings, as ONNX stores them).
-METADATA_KEYS = ("tdleaf_network", "variant", "encoding_version", "channels", "blocks",
-                 "teacher", "depth", "positions", "epochs", "source")
 #: What ``shipped`` names as a network spec.
 SHIPPED = "shipped"
 
@@ -70,10 +68,6 @@ class Network:
     def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         logits, values = self.session.run(None, {"planes": planes})
         return np.asarray(logits), np.asarray(values).reshape(-1)
-
-    @property
-    def variant(self) -> str:
-        return self.metadata["variant"]
 
     def provenance(self) -> str:
         """One line for people (and the engine's ``info string``): file, origin, digest,
@@ -146,3 +140,19 @@ def open_network(spec: str, variant: str, *, threads: int = 1) -> Network:
         return load_network(entry["path"], variant, sha256=entry["sha256"], threads=threads,
                             origin=origin[0] if origin else "file")
     return load_network(spec, variant, threads=threads)
+
+
+def resolve(spec: str, variant: str, say: Callable[[str], None], *,
+            threads: int = 1) -> Network | None:
+    """What a front end's ``Net`` option names for ``variant``: None for ``none``; else
+    the network, said with its provenance, or None (the heuristic prior then) with the
+    reason said, when it cannot be used. ``say`` writes a line for people."""
+    if spec == "none":
+        return None
+    try:
+        network = open_network(spec, variant, threads=threads)
+    except NetworkError as exc:
+        say(f"Net ignored, the MCTS uses the heuristic prior: {exc}")
+        return None
+    say(f"network for {variant}: {network.provenance()}")
+    return network

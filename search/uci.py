@@ -27,7 +27,7 @@ from variants.errors import VariantError
 from variants.spec import ALIASES, SPECS, by_uci
 
 from . import strength
-from .modes import NET_BATCH, SEARCHES
+from .modes import SEARCHES
 from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
 
 if TYPE_CHECKING:
@@ -240,11 +240,9 @@ class UciEngine(Session):
                 from .mcts import MCTS
                 from .warm import ensure_mcts
                 ensure_mcts()               # compiled here, not on the first move's clock
-                network = self._network()
-                if network is not None:
-                    self._engine = MCTS(self.variant, network, batch_size=NET_BATCH)
-                else:
-                    self._engine = MCTS(self.variant, weights=weights)
+                from .network import resolve
+                network = resolve(self.net_spec, self.variant, self.info, threads=NET_THREADS)
+                self._engine = MCTS(self.variant, network, weights=weights)
             else:
                 from .engine import Engine
                 mode = self.search_mode
@@ -255,20 +253,6 @@ class UciEngine(Session):
                 self._engine.load_compiled()
             self._announce()
         return self._engine
-
-    def _network(self) -> Any:
-        """The network Net names for this variant, said in an info string; None (the
-        heuristic prior) without one, or with one that cannot be used (said why)."""
-        if self.net_spec == "none":
-            return None
-        from .network import NetworkError, open_network
-        try:
-            network = open_network(self.net_spec, self.variant, threads=NET_THREADS)
-        except NetworkError as exc:
-            self.info(f"Net ignored, the MCTS uses the heuristic prior: {exc}")
-            return None
-        self.info(f"network for {self.variant}: {network.provenance()}")
-        return network
 
     def _weights(self) -> Any:
         engine = self._engine

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from variants.errors import VariantError
 from variants.spec import by_xboard, xboard_names
 
-from .modes import NET_BATCH, SEARCHES
+from .modes import SEARCHES
 from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
 
 if TYPE_CHECKING:
@@ -94,29 +94,15 @@ class XBoardEngine(Session):
         if self._engine is None:
             if self.search_mode == "mcts":
                 from .mcts import MCTS
-                network = self._network()
-                self._engine = (MCTS(self.variant, network, batch_size=NET_BATCH)
-                                if network is not None else MCTS(self.variant, weights=self.weights))
+                from .network import resolve
+                network = resolve(self.net, self.variant, lambda text: self.out(f"# {text}"))
+                self._engine = MCTS(self.variant, network, weights=self.weights)
             else:
                 from .engine import Engine
                 self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb,
                                       search=self.search_mode)
                 self._engine.load_compiled()     # with leaf blocks, a search loaded apart
         return self._engine
-
-    def _network(self) -> Any:
-        """The network ``Net`` names for this variant, said in a ``#`` line; None (the
-        heuristic prior) without one or with one that cannot be used (said why)."""
-        if self.net == "none":
-            return None
-        from .network import NetworkError, open_network
-        try:
-            network = open_network(self.net, self.variant, threads=1)
-        except NetworkError as exc:
-            self.out(f"# Net ignored, the MCTS uses the heuristic prior: {exc}")
-            return None
-        self.out(f"# network for {self.variant}: {network.provenance()}")
-        return network
 
     def handle(self, line: str) -> bool:
         tokens = line.strip().split()

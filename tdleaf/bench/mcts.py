@@ -35,10 +35,9 @@ def _searchers(variant: str, net: str | None, threads: int) -> dict[str, Any]:
         "prior": lambda: MCTS(variant),
     }
     if net is not None:
-        from search.modes import NET_BATCH
         from search.network import open_network
         network = open_network(net, variant, threads=threads)
-        out["network"] = lambda: MCTS(variant, network, batch_size=NET_BATCH)
+        out["network"] = lambda: MCTS(variant, network)      # batches of NET_BATCH
     return out
 
 

@@ -217,10 +217,9 @@ class InternalPlayer(Player):
                                  search=mode, flags=self.flags, random_ties=self.random_ties)
             if self.search == "mcts" and self.net is not None:
                 from search.mcts import MCTS
-                from search.modes import NET_BATCH
                 from search.network import open_network
                 self.mcts = MCTS(variant, open_network(self.net, variant, threads=1),
-                                 batch_size=NET_BATCH, q_init=self.q_init)
+                                 q_init=self.q_init)
             elif self.search == "mcts":
                 self.mcts = _make_mcts(variant, self.engine.weights, self.prior, self.q_init)
         except (WeightsError, ValueError) as exc:
