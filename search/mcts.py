@@ -64,6 +64,9 @@ DEFAULT_PLAYOUTS = 800
 #: the tree's own cost (``tdleaf bench mcts``).
 UNIFORM = "uniform"
 UNIFORM_CHUNK = 256
+#: A network's leaves are evaluated a batch at a time unless ``batch_size`` says
+#: otherwise (CrazyAra: 8-16, with a virtual loss of 3).
+NET_BATCH = 8
 
 Evaluator = Callable[[Sequence[Position]], tuple[Sequence[Any], Sequence[float] | np.ndarray]]
 
@@ -166,7 +169,8 @@ class MCTS:
 
     ``evaluator``: a callable ``(positions) -> (policies, values)`` (see the module
     docstring), a :class:`search.network.Network` (its policy over the move map, on the
-    tree's arrays: no positions are made), :data:`UNIFORM` (a uniform policy and value
+    tree's arrays: no positions are made; leaves in batches of :data:`NET_BATCH` unless
+    ``batch_size`` says otherwise), :data:`UNIFORM` (a uniform policy and value
     0, compiled: the tree's own cost), or None for the heuristic prior of
     ``weights`` (``prior_depth``, ``temperature``: see :class:`search.prior.HeuristicPrior`).
     The other keywords are the tree's settings, :class:`PUCT` (a TypeError names one that
@@ -190,6 +194,8 @@ class MCTS:
         self._kind = ("prior" if isinstance(evaluator, HeuristicPrior)
                       else "network" if isinstance(evaluator, Network)
                       else "uniform" if evaluator == UNIFORM else "python")
+        if self._kind == "network":
+            settings.setdefault("batch_size", NET_BATCH)
         s = PUCT(**settings)
         self.settings = s
         self.q_init = s.q_init
@@ -361,29 +367,28 @@ class MCTS:
 
     # -- internals: root -------------------------------------------------------------
 
-    def _add(self, bb: np.ndarray, st: np.ndarray, line: list[int] | None = None) -> int:
-        """A new node of the position (bb, st); a draw by rule when ``line`` (the keys
-        before it) says so."""
-        keys = np.zeros(len(line or ()) + 1, dtype=np.uint64)
-        keys[:len(line or ())] = line or ()
+    def _with_room(self, make: Callable[[T.Tree], int]) -> int:
+        """``make(tree)``'s new node, the tree grown until it has room for it."""
         while True:
-            t = self.tree
-            i = T.add_node(t.nodes, t.edges, t.size, bb, st, keys, len(line or ()), self._bufs,
-                           self._cfg)
+            i = make(self.tree)
             if i >= 0:
                 return int(i)
-            t.grow()
+            self.tree.grow()
+
+    def _add(self, bb: np.ndarray, st: np.ndarray) -> int:
+        """A new node of the position (bb, st), not a draw by rule (a root)."""
+        keys = np.zeros(1, dtype=np.uint64)
+        return self._with_room(lambda t: T.add_node(t.nodes, t.edges, t.size, bb, st, keys, 0,
+                                                    self._bufs, self._cfg))
 
     def _add_child(self, node: int, e: int, line: list[int]) -> int:
+        """The child of edge ``e`` of ``node``; a draw by rule when ``line`` (the keys
+        of the positions before it) says so."""
         keys = np.zeros(len(line) + 1, dtype=np.uint64)
         keys[:len(line)] = line
-        while True:
-            t = self.tree
-            c = T.add_child(t.nodes, t.edges, t.size, node, e, keys, len(line), self._bufs,
-                            self._scratch, self._cfg)
-            if c >= 0:
-                return int(c)
-            t.grow()
+        return self._with_room(lambda t: T.add_child(t.nodes, t.edges, t.size, node, e, keys,
+                                                     len(line), self._bufs, self._scratch,
+                                                     self._cfg))
 
     def _set_root(self, pos: Position) -> None:
         t = self.tree
@@ -475,11 +480,10 @@ class MCTS:
                 dsum, dmax = T.finish(t.nodes, t.edges, self._batch, waiting, self._cfg)
                 self._note(waiting, dsum, dmax)
                 done += waiting
-            if state == T.FULL and done == 0:
-                t.grow()
-                continue
             if state == T.FULL:
                 t.grow()
+                if not done:                     # nothing ran: again, with room
+                    continue
             return done
 
     def _note(self, leaves: int, dsum: int, dmax: int) -> None:

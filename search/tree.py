@@ -64,49 +64,62 @@ def settings(puct: Any, virtual_loss: float, uniform: bool = False) -> np.ndarra
     return out
 
 
+#: The node arrays, in the order of :attr:`Tree.nodes`: (name, dtype, columns).
+NODE_ARRAYS = (("bb", np.uint64, core.NBB), ("st", np.int64, core.NST), ("first", np.int64, 0),
+               ("count", np.int64, 0), ("visits", np.int64, 0), ("value", np.float64, 0),
+               ("status", np.int8, 0), ("plies", np.int64, 0), ("key", np.uint64, 0),
+               ("flags", np.int8, 0))
+#: The edge arrays, in the order of :attr:`Tree.edges`: (name, dtype, fill).
+EDGE_ARRAYS = (("move", np.int64, 0), ("P", np.float64, 0.0), ("N", np.float64, 0.0),
+               ("W", np.float64, 0.0), ("E", np.float64, np.nan), ("child", np.int64, -1))
+
+
 class Tree:
-    """The arrays of a tree, grown by doubling when a playout finds them full."""
+    """The arrays of a tree (:data:`NODE_ARRAYS`, :data:`EDGE_ARRAYS`), grown by
+    doubling when a playout finds them full."""
+
+    bb: np.ndarray
+    st: np.ndarray
+    first: np.ndarray
+    count: np.ndarray
+    visits: np.ndarray
+    value: np.ndarray
+    status: np.ndarray
+    plies: np.ndarray
+    key: np.ndarray
+    flags: np.ndarray
+    move: np.ndarray
+    P: np.ndarray
+    N: np.ndarray
+    W: np.ndarray
+    E: np.ndarray
+    child: np.ndarray
 
     def __init__(self, nodes: int = 1024, edges: int = 32768) -> None:
-        self.bb = np.zeros((nodes, core.NBB), dtype=np.uint64)
-        self.st = np.zeros((nodes, core.NST), dtype=np.int64)
-        self.first = np.zeros(nodes, dtype=np.int64)
-        self.count = np.zeros(nodes, dtype=np.int64)
-        self.visits = np.zeros(nodes, dtype=np.int64)
-        self.value = np.zeros(nodes, dtype=np.float64)
-        self.status = np.zeros(nodes, dtype=np.int8)
-        self.plies = np.zeros(nodes, dtype=np.int64)
-        self.key = np.zeros(nodes, dtype=np.uint64)
-        self.flags = np.zeros(nodes, dtype=np.int8)
-        self.move = np.zeros(edges, dtype=np.int64)
-        self.P = np.zeros(edges, dtype=np.float64)
-        self.N = np.zeros(edges, dtype=np.float64)
-        self.W = np.zeros(edges, dtype=np.float64)
-        self.E = np.full(edges, np.nan)
-        self.child = np.full(edges, -1, dtype=np.int64)
+        for name, dtype, columns in NODE_ARRAYS:
+            setattr(self, name, np.zeros((nodes, columns) if columns else nodes, dtype=dtype))
+        for name, dtype, fill in EDGE_ARRAYS:
+            setattr(self, name, np.full(edges, fill, dtype=dtype))
         self.size = np.zeros(2, dtype=np.int64)           # nodes, edges in use
         self.cache = Dict.empty(key_type=types.uint64, value_type=types.int64)
 
     @property
     def nodes(self) -> tuple[np.ndarray, ...]:
-        return (self.bb, self.st, self.first, self.count, self.visits, self.value, self.status,
-                self.plies, self.key, self.flags)
+        return tuple(getattr(self, name) for name, _, _ in NODE_ARRAYS)
 
     @property
     def edges(self) -> tuple[np.ndarray, ...]:
-        return self.move, self.P, self.N, self.W, self.E, self.child
+        return tuple(getattr(self, name) for name, _, _ in EDGE_ARRAYS)
 
     def grow(self) -> None:
         """Double whichever of the node and edge arrays is more than half full."""
         used_nodes, used_edges = self.size
         if used_nodes * 2 >= len(self.first):
-            for name in ("bb", "st", "first", "count", "visits", "value", "status", "plies",
-                         "key", "flags"):
+            for name, _, _ in NODE_ARRAYS:
                 a = getattr(self, name)
                 setattr(self, name, np.concatenate([a, np.zeros_like(a)]))
         if used_edges * 2 >= len(self.move):
-            for name, fill in (("move", 0), ("P", 0.0), ("N", 0.0), ("W", 0.0),
-                               ("E", np.nan), ("child", -1)):
+            for name, _, fill in EDGE_ARRAYS:
                 a = getattr(self, name)
                 setattr(self, name, np.concatenate([a, np.full_like(a, fill)]))
 
