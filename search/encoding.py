@@ -235,6 +235,16 @@ def planes_batch(bbs, sts, reps, out):
 
 
 @njit(cache=True)
+def keys_batch(bbs, sts, out):
+    """``out[i]``: the repetition key (:attr:`variants.Position.key`) of each row of
+    ``bbs``/``sts``, e.g. to find stored positions again."""
+    sbb = np.zeros(core.NBB, dtype=np.uint64)
+    sst = np.zeros(core.NST, dtype=np.int64)
+    for i in range(bbs.shape[0]):
+        out[i] = core.position_key(bbs[i], sts[i], sbb, sst)
+
+
+@njit(cache=True)
 def legal_indices_batch(bbs, sts, moves, sbb, sst, out):
     """Generate each position's legal moves and their policy indices (``out[i, :n]``);
     returns the number of moves of each. ``moves``: scratch of ``core.MAX_MOVES``."""

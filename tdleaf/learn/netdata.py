@@ -44,6 +44,7 @@ from search.encoding import (
     ENCODING_VERSION,
     EncodingError,
     check_version,
+    keys_batch,
     move_indices,
     repetitions,
 )
@@ -234,10 +235,7 @@ def concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 
 def select(arrays: dict[str, np.ndarray], keep: np.ndarray) -> dict[str, np.ndarray]:
     """The positions ``keep`` (bool per position) of a game's or a data set's arrays."""
-    starts = np.concatenate([[0], np.cumsum(arrays["n_legal"].astype(np.int64))])
-    moves = np.zeros(int(starts[-1]), dtype=bool)
-    for i in np.flatnonzero(keep):
-        moves[starts[i]:starts[i + 1]] = True
+    moves = np.repeat(keep, arrays["n_legal"].astype(np.int64))
     out = {k: arrays[k][keep] for k in POSITION_KEYS}
     out.update({k: arrays[k][moves] for k in MOVE_KEYS})
     return out
@@ -355,10 +353,9 @@ def write_data(out: Path, cfg: DataConfig, backend: Backend, *, resume: bool = F
 def position_keys(arrays: dict[str, np.ndarray]) -> np.ndarray:
     """Each position's repetition key (:attr:`variants.Position.key`: equal exactly when
     python-chess's transposition keys are)."""
-    sbb, sst = np.zeros(core.NBB, dtype=np.uint64), np.zeros(core.NST, dtype=np.int64)
-    st = arrays["st"].astype(np.int64)
-    return np.array([core.position_key(b, s, sbb, sst) for b, s in zip(arrays["bb"], st)],
-                    dtype=np.uint64)
+    out = np.zeros(len(arrays["st"]), dtype=np.uint64)
+    keys_batch(arrays["bb"], arrays["st"].astype(np.int64), out)
+    return out
 
 
 def head(arrays: dict[str, np.ndarray], n: int) -> dict[str, np.ndarray]:
