@@ -129,7 +129,7 @@ def bench_prior() -> None:
                           timeout=1800)
     check(proc.returncode == 0, f"tdleaf bench prior exits 0 ({proc.stderr.strip()[-300:]})")
     (result,) = json.loads(proc.stdout)["results"]
-    check(result["positions"] == 400, "tdleaf bench prior read the 400 shipped atomic positions")
+    check(result["positions"] == 2000, "tdleaf bench prior read the 2,000 shipped atomic positions")
 
 
 def main() -> int:
