@@ -18,13 +18,13 @@ Only depth and node limits serve a requested Elo: they do not depend on the mach
 a time limit's strength does, so time rungs are in the file for information only.
 Strength is not interpolated between measured limits (a node limit between two depths
 has not been measured, and depth and node limits do not scale alike); a requested Elo
-gets the strongest measured limit rated at or below it, or the weakest limit when it is
-below them all.
+gets the measured limit whose rating is nearest it (:func:`rung_for_elo`), and
+:func:`elo_note` says which, with its rating and interval.
 
 A level saved with a ``"bound"`` (``"lower"``: measured mostly against the top of the
 engine's scale, and rated above it; see ``tdleaf.play.ladder.scale``) has no rating,
-only a bound: it never serves a requested Elo. A request above the highest measured
-level is clamped to that level, and :func:`clamp_note` says so.
+only a bound: it never serves a requested Elo. A request outside the measured levels is
+clamped to the nearest end, and the note says so.
 """
 
 from __future__ import annotations
@@ -139,18 +139,19 @@ def elo_range(variant: str, path: str | Path | None = None) -> tuple[int, int]:
     return math.floor(found[0]["elo"]), math.ceil(found[-1]["elo"])
 
 
-def limits_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, int]:
-    """The search limit for a requested Elo: the strongest measured depth or node limit
-    rated at or below ``elo`` (the weakest one when ``elo`` is below them all), e.g.
-    ``{"depth": 3}`` or ``{"nodes": 2000}``. Non-decreasing in ``elo``."""
+def rung_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, Any]:
+    """The measured level (an entry of :func:`levels`) whose rating is nearest ``elo``;
+    of two equally near, the weaker. Non-decreasing in ``elo``."""
     found = levels(variant, path)
     if not found:
         raise StrengthError(f"no strength ladder for {variant} in {_where(path)}")
-    chosen = found[0]
-    for e in found:
-        if e["elo"] <= elo:
-            chosen = e
-    kind, value = next(iter(chosen["level"].items()))
+    return min(found, key=lambda e: (abs(e["elo"] - elo), e["elo"]))
+
+
+def limits_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, int]:
+    """The search limit for a requested Elo, that of :func:`rung_for_elo`: e.g.
+    ``{"depth": 3}`` or ``{"nodes": 2000}``."""
+    kind, value = next(iter(rung_for_elo(variant, elo, path)["level"].items()))
     return {kind: int(value)}
 
 
@@ -160,15 +161,19 @@ def _label(level: dict[str, Any]) -> str:
 
 
 def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str | None:
-    """What to tell a user whose requested ``elo`` lies above every measured level of
-    ``variant``'s ladder: that it plays the highest measured level, and which stronger
-    levels are bounds, not ratings (None when ``elo`` is within the measured levels,
-    or there is no ladder)."""
+    """What to tell a user whose requested ``elo`` lies outside ``variant``'s measured
+    levels: that it plays the highest (lowest) one, and, above, which stronger levels are
+    bounds, not ratings (None when ``elo`` is within the measured levels, or there is
+    no ladder)."""
     found = levels(variant, path)
-    if not found or elo <= found[-1]["elo"]:
+    if not found or found[0]["elo"] <= elo <= found[-1]["elo"]:
         return None
-    top = found[-1]
     name = ladder_variant(variant, path)
+    if elo < found[0]["elo"]:
+        low = found[0]
+        return (f"UCI_Elo {elo:g} is below the lowest measured level of the {name} ladder: "
+                f"playing {_label(low['level'])} (rated {low['elo']:.0f})")
+    top = found[-1]
     entries = load_ladder(path).get("variants", {}).get(name, [])
     bound = [f"{_label(e['level'])} is only a {e['bound']} bound ({e['elo']:.0f}), not a rating"
              for e in entries
@@ -176,6 +181,22 @@ def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str 
     clamped = (f"UCI_Elo {elo:g} is above the highest measured level of the {name} ladder: "
                f"playing {_label(top['level'])} (rated {top['elo']:.0f})")
     return "; ".join([clamped, *bound])
+
+
+def elo_note(variant: str, elo: float, path: str | Path | None = None) -> str:
+    """The line a front end shows for a requested ``elo``: the rung it plays, with that
+    rung's rating and 95% interval, or :func:`clamp_note` outside the measured range."""
+    clamped = clamp_note(variant, elo, path)
+    if clamped:
+        return clamped
+    rung = rung_for_elo(variant, elo, path)
+    ci = rung.get("elo_ci")
+    interval = (f" [{ci[0]:.0f}, {ci[1]:.0f}]" if isinstance(ci, (list, tuple)) and len(ci) == 2
+                and all(isinstance(x, (int, float)) and math.isfinite(x) for x in ci) else "")
+    games = f", {rung['games']} games" if rung.get("games") else ""
+    return (f"UCI_Elo {elo:g}: playing {_label(rung['level'])}, rated {rung['elo']:.0f}"
+            f"{interval}{games}, the nearest measured level of the "
+            f"{ladder_variant(variant, path)} ladder")
 
 
 def ladder_search(variant: str, path: str | Path | None = None) -> str:

@@ -207,7 +207,7 @@ class UciEngine(Session):
         self.search = BackgroundSearch()
         self._announced: tuple[str, ...] | None = None    # last weights info string
         self._warned: tuple[Any, ...] | None = None        # last UCI_Elo warning check
-        self._clamped: tuple[str, int] | None = None       # last UCI_Elo clamped to the top
+        self._noted: tuple[str, int] | None = None         # the last UCI_Elo explained
         # While pondering (go ponder) or in an infinite search, the result waits for
         # ponderhit/stop: UCI forbids bestmove before them.
         self._hold_lock = threading.Lock()
@@ -458,7 +458,7 @@ class UciEngine(Session):
                 self.out("bestmove 0000")
                 return
         cap = self._strength_limits()
-        if cap is not None and self.search_mode != "mcts":
+        if cap is not None:
             # The measured limit for the asked Elo, on top of whatever the GUI asks.
             if "depth" in cap:
                 lim.depth = min(lim.depth or cap["depth"], cap["depth"])
@@ -479,15 +479,18 @@ class UciEngine(Session):
         when the variant has no ladder: then an info string says so at 'go')."""
         if not self.limit_strength:
             return None
+        if self.search_mode == "mcts":
+            self.info("UCI_LimitStrength ignored: the ladder rates the alpha-beta search, "
+                      "not Search mcts")
+            return None
         try:
             limits = strength.limits_for_elo(self.variant, self.elo)
         except strength.StrengthError as exc:
             self.info(f"UCI_LimitStrength ignored: {exc}")
             return None
-        note = strength.clamp_note(self.variant, self.elo)
-        if note and (self.variant, self.elo) != self._clamped:     # once per request
-            self.info(note)
-        self._clamped = (self.variant, self.elo) if note else None
+        if (self.variant, self.elo) != self._noted:                  # once per request
+            self.info(strength.elo_note(self.variant, self.elo))
+            self._noted = (self.variant, self.elo)
         return limits
 
     def _legal_search_moves(self, position: Position, moves: list[str]) -> list[str]:

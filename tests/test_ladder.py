@@ -261,9 +261,11 @@ def test_limits_for_elo_monotone_and_in_range(tmp_path):
         {"level": {"movetime": 0.1}, "elo": 1700.0}]})
     assert strength.elo_range("chess", path) == (900, 1900)
     assert strength.limits_for_elo("chess", 500, path) == {"depth": 1}
-    assert strength.limits_for_elo("chess", 1249, path) == {"depth": 1}
-    assert strength.limits_for_elo("chess", 1250, path) == {"depth": 2}
+    assert strength.limits_for_elo("chess", 1074, path) == {"depth": 1}   # the nearest rating
+    assert strength.limits_for_elo("chess", 1076, path) == {"depth": 2}
     assert strength.limits_for_elo("chess", 1700, path) == {"depth": 3}   # 4 is left out, 0.1 s too
+    assert strength.limits_for_elo("chess", 1750, path) == {"depth": 3}   # a tie: the weaker
+    assert strength.limits_for_elo("chess", 1751, path) == {"depth": 5}
     assert strength.limits_for_elo("chess", 3000, path) == {"depth": 5}
     depths = [strength.limits_for_elo("chess", e, path)["depth"] for e in range(0, 3001, 10)]
     assert depths == sorted(depths) and set(depths) == {1, 2, 3, 5}
@@ -272,6 +274,24 @@ def test_limits_for_elo_monotone_and_in_range(tmp_path):
         strength.limits_for_elo("atomic", 1500, path)
     with pytest.raises(strength.StrengthError):
         strength.elo_range("crazyhouse", path)
+
+
+def test_elo_note_names_the_rung_with_its_rating_and_interval_or_the_clamp(tmp_path):
+    path = _ladder_file(tmp_path, {"crazyhouse": [
+        {"level": {"depth": 1}, "elo": 1406.7, "elo_ci": [1277.9, 1530.6], "games": 32},
+        {"level": {"nodes": 3000}, "elo": 1610.2, "elo_ci": [1490.0, 1733.1], "games": 64},
+        {"level": {"depth": 3}, "elo": 1641.6, "elo_ci": [1514.8, 1772.5], "games": 32}]})
+    assert strength.elo_note("crazyhouse", 1600, path) == (
+        "UCI_Elo 1600: playing nodes 3000, rated 1610 [1490, 1733], 64 games, the nearest "
+        "measured level of the crazyhouse ladder")
+    assert strength.elo_note("crazyhouse", 1640, path).startswith(
+        "UCI_Elo 1640: playing depth 3, rated 1642 [1515, 1772]")
+    assert strength.elo_note("crazyhouse", 1000, path) == (
+        "UCI_Elo 1000 is below the lowest measured level of the crazyhouse ladder: "
+        "playing depth 1 (rated 1407)")
+    assert strength.limits_for_elo("crazyhouse", 1000, path) == {"depth": 1}
+    assert strength.elo_note("crazyhouse", 1700, path).startswith("UCI_Elo 1700 is above")
+    assert strength.clamp_note("crazyhouse", 1406.7, path) is None
 
 
 def test_fallback_and_node_levels(tmp_path):

@@ -1213,7 +1213,8 @@ def test_uci_elo_is_ignored_in_a_variant_the_ladder_file_lacks(tmp_path, monkeyp
 def test_uci_elo_above_the_measured_rungs_plays_the_highest_and_says_so(tmp_path, monkeypatch):
     """A rung measured mostly against the top of the engine's scale is a bound, not a
     rating (tdleaf.play.ladder.scale): UCI_Elo never maps to it. A request above the
-    highest measured rung plays that rung, and an info string says so, once."""
+    highest measured rung plays that rung, and an info string says so, once; a request
+    within the range plays the nearest rung, and says which."""
     from search import strength
     ladder = {"variants": {"atomic": [
         {"level": {"depth": 1}, "elo": 1500.0}, {"level": {"depth": 2}, "elo": 1700.0},
@@ -1233,10 +1234,24 @@ def test_uci_elo_above_the_measured_rungs_plays_the_highest_and_says_so(tmp_path
         eng.handle("position startpos")
         eng.handle("go")
         out.wait_for(lambda line: line.startswith("bestmove"), "bestmove", mark)
-    said = [x for x in out.lines[start:] if "highest measured" in x]
+    said = [x for x in out.lines[start:] if "UCI_Elo 2000" in x]
     assert said == [("info string UCI_Elo 2000 is above the highest measured level of the "
                      "atomic ladder: playing depth 2 (rated 1700); depth 3 is only a lower "
                      "bound (2900), not a rating")], said
+    mark = len(out.lines)
+    eng.handle("setoption name UCI_Elo value 1650")
+    eng.handle("position startpos")
+    eng.handle("go")
+    out.wait_for(lambda line: line.startswith("bestmove"), "bestmove", mark)
+    said = [x for x in out.lines[mark:] if "UCI_Elo 1650" in x]
+    assert said == ["info string UCI_Elo 1650: playing depth 2, rated 1700, the nearest "
+                    "measured level of the atomic ladder"], said
     depths = [int(x.split(" depth ")[1].split()[0]) for x in out.lines[start:]
-              if x.startswith("info depth ") or " depth " in x and x.startswith("info ")]
+              if x.startswith("info depth ")]
     assert depths and max(depths) <= 2, "the search stops at the highest measured rung"
+    mark = len(out.lines)
+    eng.handle("setoption name Search value mcts")
+    eng.handle("go nodes 50")
+    out.wait_for(lambda line: line.startswith("bestmove"), "bestmove", mark)
+    assert any("UCI_LimitStrength ignored: the ladder rates the alpha-beta search" in x
+               for x in out.lines[mark:]), out.lines[mark:]
