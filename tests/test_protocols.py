@@ -1244,8 +1244,8 @@ def test_uci_elo_above_the_measured_rungs_plays_the_highest_and_says_so(tmp_path
     eng.handle("go")
     out.wait_for(lambda line: line.startswith("bestmove"), "bestmove", mark)
     said = [x for x in out.lines[mark:] if "UCI_Elo 1650" in x]
-    assert said == ["info string UCI_Elo 1650: playing depth 2, rated 1700, the nearest "
-                    "measured level of the atomic ladder"], said
+    assert said == [("info string UCI_Elo 1650: playing depth 2, rated 1700, the nearest "
+                     "measured level of the atomic ladder")], said
     depths = [int(x.split(" depth ")[1].split()[0]) for x in out.lines[start:]
               if x.startswith("info depth ")]
     assert depths and max(depths) <= 2, "the search stops at the highest measured rung"
