@@ -300,6 +300,26 @@ def test_a_match_plays_a_network_and_refuses_a_bad_one(data, tmp_path, capsys):
     assert "a network of atomic, not of crazyhouse" in capsys.readouterr().err
 
 
+def test_a_ladder_of_the_mcts_records_its_network_and_is_not_saved(data, tmp_path, capsys):
+    """A ladder of the network-guided MCTS names the network it measured (file, digest),
+    not the weights; UCI_Elo plays alpha-beta, so such a ladder is never saved."""
+    _onnxruntime()
+    from tdleaf.learn.net import export_network
+    from tdleaf.play.ladder.measure import LadderError, player_evaluation
+    train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
+    path, sha = export_network(tmp_path / "run")
+    ev = player_evaluation("default", "atomic", str(path))
+    assert ev["digest"] == f"net:{sha[:12]}" and "weights" not in ev
+    assert ev["network"].startswith(f"file: {path.name} (sha256 {sha[:12]}")
+    assert player_evaluation("default", "atomic")["weights"]           # without: the weights
+    with pytest.raises(LadderError, match="a network of atomic, not of crazyhouse"):
+        player_evaluation("default", "crazyhouse", str(path))
+    assert main(["ladder", "--variant", "atomic", "--search", "mcts", "--net", str(path),
+                 "--depths", "", "--nodes", "100", "--movetimes", "", "--save",
+                 "--out", str(tmp_path / "lad")]) == 2
+    assert "an MCTS ladder is measured, not saved" in capsys.readouterr().err
+
+
 def test_train_on_the_first_positions_of_the_data(data, tmp_path, capsys):
     import json
     train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1, "positions": 100}))

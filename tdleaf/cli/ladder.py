@@ -255,6 +255,9 @@ def run(args: argparse.Namespace) -> int:
                            start_elo=args.start_elo,
                            skill_levels=not args.no_skill_levels).validate()
         if args.save is not None:
+            if args.search == "mcts":
+                raise LadderError("--save/--remeasure: UCI_Elo plays the alpha-beta search; "
+                                  "an MCTS ladder is measured, not saved")
             check_saveable(plan)
     except LadderError as exc:
         raise CliError(str(exc)) from None

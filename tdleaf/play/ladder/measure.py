@@ -231,10 +231,22 @@ def _measure_rung(ladder: Ladder, rung: Rung, cfg: LadderConfig, folder: Path, s
 
 # -- a whole ladder run ----------------------------------------------------------------------
 
-def player_evaluation(player: str, variant: str) -> dict[str, Any]:
+def player_evaluation(player: str, variant: str, net: str | None = None) -> dict[str, Any]:
     """The evaluation a tdleaf player spec plays in ``variant``, as the ladder records it:
     ``{"weights": name, "source": where it was loaded from, "digest": ...}`` (the name is
-    the spec, or for ``default`` the set it stands for, e.g. ``learnt-psq``)."""
+    the spec, or for ``default`` the set it stands for, e.g. ``learnt-psq``); with
+    ``net`` (an MCTS guided by a network), the network's: ``{"network": provenance,
+    "source": its file, "digest": "net:" + the start of its sha256}``."""
+    if net:
+        from search.network import NetworkError, open_network
+
+        try:
+            network = open_network(net, variant)
+        except NetworkError as exc:
+            raise LadderError(f"--net {net}: {exc}") from None
+        return {"network": network.provenance(), "source": str(network.path),
+                "digest": f"net:{network.sha256[:12]}"}
+
     from search.layout import (
         WeightsError,
         default_weights,
@@ -265,7 +277,8 @@ def run_ladders(plan: list[tuple[str, str]], cfg: LadderConfig, out: Path, resum
     ladders: list[Ladder] = []
     for variant, engine in plan:
         label, spec = resolve_engine(engine)
-        ladders.append(Ladder(variant, label, spec, evaluation=player_evaluation(cfg.player, variant)))
+        evaluation = player_evaluation(cfg.player, variant, cfg.player_settings.get("net"))
+        ladders.append(Ladder(variant, label, spec, evaluation=evaluation))
     if resume:
         _check_same_evaluation(out / "ladder.json", ladders)
     done: list[Ladder] = []
@@ -296,8 +309,13 @@ def _check_same_evaluation(path: Path, ladders: list[Ladder]) -> None:
             if was is not None and was != now:
                 raise LadderError(
                     f"{path}: the {lad.variant} ladder was measured with "
-                    f"{old['evaluation'].get('weights')} ({was}); tdleaf now plays "
-                    f"{lad.evaluation.get('weights')} ({now}): measure it in another --out folder")
+                    f"{_named(old['evaluation'])} ({was}); tdleaf now plays "
+                    f"{_named(lad.evaluation)} ({now}): measure it in another --out folder")
+
+
+def _named(evaluation: dict[str, Any]) -> str:
+    """An evaluation's name for people: its weights', or its network's."""
+    return str(evaluation.get("weights") or evaluation.get("network"))
 
 
 def results_json(ladders: list[Ladder], cfg: LadderConfig, command: str = "") -> dict[str, Any]:
