@@ -98,6 +98,14 @@ def mcts(variant: str = "chess", playouts: int = 16) -> None:
     _mcts_done.set()
 
 
+def proof(variant: str = "suicide") -> None:
+    """A few expansions of the proof-number search from the start position."""
+    from variants import Position
+
+    from .pns import ProofSearch
+    ProofSearch(1 << 12).solve(Position.start(variant), seconds=0.0)
+
+
 def ensure_mcts() -> None:
     """:func:`mcts` once per process (what a front end calls before its first MCTS
     search is timed)."""

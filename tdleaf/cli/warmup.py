@@ -39,6 +39,7 @@ def parts() -> list[tuple[str, Callable[[], None]]]:
             ("prior (all variants)", partial(_each, warm.prior)),
             ("mcts (all variants)", partial(_each, warm.mcts)),
             ("network encoding (all variants)", partial(_each, warm.encoding)),
+            ("proof-number search", warm.proof),
             ("learning (all variants)", partial(_each, learning))]
     return out
 

@@ -1,0 +1,281 @@
+"""Proof-number search (Allis): does the side ``target`` force a win from a position?
+
+Best-first over an AND/OR tree in flat arrays: at an OR node ``target`` is to move (one
+proving child suffices), at an AND node the other side (every child must be proved). A
+node's proof number ``pn`` is how many leaves at least must still be proved to prove
+it, its disproof number ``dn`` how many to disprove it; each iteration descends to a
+most-proving leaf (OR: the child of least ``pn``, AND: of least ``dn``), expands it with
+every legal move and backs the numbers up to the root. A node is proved at ``pn == 0``
+(``target`` wins by force), disproved at ``dn == 0`` (it does not: the other side wins,
+or it is a draw).
+
+Terminals are python-chess's outcomes (:func:`search.prior.outcome_value`: checkmate,
+stalemate as each variant scores it, variant ends, insufficient material, the 75-move
+rule). A position that repeats one on the path from the root (or before it, in the
+game) is a draw: a forced win never needs to repeat a position (play the shortest one),
+so this costs no proof, and a proof never rests on a repetition the loser could claim.
+
+The transposition table keeps what holds whatever the path: proved wins, with their
+length. A disproof can rest on a repetition draw, so it is not kept. A win's key mixes in
+the half-move clock, on which the 75-move rule depends.
+
+Plain numba functions over tuples of arrays (:class:`ProofTree` holds them), so that
+they compile once into the cache; :func:`prove` runs a bounded number of expansions
+per call, and :class:`ProofSearch` calls it until the position is solved, the tree is
+full, or the time is up.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from variants import Position, core
+from variants.position import move_to_uci
+
+from .prior import outcome_value
+
+#: "Infinite" proof and disproof numbers (sums saturate there).
+INF = np.int64(1 << 40)
+#: The deepest line the search follows.
+MAX_DEPTH = 512
+#: :func:`prove`'s answers.
+SOLVED, FULL, BUDGET = 0, 1, 2
+#: A move's status (:attr:`ProofResult.moves`): proved win for ``target``, disproved, open.
+PROVED, DISPROVED, OPEN = 1, -1, 0
+_CLOCK_MIX = np.int64(0x2545F4914F6CDD1D)
+
+# The node arrays, in this order (:func:`new_nodes`).
+NODE_ARRAYS = ("pn", "dn", "plen", "parent", "first", "count", "move", "key")
+
+
+def new_nodes(capacity: int) -> tuple[np.ndarray, ...]:
+    """Empty node arrays for ``capacity`` nodes: proof and disproof numbers, the length
+    in plies of a proved node's win, parent, first child and number of children (-1:
+    not expanded), the move from the parent, the repetition key."""
+    return (np.zeros(capacity, np.int64), np.zeros(capacity, np.int64),
+            np.zeros(capacity, np.int64), np.full(capacity, -1, np.int64),
+            np.full(capacity, -1, np.int64), np.full(capacity, -1, np.int64),
+            np.zeros(capacity, np.int64), np.zeros(capacity, np.int64))
+
+
+def new_table() -> Any:
+    """The transposition table of proved wins: key -> winner * (1 << 32) + length."""
+    return Dict.empty(key_type=types.int64, value_type=types.int64)
+
+
+@njit(cache=True)
+def _add(a, b):
+    return min(INF, a + b)
+
+
+@njit(cache=True)
+def _table_key(key, st):
+    return key ^ (st[core.HALFMOVE] * _CLOCK_MIX)
+
+
+@njit(cache=True)
+def _update(nodes, node, target_or):
+    """Recompute ``node``'s numbers (and a proved node's length) from its children."""
+    pn, dn, plen, first, count = nodes[0], nodes[1], nodes[2], nodes[4], nodes[5]
+    f, n = first[node], count[node]
+    if target_or:
+        p, d, best = INF, np.int64(0), np.int64(1 << 30)
+        for c in range(f, f + n):
+            p = min(p, pn[c])
+            d = _add(d, dn[c])
+            if pn[c] == 0 and plen[c] < best:
+                best = plen[c]
+        pn[node], dn[node] = p, d
+        if p == 0:
+            plen[node] = best + 1
+    else:
+        p, d, worst = np.int64(0), INF, np.int64(0)
+        for c in range(f, f + n):
+            p = _add(p, pn[c])
+            d = min(d, dn[c])
+            worst = max(worst, plen[c])
+        pn[node], dn[node] = p, d
+        if p == 0:
+            plen[node] = worst + 1
+
+
+@njit(cache=True)
+def _repeats(nodes, node, k, history):
+    """Whether key ``k`` is on the path from the root to ``node`` or in the game before."""
+    key, parent = nodes[7], nodes[3]
+    i = node
+    while i >= 0:
+        if key[i] == k:
+            return True
+        i = parent[i]
+    for h in history:
+        if h == k:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _expand(nodes, size, node, bb, st, target, history, table, bufs):
+    """Give leaf ``node`` (position ``bb, st``) a child per legal move, each scored
+    where it can be at once (terminal, repetition, a win in the table); False when
+    the arrays are full."""
+    pn, dn, plen, parent, first, count, move, key = nodes
+    moves, sbb, sst, cbb, cst = bufs
+    n = outcome_value(bb, st, moves, sbb, sst)[0]
+    if size[0] + n > pn.shape[0]:
+        return False
+    f = size[0]
+    for j in range(n):
+        c = f + j
+        core.copy_make(bb, st, cbb, cst, moves[j])
+        k = np.int64(core.position_key(cbb, cst, sbb, sst))
+        parent[c], first[c], count[c], move[c], key[c], plen[c] = node, -1, -1, moves[j], k, 0
+        cn, cterm, cv = outcome_value(cbb, cst, moves[n:], sbb, sst)   # keeps moves[:n]
+        mover = cst[core.TURN]
+        if cterm:
+            win = (cv > 0 and mover == target) or (cv < 0 and mover != target)
+            pn[c], dn[c] = (np.int64(0), INF) if win else (INF, np.int64(0))
+        elif _repeats(nodes, node, k, history):
+            pn[c], dn[c] = INF, np.int64(0)
+        else:
+            tk = _table_key(k, cst)
+            if tk in table:
+                e = table[tk]
+                if (e >> 32) == target:
+                    pn[c], dn[c], plen[c] = np.int64(0), INF, e & 0xFFFFFFFF
+                else:
+                    pn[c], dn[c] = INF, np.int64(0)
+            elif mover == target:               # OR: one of its cn moves must win
+                pn[c], dn[c] = np.int64(1), np.int64(max(cn, 1))
+            else:                               # AND: all cn replies must lose
+                pn[c], dn[c] = np.int64(max(cn, 1)), np.int64(1)
+    first[node], count[node] = f, n
+    size[0] += n
+    return True
+
+
+@njit(cache=True)
+def prove(nodes, size, root_bb, root_st, target, history, table, expansions, bufs):
+    """Up to ``expansions`` iterations of proof-number search from the root (node 0,
+    position ``root_bb, root_st``, already added); returns SOLVED, FULL or BUDGET."""
+    pn, dn, plen, parent, first, count, move, key = nodes
+    pbb = np.empty((MAX_DEPTH + 1, core.NBB), np.uint64)
+    pst = np.empty((MAX_DEPTH + 1, core.NST), np.int64)
+    for _ in range(expansions):
+        if pn[0] == 0 or dn[0] == 0:
+            return SOLVED
+        # Down to a most-proving leaf, the positions made on the way.
+        node, d = 0, 0
+        pbb[0, :] = root_bb
+        pst[0, :] = root_st
+        while count[node] >= 0 and d < MAX_DEPTH:
+            is_or = pst[d, core.TURN] == target
+            f, n = first[node], count[node]
+            best = f
+            for c in range(f, f + n):
+                if is_or:
+                    if pn[c] < pn[best]:
+                        best = c
+                elif dn[c] < dn[best]:
+                    best = c
+            core.copy_make(pbb[d], pst[d], pbb[d + 1], pst[d + 1], move[best])
+            node, d = best, d + 1
+        if d >= MAX_DEPTH:                      # too deep to follow: no proof this way
+            pn[node], dn[node] = INF, np.int64(0)
+        elif not _expand(nodes, size, node, pbb[d], pst[d], target, history, table, bufs):
+            return FULL
+        else:
+            _update(nodes, node, pst[d, core.TURN] == target)
+        # Back up to the root (every ancestor: a child's numbers changed).
+        while True:
+            if pn[node] == 0:
+                table[_table_key(key[node], pst[d])] = (np.int64(target) << 32) | plen[node]
+            if node == 0:
+                break
+            node, d = parent[node], d - 1
+            _update(nodes, node, pst[d, core.TURN] == target)
+    return SOLVED if pn[0] == 0 or dn[0] == 0 else BUDGET
+
+
+@dataclass
+class ProofResult:
+    """What a proof search found for ``target`` (the side to move, or the other side).
+
+    ``status``: PROVED (``target`` wins by force), DISPROVED (it does not) or OPEN;
+    ``plies``: the length of the proved win along the proof found (not always the
+    shortest); ``moves``: each root move's status for ``target`` (PROVED, DISPROVED,
+    OPEN) with its proved length; ``best``: a root move of the proof (when the side to
+    move is ``target`` and it is proved), ``nodes``: the tree's size."""
+
+    status: int
+    plies: int
+    moves: dict[str, tuple[int, int]]
+    best: str | None
+    nodes: int
+    seconds: float
+
+
+class ProofSearch:
+    """A proof-number search with a node budget (``capacity`` nodes of 64 bytes) and a
+    transposition table of proved wins that lives as long as the object."""
+
+    def __init__(self, capacity: int = 1 << 20) -> None:
+        self.capacity = capacity
+        self.table = new_table()
+        self._bufs = (np.zeros(2 * core.MAX_MOVES, np.int64), np.zeros(core.NBB, np.uint64),
+                      np.zeros(core.NST, np.int64), np.zeros(core.NBB, np.uint64),
+                      np.zeros(core.NST, np.int64))
+
+    def solve(self, position: Position, *, target: str = "mover",
+              seconds: float | None = None, chunk: int = 2000) -> ProofResult:
+        """Search until ``position`` is solved for ``target`` (``mover``: the side to
+        move; ``other``: its opponent), the tree is full, or ``seconds`` are up."""
+        if target not in ("mover", "other"):
+            raise ValueError(f"target must be 'mover' or 'other', not {target!r}")
+        start = time.perf_counter()
+        turn = int(position.st[core.TURN])
+        side = turn if target == "mover" else 1 - turn
+        nodes = new_nodes(self.capacity)
+        size = np.zeros(1, np.int64)
+        keys = np.array([f.key for f in position._history] + [position.key],
+                        dtype=np.uint64).view(np.int64)
+        history = keys[:-1]
+        nodes[7][0], size[0] = keys[-1], 1
+        _n, terminal, v = outcome_value(position.bb, position.st, *self._bufs[:3])
+        if terminal:
+            win = (v > 0 and turn == side) or (v < 0 and turn != side)
+            nodes[0][0], nodes[1][0] = (0, INF) if win else (INF, 0)
+        else:
+            nodes[0][0], nodes[1][0] = 1, 1
+            while True:
+                state = prove(nodes, size, position.bb, position.st, side, history,
+                              self.table, chunk, self._bufs)
+                if state != BUDGET or (seconds is not None
+                                       and time.perf_counter() - start >= seconds):
+                    break
+        return self._result(nodes, int(size[0]), side, turn, time.perf_counter() - start)
+
+    @staticmethod
+    def _result(nodes: tuple[np.ndarray, ...], size: int, side: int, turn: int,
+                seconds: float) -> ProofResult:
+        pn, dn, plen, _parent, first, count, move, _key = nodes
+
+        def status(i: int) -> int:
+            return PROVED if pn[i] == 0 else (DISPROVED if dn[i] == 0 else OPEN)
+
+        moves = {}
+        best, best_len = None, 1 << 30
+        if count[0] > 0:
+            for c in range(int(first[0]), int(first[0] + count[0])):
+                uci = move_to_uci(int(move[c]))
+                moves[uci] = (status(c), int(plen[c]))
+                if turn == side and pn[c] == 0 and plen[c] < best_len:
+                    best, best_len = uci, int(plen[c])
+        return ProofResult(status(0), int(plen[0]) if pn[0] == 0 else 0, moves, best,
+                           size, seconds)

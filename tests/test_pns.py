@@ -1,0 +1,117 @@
+"""The proof-number search (search.pns) against python-chess: on seeded random sparse
+positions of the variants whose goal is to lose every piece (and of atomic), every
+forced win a brute-force search finds within a few plies is proved, every proof is a
+forced win of at most its length, and every disproof has no short forced win."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from search.pns import DISPROVED, OPEN, PROVED, ProofSearch
+from tests.helpers_search import forces_win, new_board, shortest_win
+from variants import Position
+
+PLIES = 5          # the brute force's horizon
+CAPACITY = 1 << 18
+
+
+def sparse_positions(variant: str, seed: int, n: int) -> list[str]:
+    """``n`` valid positions of ``variant`` with 2-5 pieces and no castling rights,
+    neither over nor drawn."""
+    rng = random.Random(f"pns:{variant}:{seed}")
+    out: list[str] = []
+    while len(out) < n:
+        board = new_board(variant)
+        board.clear()
+        for _ in range(rng.randint(2, 5)):
+            piece = chess.Piece(rng.choice(chess.PIECE_TYPES), rng.choice(chess.COLORS))
+            board.set_piece_at(rng.choice(chess.SQUARES), piece)
+        board.turn = rng.choice(chess.COLORS)
+        board.castling_rights = 0
+        if (board.is_valid() and board.outcome() is None and any(board.legal_moves)
+                and not board.is_insufficient_material()):
+            out.append(board.fen())
+    return out
+
+
+@pytest.fixture(scope="module")
+def search():
+    return ProofSearch(CAPACITY)
+
+
+@pytest.mark.parametrize("variant, capacity", [("suicide", CAPACITY), ("giveaway", CAPACITY),
+                                               ("antichess", CAPACITY), ("atomic", 1 << 15)])
+def test_proofs_agree_with_brute_force(variant, capacity):
+    search = ProofSearch(capacity)
+    seen = {PROVED: 0, DISPROVED: 0}
+    for fen in sparse_positions(variant, 1, 40):
+        pos = Position.from_fen(fen, variant)
+        r = search.solve(pos)
+        shortest = shortest_win(fen, variant, PLIES)
+        if shortest is not None:
+            assert r.status == PROVED and r.plies >= shortest, (fen, shortest, r)
+        if r.status == PROVED:
+            seen[PROVED] += 1
+            assert r.best in r.moves and r.moves[r.best] == (PROVED, r.plies - 1), (fen, r)
+            if r.plies <= PLIES + 2:
+                board = new_board(variant, fen)
+                assert forces_win(board, variant, chess.Move.from_uci(r.best), r.plies), (fen, r)
+        elif r.status == DISPROVED:
+            seen[DISPROVED] += 1
+            assert shortest is None, (fen, shortest, r)
+        else:
+            assert r.status == OPEN and r.nodes > capacity // 2, (fen, r)
+    assert seen[PROVED] >= 5 and seen[DISPROVED] >= 1, seen
+
+
+@pytest.mark.parametrize("variant", ["suicide", "antichess"])
+def test_the_other_side_s_wins_are_the_mover_s_losses(variant, search):
+    """``target='other'``: the opponent's forced wins; a root move proved for the other
+    side loses by force (brute force: the opponent then wins within the proof's length)."""
+    checked = 0
+    for fen in sparse_positions(variant, 2, 40):
+        pos = Position.from_fen(fen, variant)
+        mine, theirs = search.solve(pos), search.solve(pos, target="other")
+        assert not (mine.status == PROVED and theirs.status == PROVED), fen
+        for uci, (status, plies) in theirs.moves.items():
+            if status == PROVED and plies <= PLIES:
+                board = new_board(variant, fen)
+                mover = board.turn
+                board.push_uci(uci)
+                if plies == 0:                       # the move ends the game
+                    assert board.outcome().winner is (not mover), (fen, uci)
+                else:
+                    assert shortest_win(board.fen(), variant, plies) is not None, (fen, uci)
+                checked += 1
+    assert checked >= 5
+
+
+def test_stalemate_rules_of_each_variant(search):
+    """White's king move stalemates Black, who has more pieces: in suicide the side with
+    fewer pieces wins (White), in giveaway and antichess the stalemated side (Black)."""
+    fen = "8/8/p7/p7/p1p5/P1P5/8/4K3 w - - 0 1"
+    for variant, winner, target in (("suicide", chess.WHITE, "mover"),
+                                    ("giveaway", chess.BLACK, "other"),
+                                    ("antichess", chess.BLACK, "other")):
+        board = new_board(variant, fen)
+        board.push_uci("e1d1")
+        assert board.outcome() is not None and board.outcome().winner is winner
+        r = search.solve(Position.from_fen(fen, variant), target=target)
+        assert r.moves["e1d1"] == (PROVED, 0), (variant, r.moves)
+
+
+def test_proved_wins_are_kept_for_the_next_search_and_bad_input_is_refused():
+    search = ProofSearch(CAPACITY)
+    fen = next(f for f in sparse_positions("antichess", 3, 40)
+               if (shortest_win(f, "antichess", PLIES) or 0) >= 3)
+    first = search.solve(Position.from_fen(fen, "antichess"))
+    again = search.solve(Position.from_fen(fen, "antichess"))
+    assert first.status == again.status == PROVED and first.best == again.best
+    assert again.nodes < first.nodes, (first.nodes, again.nodes)   # the table's wins
+    with pytest.raises(ValueError, match="target"):
+        search.solve(Position.start("suicide"), target="white")
+    r = search.solve(Position.start("antichess"), seconds=0.05)
+    assert r.status == OPEN and r.best is None and len(r.moves) == 20
