@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import chess
 import numpy as np
@@ -30,6 +31,9 @@ from .kernels.classic import evaluate
 from .kernels.dispatch import feature_vector
 from .modes import SEARCH_MODES
 from .state import TT_ENTRY, Eval, Line, Memory, Rows
+
+if TYPE_CHECKING:
+    from .pns import ProofSearch
 
 TT_ENTRY_BYTES = TT_ENTRY.itemsize
 #: The kinds of search loaded so far in this process: False (the classic search), True
@@ -259,6 +263,10 @@ class Engine:
                  collect_quiescence: bool = False) -> None:
         self.variant = canonical_variant(variant)
         self.set_search(search, flags)
+        #: The root's proof-number search (variants.spec.Variant.proof_share; made when
+        #: first used, its table of proved wins kept from move to move).
+        self.proof_share = spec.get(self.variant).proof_share
+        self._proof: ProofSearch | None = None
         self.collect = 0
         self.collect_quiescence = bool(collect_quiescence)
         self.set_weights(weights)
@@ -316,6 +324,9 @@ class Engine:
         player calls before its first move is timed (with leaf blocks, a search that
         numba compiles apart; :func:`ensure_compiled`)."""
         ensure_compiled(self._leaf is not None)
+        if self.proof_share:
+            from .pns import load
+            load()
 
     def set_collect(self, nodes: int) -> None:
         """Record up to ``nodes`` interior nodes per search (0: none; see
@@ -485,7 +496,10 @@ class Engine:
             if not lim.ponder:
                 self._start_clock(self._pending_budget)
         try:
-            result = self._deepen(pos, lim, plan, allowed, start, info)
+            proved, allowed, proof_nodes = self._prove_root(pos, lim, plan, allowed, start)
+            if proved is not None and info is not None:
+                info(proved)
+            result = proved or self._deepen(pos, lim, plan, allowed, start, info)
         finally:
             with self._clock:
                 if self._timer is not None:
@@ -501,11 +515,41 @@ class Engine:
         for line in result.lines if leaf else []:
             if line.leaf_position is None:
                 self._add_leaf(pos, line)
-        result.nodes = int(self.ctl[ab.C_NODES])
+        result.nodes = int(self.ctl[ab.C_NODES]) + proof_nodes
         result.time = time.perf_counter() - start
         if self.collect:
             result.collected = self._collected(self._done_col)
         return result
+
+    def _prove_root(self, pos: Position, lim: Limits, plan: tuple[float, float] | None,
+                    allowed: list[int] | None, start: float,
+                    ) -> tuple[SearchResult | None, list[int] | None, int]:
+        """With :attr:`proof_share` and a time plan (not pondering, one line), the
+        proof-number search first, for that share of the soft budget: a proved win
+        (among ``allowed``) is the result, with its mate distance; the root moves it
+        proves to lose leave ``allowed`` (unless every move does). Returns the result
+        (or None), the moves alpha-beta searches and the proof search's nodes."""
+        if (not self.proof_share or plan is None or lim.ponder or lim.infinite
+                or lim.multipv > 1 or lim.mate):
+            return None, allowed, 0
+        from .pns import ProofSearch, at_root
+        if self._proof is None:
+            self._proof = ProofSearch(1 << 19)
+        found, lost = at_root(self._proof, pos, self.proof_share * plan[0],
+                              stop=lambda: self._stop_requested)
+        names = None if allowed is None else {move_to_uci(m) for m in allowed}
+        if found.best is not None and (names is None or found.best in names):
+            plies, line = found.plies, pos.copy()
+            result = SearchResult(found.best, ab.MATE - plies, found.pv, len(found.pv),
+                                  len(found.pv), found.nodes, time.perf_counter() - start,
+                                  mate=(plies + 1) // 2)
+            result._codes = [line.push_uci(m) for m in found.pv]  # type: ignore[attr-defined]
+            return result, allowed, found.nodes
+        if lost:
+            codes = allowed if allowed is not None else [int(m) for m in pos.legal_move_codes()]
+            kept = [m for m in codes if move_to_uci(m) not in lost]
+            allowed = kept or allowed
+        return None, allowed, found.nodes
 
     def _max_depth(self, lim: Limits, budget: float | None) -> int:
         """The deepest iteration: as asked, else unbounded under a clock, a node limit

@@ -27,8 +27,10 @@ full, or the time is up.
 
 from __future__ import annotations
 
+import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -219,6 +221,8 @@ class ProofResult:
     best: str | None
     nodes: int
     seconds: float
+    #: A proved win's line: the winner's proof moves, the loser's longest defence.
+    pv: list[str] = field(default_factory=list)
 
 
 class ProofSearch:
@@ -228,25 +232,30 @@ class ProofSearch:
     def __init__(self, capacity: int = 1 << 20) -> None:
         self.capacity = capacity
         self.table = new_table()
+        self._nodes: tuple[np.ndarray, ...] | None = None
         self._bufs = (np.zeros(2 * core.MAX_MOVES, np.int64), np.zeros(core.NBB, np.uint64),
                       np.zeros(core.NST, np.int64), np.zeros(core.NBB, np.uint64),
                       np.zeros(core.NST, np.int64))
 
     def solve(self, position: Position, *, target: str = "mover",
-              seconds: float | None = None, chunk: int = 2000) -> ProofResult:
+              seconds: float | None = None, chunk: int = 2000,
+              stop: Callable[[], bool] | None = None) -> ProofResult:
         """Search until ``position`` is solved for ``target`` (``mover``: the side to
-        move; ``other``: its opponent), the tree is full, or ``seconds`` are up."""
+        move; ``other``: its opponent), the tree is full, ``seconds`` are up or
+        ``stop()`` says so (both checked every ``chunk`` expansions)."""
         if target not in ("mover", "other"):
             raise ValueError(f"target must be 'mover' or 'other', not {target!r}")
         start = time.perf_counter()
         turn = int(position.st[core.TURN])
         side = turn if target == "mover" else 1 - turn
-        nodes = new_nodes(self.capacity)
-        size = np.zeros(1, np.int64)
+        if self._nodes is None:             # every field of a node is set when it is made
+            self._nodes = new_nodes(self.capacity)
+        nodes = self._nodes
+        size = np.ones(1, np.int64)
         keys = np.array([f.key for f in position._history] + [position.key],
                         dtype=np.uint64).view(np.int64)
         history = keys[:-1]
-        nodes[7][0], size[0] = keys[-1], 1
+        nodes[2][0], nodes[3][0], nodes[5][0], nodes[7][0] = 0, -1, -1, keys[-1]
         _n, terminal, v = outcome_value(position.bb, position.st, *self._bufs[:3])
         if terminal:
             win = (v > 0 and turn == side) or (v < 0 and turn != side)
@@ -257,7 +266,8 @@ class ProofSearch:
                 state = prove(nodes, size, position.bb, position.st, side, history,
                               self.table, chunk, self._bufs)
                 if state != BUDGET or (seconds is not None
-                                       and time.perf_counter() - start >= seconds):
+                                       and time.perf_counter() - start >= seconds) or (
+                                           stop is not None and stop()):
                     break
         return self._result(nodes, int(size[0]), side, turn, time.perf_counter() - start)
 
@@ -277,5 +287,37 @@ class ProofSearch:
                 moves[uci] = (status(c), int(plen[c]))
                 if turn == side and pn[c] == 0 and plen[c] < best_len:
                     best, best_len = uci, int(plen[c])
+        pv: list[str] = []
+        node, mover = 0, turn
+        while pn[0] == 0 and count[node] > 0:
+            kids = range(int(first[node]), int(first[node] + count[node]))
+            proved = [c for c in kids if pn[c] == 0]
+            node = (min if mover == side else max)(proved, key=lambda c: plen[c])
+            pv.append(move_to_uci(int(move[node])))
+            mover = 1 - mover
         return ProofResult(status(0), int(plen[0]) if pn[0] == 0 else 0, moves, best,
-                           size, seconds)
+                           size, seconds, pv)
+
+
+_loaded = threading.Event()
+
+
+def load() -> None:
+    """Load (or compile) the search's code, once per process: a few expansions from
+    suicide's start position (what an engine does before its first timed move)."""
+    if not _loaded.is_set():
+        ProofSearch(1 << 12).solve(Position.start("suicide"), seconds=0.0)
+        _loaded.set()
+
+
+def at_root(search: ProofSearch, position: Position, seconds: float,
+            stop: Callable[[], bool] | None = None) -> tuple[ProofResult, set[str]]:
+    """What the engine asks before its alpha-beta search: half of ``seconds`` for a win
+    of the side to move (the result), the other half, when that is not proved, for the
+    opponent's wins after each move (the moves proved to lose)."""
+    mine = search.solve(position, seconds=seconds / 2, stop=stop)
+    if mine.status == PROVED or not mine.moves:
+        return mine, set()
+    theirs = search.solve(position, target="other", seconds=seconds / 2, stop=stop)
+    mine.nodes += theirs.nodes
+    return mine, {m for m, (status, _plies) in theirs.moves.items() if status == PROVED}

@@ -98,12 +98,11 @@ def mcts(variant: str = "chess", playouts: int = 16) -> None:
     _mcts_done.set()
 
 
-def proof(variant: str = "suicide") -> None:
-    """A few expansions of the proof-number search from the start position."""
-    from variants import Position
+def proof() -> None:
+    """The proof-number search (:func:`search.pns.load`)."""
+    from .pns import load
 
-    from .pns import ProofSearch
-    ProofSearch(1 << 12).solve(Position.start(variant), seconds=0.0)
+    load()
 
 
 def ensure_mcts() -> None:

@@ -115,3 +115,28 @@ def test_proved_wins_are_kept_for_the_next_search_and_bad_input_is_refused():
         search.solve(Position.start("suicide"), target="white")
     r = search.solve(Position.start("antichess"), seconds=0.05)
     assert r.status == OPEN and r.best is None and len(r.moves) == 20
+
+
+def test_the_engine_plays_a_proved_win_and_avoids_a_proved_loss():
+    """With a clock, suicide's engine (variants.spec: proof_share) plays the proved win
+    with its mate distance, and never a root move the proof search proves to lose;
+    at a fixed depth it does not run."""
+    from search.engine import Engine
+    from search.pns import at_root
+
+    engine = Engine("suicide", hash_mb=1)
+    won = Position.from_fen("8/8/8/8/8/8/1p6/R7 w - - 0 1", "suicide")
+    r = engine.search(won, movetime=0.2)
+    assert (r.move, r.mate, r.pv) == ("a1c1", 1, ["a1c1", "b2c1k"]) and r.leaf_terminal
+    checked = 0
+    for fen in sparse_positions("suicide", 4, 120):
+        pos = Position.from_fen(fen, "suicide")
+        mine, lost = at_root(ProofSearch(1 << 16), pos, 0.2)
+        if mine.status == PROVED or not lost or len(lost) == len(mine.moves):
+            continue
+        checked += 1
+        assert engine.search(pos, movetime=0.1).move not in lost, (fen, lost)
+        if checked == 5:
+            break
+    assert checked == 5
+    assert Engine("suicide", hash_mb=1).search(won, depth=1).nodes < 50   # no proof search

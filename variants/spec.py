@@ -88,6 +88,11 @@ class Variant:
     #: The leaf feature block (``search.layout.BLOCKS``) of its own way to win, which its
     #: ``psq`` feature set holds and learns (None: the variant has none).
     goal_block: str | None = None
+    #: The share of a timed move's budget that a proof-number search (:mod:`search.pns`)
+    #: spends at the root before alpha-beta: the engine plays a proved win and leaves
+    #: out the moves proved to lose (0: off). Fixed-depth and node-limited searches never
+    #: run it, so learning and the pinned searches are unchanged.
+    proof_share: float = 0.0
     #: Its name in a sentence or a heading ("King of the hill"); None: the name, capitalised.
     display: str | None = None
     #: Pieces its games never have (racing kings: pawns): their weights keep their
@@ -152,18 +157,18 @@ _ALL = (
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-fewer-pieces"), mirror="rank",
             normalise=("R", -5.0), engines=("xboard:sjeng",), ladder_fallback="giveaway",
-            futility_margin=0.0, razor_margin=0.0),
+            futility_margin=0.0, razor_margin=0.0, proof_share=0.25),
     Variant("giveaway", 3, "chess.variant.GiveawayBoard", "giveaway", "giveaway", None, (),
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
             normalise=("R", -5.0), engines=("uci:fairy-stockfish",), futility_margin=0.0,
-            razor_margin=0.0),
+            razor_margin=0.0, proof_share=0.25),
     Variant("antichess", 3, "chess.variant.AntichessBoard", "antichess", "giveaway",
             "antichess", ("anti",),
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
             normalise=("R", -5.0), ladder_fallback="giveaway", futility_margin=0.0,
-            razor_margin=0.0),
+            razor_margin=0.0, proof_share=0.25),
     Variant("atomic", 4, "chess.variant.AtomicBoard", "atomic", "atomic", "atomic", (),
             pockets=False, losing=False, king_capture=False, explosions=True,
             must_capture=False, win_conditions=("checkmate", "king-explodes"), mirror="rank",
