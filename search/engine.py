@@ -465,7 +465,9 @@ class Engine:
 
         Limits: ``depth`` (plies + quiescence), ``movetime`` (seconds), ``nodes``, or a
         :class:`Limits` for clocks, ``mate``, ``searchmoves``, ``multipv`` and
-        ``ponder``. With none of them the engine's default depth (or 5) is used.
+        ``ponder``. With none of them the engine's default depth (or 5) is used. Where
+        the variant has a ``proof_share`` (suicide, giveaway, antichess), a search with
+        only a time limit runs the proof-number search first (:meth:`_prove_root`).
         ``info`` is called after every completed iteration, with the first line (its
         ``lines`` hold every line of the iteration). Raises IllegalMoveError for a
         search move that is not legal. ``leaf=False`` skips describing the PV's leaf
@@ -524,13 +526,13 @@ class Engine:
     def _prove_root(self, pos: Position, lim: Limits, plan: tuple[float, float] | None,
                     allowed: list[int] | None, start: float,
                     ) -> tuple[SearchResult | None, list[int] | None, int]:
-        """With :attr:`proof_share` and a time plan (not pondering, one line), the
-        proof-number search first, for that share of the soft budget: a proved win
+        """With :attr:`proof_share` and only a time limit (no depth or node limit, as
+        UCI_Elo's; not pondering; one line), the proof-number search first, for that share of the soft budget: a proved win
         (among ``allowed``) is the result, with its mate distance; the root moves it
         proves to lose leave ``allowed`` (unless every move does). Returns the result
         (or None), the moves alpha-beta searches and the proof search's nodes."""
-        if (not self.proof_share or plan is None or lim.ponder or lim.infinite
-                or lim.multipv > 1 or lim.mate):
+        if (not self.proof_share or plan is None or lim.depth or lim.nodes or lim.ponder
+                or lim.infinite or lim.multipv > 1 or lim.mate):
             return None, allowed, 0
         from .pns import ProofSearch, at_root
         if self._proof is None:

@@ -120,7 +120,7 @@ def test_proved_wins_are_kept_for_the_next_search_and_bad_input_is_refused():
 def test_the_engine_plays_a_proved_win_and_avoids_a_proved_loss():
     """With a clock, suicide's engine (variants.spec: proof_share) plays the proved win
     with its mate distance, and never a root move the proof search proves to lose;
-    at a fixed depth it does not run."""
+    with a depth or node limit it does not run."""
     from search.engine import Engine
     from search.pns import at_root
 
@@ -139,4 +139,8 @@ def test_the_engine_plays_a_proved_win_and_avoids_a_proved_loss():
         if checked == 5:
             break
     assert checked == 5
-    assert Engine("suicide", hash_mb=1).search(won, depth=1).nodes < 50   # no proof search
+    fixed = Engine("suicide", hash_mb=1)
+    fixed.search(won, depth=2)
+    fixed.search(won, depth=2, movetime=1.0)          # a depth cap too, as UCI_Elo's
+    fixed.search(won, nodes=500, movetime=1.0)
+    assert fixed._proof is None                       # no proof search ran
