@@ -238,7 +238,7 @@ class ProofSearch:
                       np.zeros(core.NST, np.int64))
 
     def solve(self, position: Position, *, target: str = "mover",
-              seconds: float | None = None, chunk: int = 2000,
+              seconds: float | None = None, chunk: int = 500,
               stop: Callable[[], bool] | None = None) -> ProofResult:
         """Search until ``position`` is solved for ``target`` (``mover``: the side to
         move; ``other``: its opponent), the tree is full, ``seconds`` are up or
