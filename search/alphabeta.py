@@ -86,6 +86,9 @@ F_SUICIDE_QBOUND = 128   # suicide/giveaway quiescence: only the best captures d
 F_SEE_ORDER = 256        # captures losing material by SEE are tried after quiet moves
 SELECTIVE = (F_NULL_MOVE | F_LMR | F_CHECK_EXT | F_FUTILITY | F_REVERSE_FUTILITY | F_RAZOR
              | F_QSEE | F_SUICIDE_QBOUND | F_SEE_ORDER)
+# Outside the selective set: a variant adds it (variants.spec selective_on) once measured.
+F_ONLY_MOVE = 512        # a node's only move costs no depth (forced captures)
+TECHNIQUES = SELECTIVE | F_ONLY_MOVE     # every bit the search reads in ctl[C_FLAGS]
 
 # TT flags (also the kinds of the collected nodes' values)
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
@@ -613,14 +616,14 @@ def _raise(ply, m, score, best, alpha, beta, pv, pvlen):
 def _move_rules(ply, depth, alpha, prune, bound, in_check, st, ctl):
     """What the selective search may do to this node's moves: (skip quiet moves by
     futility, whose value cannot reach alpha (``bound``: the static evaluation plus the
-    margin); reduce late quiet moves; extend checks)."""
+    margin); reduce late quiet moves; extend checks; extend an only move)."""
     flags = ctl[C_FLAGS]
     futile = (prune and flags & F_FUTILITY != 0 and depth <= 2 and abs(alpha) < MATE_BOUND
               and bound <= alpha)
     reduce = flags & F_LMR != 0 and depth >= 3 and not in_check
-    extend = (flags & F_CHECK_EXT != 0 and core.CHECK_EXTENSIONS[st[core.VARIANT]]
-              and ply < 2 * ctl[C_ROOT_DEPTH])
-    return futile, reduce, extend
+    deep = ply < 2 * ctl[C_ROOT_DEPTH]
+    extend = flags & F_CHECK_EXT != 0 and core.CHECK_EXTENSIONS[st[core.VARIANT]] and deep
+    return futile, reduce, extend, flags & F_ONLY_MOVE != 0 and deep
 
 
 @njit(cache=True, inline="always")
@@ -760,8 +763,9 @@ def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
         return terminal_score(bb, st, ply)
     killers = mem.killers[ply]
     score_moves(bb, st, mv, n, sc, hash_move, killers, mem.history, ctl[C_FLAGS] & F_SEE_ORDER != 0)
-    futile, reduce, extend = _move_rules(ply, depth, alpha, prune, static + futility * depth,
-                                         in_check, st, ctl)
+    futile, reduce, extend, only = _move_rules(ply, depth, alpha, prune,
+                                               static + futility * depth, in_check, st, ctl)
+    only = only and n == 1
     alpha0, best, best_move = alpha, -INF, mv[0]
     legal, searched, skipped = 0, 0, False    # skipped: the value is partly an estimate
     for i in range(n):
@@ -777,7 +781,7 @@ def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
             continue
         searched += 1
         evals[ply + 1] = evals[ply] + evaluate_delta(bb, st, cbb, cst, ev.w)
-        new_depth = depth if extend and gives_check else depth - 1
+        new_depth = depth if (extend and gives_check) or only else depth - 1
         if searched == 1:
             score = -negamax(ply + 1, new_depth, -beta, -alpha, is_pv, rows, mem, line, ctl, ev)
         else:

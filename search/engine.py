@@ -59,7 +59,7 @@ TECHNIQUE_BITS: dict[str, int] = {
     "null-move": ab.F_NULL_MOVE, "lmr": ab.F_LMR, "check-ext": ab.F_CHECK_EXT,
     "futility": ab.F_FUTILITY, "reverse-futility": ab.F_REVERSE_FUTILITY,
     "razor": ab.F_RAZOR, "qsee": ab.F_QSEE, "suicide-qbound": ab.F_SUICIDE_QBOUND,
-    "see-order": ab.F_SEE_ORDER, "aspiration": F_ASPIRATION}
+    "see-order": ab.F_SEE_ORDER, "aspiration": F_ASPIRATION, "only-move": ab.F_ONLY_MOVE}
 
 
 def technique_bits(names: tuple[str, ...] | list[str]) -> int:
@@ -78,6 +78,10 @@ def technique_bits(names: tuple[str, ...] | list[str]) -> int:
 #: search"): each variant's :attr:`variants.spec.Variant.selective_off`, as bits.
 SELECTIVE_OFF: dict[str, int] = {
     name: technique_bits(v.selective_off) for name, v in spec.SPECS.items() if v.selective_off}
+#: Techniques outside the default set that a variant's selective search adds
+#: (:attr:`variants.spec.Variant.selective_on`), as bits.
+SELECTIVE_ON: dict[str, int] = {
+    name: technique_bits(v.selective_on) for name, v in spec.SPECS.items() if v.selective_on}
 
 
 def search_flags(mode: str, variant: str | None = None) -> int:
@@ -87,7 +91,9 @@ def search_flags(mode: str, variant: str | None = None) -> int:
         return 0
     if mode == "selective":
         full = ab.SELECTIVE | F_ASPIRATION
-        return full & ~SELECTIVE_OFF.get(variant, 0) if variant else full
+        if not variant:
+            return full
+        return (full | SELECTIVE_ON.get(variant, 0)) & ~SELECTIVE_OFF.get(variant, 0)
     raise ValueError(f"unknown search mode {mode!r}; expected one of {', '.join(SEARCH_MODES)}")
 
 
@@ -583,7 +589,7 @@ class Engine:
         ctl[ab.C_QLIMIT] = self.qlimit
         ctl[ab.C_NOISE_SEED] = (self.seed * 1000003 + 17) % (1 << 62)
         ctl[ab.C_RNG] = (self.seed * 7919 + self._searches) % (1 << 62)
-        ctl[ab.C_FLAGS] = self.flags & ab.SELECTIVE
+        ctl[ab.C_FLAGS] = self.flags & ab.TECHNIQUES
         ctl[ab.C_FUTILITY] = round(self.margins["futility_margin"] / ab.MARGIN_UNIT)
         ctl[ab.C_RAZOR] = round(self.margins["razor_margin"] / ab.MARGIN_UNIT)
         ctl[ab.C_COLLECT] = (0 if not self.collect else ab.COLLECT_QUIESCENCE

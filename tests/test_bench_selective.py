@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from search import alphabeta as ab
-from search.engine import F_ASPIRATION, SELECTIVE_OFF, search_flags
+from search.engine import F_ASPIRATION, SELECTIVE_OFF, SELECTIVE_ON, search_flags
 from tdleaf.bench.selective import applies, format_report, run, techniques
 
 
@@ -20,7 +20,8 @@ def test_adding_techniques_one_at_a_time(tmp_path):
     report = _tiny(tmp_path, ablate=False)
     names = [r["technique"] for r in report["rows"]]
     assert names == ["plain (full width)"] + [n for n, _ in techniques() if applies(n, "suicide")]
-    assert names[1:] == ["aspiration windows", "late-move reductions", "bounded suicide quiescence"]
+    assert names[1:] == ["aspiration windows", "late-move reductions", "bounded suicide quiescence",
+                         "only-move extension"]
     base = 0
     for row, (name, bit) in zip(report["rows"][1:], [t for t in techniques() if applies(t[0], "suicide")]):
         assert row["games"] == 2 and row["wins"] + row["losses"] + row["draws"] == 2
@@ -34,7 +35,7 @@ def test_adding_techniques_one_at_a_time(tmp_path):
 
 def test_ablation_takes_each_technique_out_of_the_full_set(tmp_path):
     report = _tiny(tmp_path, ablate=True)
-    full = search_flags("selective")
+    full = search_flags("selective") | ab.F_ONLY_MOVE     # every technique
     assert report["rows"][0]["flags"] == full
     left_out = 0
     for row in report["rows"][1:]:
@@ -56,6 +57,8 @@ def test_search_flags_per_variant(monkeypatch):
     from search import Engine
     assert Engine("crazyhouse", "traditional", hash_mb=1).flags == full & ~ab.F_LMR
     assert Engine("crazyhouse", "traditional", hash_mb=1, search="plain").flags == 0
+    monkeypatch.setitem(SELECTIVE_ON, "suicide", ab.F_ONLY_MOVE)   # added where measured
+    assert search_flags("selective", "suicide") == full | ab.F_ONLY_MOVE
 
 
 def test_only_the_named_techniques(tmp_path, capsys):
@@ -67,3 +70,17 @@ def test_only_the_named_techniques(tmp_path, capsys):
     assert main(["bench", "selective", "--variant", "suicide", "--technique", "nosuch",
                  "--out", str(tmp_path / "two")]) == 2
     assert "unknown technique 'nosuch'" in capsys.readouterr().err
+
+
+def test_the_only_move_extension_searches_forced_lines_deeper():
+    """``only-move`` (off unless a variant's selective_on adds it): a node with one legal
+    move spends no depth on it, so forced capture lines are followed further."""
+    from search import Engine
+    from tdleaf.bench.selective import bench_positions
+    base = search_flags("selective", "suicide")
+    assert base & ab.F_ONLY_MOVE == 0 and Engine("suicide", hash_mb=1).flags == base
+    fen = bench_positions("suicide")[2]
+    plain = Engine("suicide", "traditional", hash_mb=1, flags=base).search(fen, depth=3)
+    only = Engine("suicide", "traditional", hash_mb=1, flags=base | ab.F_ONLY_MOVE).search(
+        fen, depth=3)
+    assert only.seldepth > plain.seldepth and only.nodes > plain.nodes

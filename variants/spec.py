@@ -27,7 +27,7 @@ from .errors import UnknownVariantError
 MIRRORS = ("rank", "file", "colour")
 #: Names of :attr:`Variant.selective_off` (the search maps them to its technique bits).
 TECHNIQUES = ("null-move", "lmr", "check-ext", "futility", "reverse-futility", "razor",
-              "qsee", "suicide-qbound", "see-order", "aspiration")
+              "qsee", "suicide-qbound", "see-order", "aspiration", "only-move")
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,9 @@ class Variant:
     engines: tuple[str, ...] = ()
     #: Selective-search techniques (of :data:`TECHNIQUES`) measured not to help here.
     selective_off: tuple[str, ...] = ()
+    #: Techniques outside the default selective set (``only-move``) that the variant's
+    #: selective search adds, where measured to help.
+    selective_on: tuple[str, ...] = ()
     #: The variant whose strength ladder serves this one when it has none of its own.
     ladder_fallback: str | None = None
     #: Half-width of the first aspiration window at the root, pawns.

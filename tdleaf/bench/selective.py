@@ -37,7 +37,8 @@ def techniques() -> list[tuple[str, int]]:
             ("reverse futility", ab.F_REVERSE_FUTILITY), ("razoring", ab.F_RAZOR),
             ("check extensions", ab.F_CHECK_EXT), ("SEE pruning in quiescence", ab.F_QSEE),
             ("SEE move ordering", ab.F_SEE_ORDER),
-            ("bounded suicide quiescence", ab.F_SUICIDE_QBOUND)]
+            ("bounded suicide quiescence", ab.F_SUICIDE_QBOUND),
+            ("only-move extension", ab.F_ONLY_MOVE)]
 
 
 def applies(name: str, variant: str) -> bool:
@@ -50,6 +51,8 @@ def applies(name: str, variant: str) -> bool:
         return not (rules.losing or rules.pockets)
     if name == "bounded suicide quiescence":
         return rules.losing
+    if name == "only-move extension":      # forced captures make single moves common
+        return rules.must_capture
     return True
 
 
@@ -94,7 +97,6 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
     """Measure every technique that applies to ``variant`` (added one at a time, or with
     ``ablate`` each taken out of the full set), or those named in ``only``; returns (and
     writes to ``out/report.json``) the table."""
-    from search.engine import search_flags
     from tdleaf.play import stats
     from tdleaf.play.match import MatchConfig, PlayerConfig, run_match
 
@@ -109,7 +111,9 @@ def run(variant: str, out: Path, *, movetime: float, max_games: int, sprt: str,
         write_json(report_path, report, indent=2)
         return report
 
-    full = search_flags("selective")            # every technique, whatever the variant's set
+    full = 0                                    # every technique, whatever the variant's set
+    for _name, bit in techniques():
+        full |= bit
     start = full if ablate else 0
     flags = start                               # the set worth keeping so far
     base_nodes = nodes_to_depth(variant, start)
