@@ -51,6 +51,8 @@ SOLVED, FULL, BUDGET = 0, 1, 2
 #: A move's status (:attr:`ProofResult.moves`): proved win for ``target``, disproved, open.
 PROVED, DISPROVED, OPEN = 1, -1, 0
 _CLOCK_MIX = np.int64(0x2545F4914F6CDD1D)
+#: Proved wins the table keeps before it starts afresh (about 100 bytes each).
+TABLE_LIMIT = 1 << 20
 
 # The node arrays, in this order (:func:`new_nodes`).
 NODE_ARRAYS = ("pn", "dn", "plen", "parent", "first", "count", "move", "key")
@@ -248,6 +250,8 @@ class ProofSearch:
         start = time.perf_counter()
         turn = int(position.st[core.TURN])
         side = turn if target == "mover" else 1 - turn
+        if len(self.table) > TABLE_LIMIT:   # a long game's proofs: start afresh
+            self.table = new_table()
         if self._nodes is None:             # every field of a node is set when it is made
             self._nodes = new_nodes(self.capacity)
         nodes = self._nodes
