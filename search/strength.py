@@ -16,10 +16,12 @@ way, variants <- search <- tdleaf).
 
 Only depth and node limits serve a requested Elo: they do not depend on the machine;
 a time limit's strength does, so time rungs are in the file for information only.
-Strength is not interpolated between measured limits (a node limit between two depths
-has not been measured, and depth and node limits do not scale alike); a requested Elo
-gets the measured limit whose rating is nearest it (:func:`rung_for_elo`), and
-:func:`elo_note` says which, with its rating and interval.
+Within the node rungs' range, a requested Elo gets the node budget that a line through
+them (rating against log2 of the nodes, :func:`node_fit`) rates at that Elo: rungs a
+few dozen games each are too noisy to pick from one by one. Elsewhere it gets the
+measured limit whose rating is nearest it (:func:`rung_for_elo`); depth and node limits
+do not scale alike, so nothing is interpolated between them. :func:`elo_note` says
+which limit plays, with its rating and interval or the fit.
 
 A level saved with a ``"bound"`` (``"lower"``: measured mostly against the top of the
 engine's scale, and rated above it; see ``tdleaf.play.ladder.scale``) has no rating,
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -139,6 +142,56 @@ def elo_range(variant: str, path: str | Path | None = None) -> tuple[int, int]:
     return math.floor(found[0]["elo"]), math.ceil(found[-1]["elo"])
 
 
+@dataclass(frozen=True)
+class NodeFit:
+    """Rating against node budget, ``elo = intercept + slope * log2(nodes)``: a weighted
+    least-squares line through a variant's node rungs (weights: their games), valid
+    between the cheapest and the dearest rung it was fitted on (no extrapolation)."""
+
+    intercept: float
+    slope: float            # Elo per doubling of the nodes
+    lo: int                 # the node budgets of the cheapest and dearest rungs
+    hi: int
+    rungs: int
+    residual_sd: float      # of the rungs' ratings about the line (games-weighted)
+
+    def elo(self, nodes: float) -> float:
+        return self.intercept + self.slope * math.log2(nodes)
+
+    def nodes(self, elo: float) -> int:
+        """The node budget the line rates ``elo``, within [lo, hi]."""
+        n = 2.0 ** ((elo - self.intercept) / self.slope)
+        return round(min(max(n, self.lo), self.hi))
+
+
+#: Node rungs a fit needs.
+MIN_FIT_RUNGS = 3
+
+
+def node_fit(variant: str, path: str | Path | None = None) -> NodeFit | None:
+    """The :class:`NodeFit` of ``variant``'s node rungs (their ratings, not bounds), or
+    None with fewer than :data:`MIN_FIT_RUNGS` of them or a line that does not rise."""
+    rungs = [e for e in levels(variant, path) if "nodes" in e["level"]]
+    if len(rungs) < MIN_FIT_RUNGS:
+        return None
+    xs = [math.log2(e["level"]["nodes"]) for e in rungs]
+    ys = [float(e["elo"]) for e in rungs]
+    ws = [float(e.get("games") or 1) for e in rungs]
+    sw = sum(ws)
+    mx = sum(w * x for w, x in zip(ws, xs)) / sw
+    my = sum(w * y for w, y in zip(ws, ys)) / sw
+    sxx = sum(w * (x - mx) ** 2 for w, x in zip(ws, xs))
+    if sxx <= 0:
+        return None
+    slope = sum(w * (x - mx) * (y - my) for w, x, y in zip(ws, xs, ys)) / sxx
+    if slope <= 0:
+        return None
+    intercept = my - slope * mx
+    resid = sum(w * (y - intercept - slope * x) ** 2 for w, x, y in zip(ws, xs, ys)) / sw
+    budgets = [int(e["level"]["nodes"]) for e in rungs]
+    return NodeFit(intercept, slope, min(budgets), max(budgets), len(rungs), math.sqrt(resid))
+
+
 def rung_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, Any]:
     """The measured level (an entry of :func:`levels`) whose rating is nearest ``elo``;
     of two equally near, the weaker. Non-decreasing in ``elo``."""
@@ -148,9 +201,21 @@ def rung_for_elo(variant: str, elo: float, path: str | Path | None = None) -> di
     return min(found, key=lambda e: (abs(e["elo"] - elo), e["elo"]))
 
 
+def _fitted(variant: str, elo: float, path: str | Path | None) -> NodeFit | None:
+    """The node fit, when it covers ``elo`` (between its cheapest and dearest rungs)."""
+    fit = node_fit(variant, path)
+    if fit is None or not fit.elo(fit.lo) <= elo <= fit.elo(fit.hi):
+        return None
+    return fit
+
+
 def limits_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, int]:
-    """The search limit for a requested Elo, that of :func:`rung_for_elo`: e.g.
-    ``{"depth": 3}`` or ``{"nodes": 2000}``."""
+    """The search limit for a requested Elo: within the range of the variant's node
+    fit (:func:`node_fit`), the node budget the fit rates ``elo``; elsewhere that of
+    :func:`rung_for_elo`. E.g. ``{"depth": 3}`` or ``{"nodes": 2000}``."""
+    fit = _fitted(variant, elo, path)
+    if fit is not None:
+        return {"nodes": fit.nodes(elo)}
     kind, value = next(iter(rung_for_elo(variant, elo, path)["level"].items()))
     return {kind: int(value)}
 
@@ -189,6 +254,11 @@ def elo_note(variant: str, elo: float, path: str | Path | None = None) -> str:
     clamped = clamp_note(variant, elo, path)
     if clamped:
         return clamped
+    fit = _fitted(variant, elo, path)
+    if fit is not None:
+        return (f"UCI_Elo {elo:g}: playing nodes {fit.nodes(elo)}, by the line through the "
+                f"{ladder_variant(variant, path)} ladder's {fit.rungs} node rungs "
+                f"({fit.slope:.0f} Elo a doubling, rungs within +-{fit.residual_sd:.0f} of it)")
     rung = rung_for_elo(variant, elo, path)
     ci = rung.get("elo_ci")
     interval = (f" [{ci[0]:.0f}, {ci[1]:.0f}]" if isinstance(ci, (list, tuple)) and len(ci) == 2

@@ -294,6 +294,34 @@ def test_elo_note_names_the_rung_with_its_rating_and_interval_or_the_clamp(tmp_p
     assert strength.clamp_note("crazyhouse", 1406.7, path) is None
 
 
+def test_node_rungs_are_read_through_a_fitted_line(tmp_path):
+    """Node rungs, each too noisy to pick from alone, serve UCI_Elo through the line of
+    rating against log2(nodes) between the cheapest and dearest rung; outside it, and
+    with fewer than three node rungs, the nearest rung plays."""
+    noise = [30, -40, 10, 25, -20, -5]
+    rungs = [{"level": {"nodes": 100 * 2 ** i}, "elo": 1000 + 100 * i + noise[i], "games": 32}
+             for i in range(6)]
+    path = _ladder_file(tmp_path, {"chess": [{"level": {"depth": 1}, "elo": 800.0}, *rungs,
+                                             {"level": {"depth": 6}, "elo": 1900.0}]})
+    fit = strength.node_fit("chess", path)
+    assert fit is not None and fit.rungs == 6 and (fit.lo, fit.hi) == (100, 3200)
+    assert 95 < fit.slope < 105 and fit.residual_sd < 30
+    nodes = strength.limits_for_elo("chess", 1250, path)["nodes"]
+    assert abs(fit.elo(nodes) - 1250) < 1 and 500 < nodes < 650           # about 100 * 2**2.5
+    budgets = [strength.limits_for_elo("chess", e, path).get("nodes", 0)
+               for e in range(int(fit.elo(100)) + 1, int(fit.elo(3200)), 10)]
+    assert budgets == sorted(budgets) and len(set(budgets)) > 40           # a fine ladder
+    assert strength.limits_for_elo("chess", 1850, path) == {"depth": 6}   # beyond: nearest
+    assert strength.limits_for_elo("chess", 700, path) == {"depth": 1}
+    note = strength.elo_note("chess", 1250, path)
+    assert note.startswith(f"UCI_Elo 1250: playing nodes {nodes}, by the line through the "
+                           "chess ladder's 6 node rungs (")
+    (tmp_path / "two").mkdir()
+    two = _ladder_file(tmp_path / "two", {"chess": rungs[:2]})
+    assert strength.node_fit("chess", two) is None
+    assert strength.limits_for_elo("chess", 1080, two) == {"nodes": 200}
+
+
 def test_fallback_and_node_levels(tmp_path):
     path = _ladder_file(tmp_path, {"giveaway": [
         {"level": {"depth": 2}, "elo": 1000.0}, {"level": {"nodes": 5000}, "elo": 1200.0},
