@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 #: One page per job; index.md lists them.
-PAGES = ("index", "learning", "matches", "cluster", "engine", "prior", "network", "figures", "rules",
-         "api")
+PAGES = ("index", "learning", "matches", "cluster", "engine", "prior", "network", "models",
+         "figures", "rules", "api")
 MANUAL = [README, *(DOCS / f"{name}.md" for name in PAGES)]
 #: Every markdown file whose links are checked.
 LINKED = MANUAL + [ROOT / "BENCHMARKS.md", ROOT / "CHANGELOG.md"]

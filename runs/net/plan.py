@@ -69,10 +69,14 @@ def train(variant: str, name: str, data: str, positions: int, seed: int) -> Path
     if not done.exists() or len(done.read_text().splitlines()) < EPOCHS + 1:
         resume = ["--resume"] if (folder / "checkpoint.pt").exists() else []
         subprocess.run([*TDLEAF, *args, *resume, "--no-progress"], check=True, cwd=ROOT)
+    ship = (f"tdleaf net export runs/net/{name}\n"
+            f"python tests/data/make_shipped.py --network {variant}=runs/net/{name}\n"
+            if name == variant else "")
     (folder / "commands.sh").write_text(
         f"{data_command(data)}\n"
         f"tdleaf {' '.join(args)}\n"
-        f"tdleaf net eval runs/net/{name} --variant {variant} --json > runs/net/{name}/eval.json\n")
+        f"tdleaf net eval runs/net/{name} --variant {variant} --json > runs/net/{name}/eval.json\n"
+        + ship)
     ev = folder / "eval.json"
     if not ev.exists():
         out = subprocess.run([*TDLEAF, "net", "eval", f"runs/net/{name}", "--variant", variant,
