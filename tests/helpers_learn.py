@@ -67,11 +67,13 @@ def orphan_a_worker(cfg_json: dict, pid_file: str) -> None:
     cfg = LearnConfig.from_json(cfg_json)
     w = initial_weights(cfg, 0)
     ctx = mp.get_context("spawn")
-    tasks, results = ctx.Queue(), ctx.Queue()
+    tasks = ctx.Queue()
+    results, send = ctx.Pipe(duplex=False)
     tasks.put(RunStart(0, 0, w, np.zeros(w.size), np.zeros(w.size)))
-    worker = ctx.Process(target=_worker, args=(LearnRuns(cfg), 0, 0, tasks, results, os.getpid()))
+    worker = ctx.Process(target=_worker, args=(LearnRuns(cfg), 0, 0, tasks, send, os.getpid()))
     worker.start()
-    assert results.get(timeout=300)[2] == "ready"
-    assert results.get(timeout=300)[2] == "item"       # its first game
+    send.close()
+    for kind in ("ready", "item"):                     # then its first game
+        assert results.poll(300) and results.recv()[2] == kind
     Path(pid_file).write_text(str(worker.pid))
     os._exit(0)
