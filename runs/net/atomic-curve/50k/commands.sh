@@ -1,0 +1,3 @@
+tdleaf net data --variant atomic --games 11200 --depth 6 --seed 0 --out scratch/net/atomic-default --workers 2
+tdleaf net train scratch/net/atomic-default --out runs/net/atomic-curve/50k --epochs 10 --positions 50000 --beta 0.25 --q 0.5 --value-weight 1.0 --seed 0
+tdleaf net eval runs/net/atomic-curve/50k --variant atomic --json > runs/net/atomic-curve/50k/eval.json
