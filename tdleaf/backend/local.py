@@ -27,21 +27,18 @@ def _worker(job: Job, lane: int, gen: int, tasks: Any, pipe: Any, parent: int) -
     """A worker process: ``job.start()``, then units from ``tasks`` until None; what it
     sends goes down ``pipe`` (the sending end of its own pipe)."""
 
-    class _Results:
-        @staticmethod
-        def put(message: tuple[Any, ...]) -> None:
-            try:
-                pipe.send(message)
-            except OSError:             # the caller is gone (parent_gone stops the work)
-                pass
+    def send(message: tuple[Any, ...]) -> None:
+        try:
+            pipe.send(message)
+        except OSError:                 # the caller is gone (parent_gone stops the work)
+            pass
 
-    results = _Results()
     try:
         state = job.start()
     except BaseException as exc:       # noqa: BLE001 - reported to the caller, who raises
-        results.put((lane, gen, "failed", f"{node_name()}: {type(exc).__name__}: {exc}"))
+        send((lane, gen, "failed", f"{node_name()}: {type(exc).__name__}: {exc}"))
         return
-    results.put((lane, gen, "ready", None))
+    send((lane, gen, "ready", None))
     try:
         while True:
             try:
@@ -53,14 +50,14 @@ def _worker(job: Job, lane: int, gen: int, tasks: Any, pipe: Any, parent: int) -
             if unit is None:
                 return
             for item in job.run(state, unit):
-                results.put((lane, gen, "item", item))
+                send((lane, gen, "item", item))
                 if parent_gone(parent):        # left playing, it would write for nobody
                     return
-            results.put((lane, gen, "done", None))
+            send((lane, gen, "done", None))
     except KeyboardInterrupt:
         return
     except BaseException as exc:       # noqa: BLE001
-        results.put((lane, gen, "error", f"{type(exc).__name__}: {exc}"))
+        send((lane, gen, "error", f"{type(exc).__name__}: {exc}"))
     finally:
         job.close(state)
 
