@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -333,6 +334,12 @@ class Engine:
         if self.proof_share:
             from .pns import load
             load()
+        if spec.get(self.variant).endgame_pieces:
+            from .endgame import TableError, tables
+            try:
+                tables(self.variant).load()
+            except TableError as exc:           # a bad cache file: play without it
+                warnings.warn(str(exc), stacklevel=2)
 
     def set_collect(self, nodes: int) -> None:
         """Record up to ``nodes`` interior nodes per search (0: none; see
@@ -540,6 +547,9 @@ class Engine:
         if (not self.proof_share or plan is None or lim.depth or lim.nodes or lim.ponder
                 or lim.infinite or lim.multipv > 1 or lim.mate):
             return None, allowed, 0
+        known = self._table_move(pos, allowed, start)
+        if known is not None:
+            return known, allowed, 0
         from .pns import ProofSearch, at_root
         if self._proof is None:
             self._proof = ProofSearch(1 << 19)
@@ -558,6 +568,29 @@ class Engine:
             kept = [m for m in codes if move_to_uci(m) not in lost]
             allowed = kept or allowed
         return None, allowed, found.nodes
+
+    def _table_move(self, pos: Position, allowed: list[int] | None,
+                    start: float) -> SearchResult | None:
+        """The endgame tables' move (:mod:`search.endgame`) where the variant has them,
+        the position is in one already built (loaded before the first timed move, or
+        built earlier in the process: a table is never built on the clock) and every
+        move may be played: the quickest win, the slowest loss, or a move that holds
+        the draw."""
+        if not spec.get(self.variant).endgame_pieces or allowed is not None:
+            return None
+        from .endgame import tables
+        found = tables(self.variant).best_move(pos, build=False)
+        if found is None:
+            return None
+        move, p = found
+        line = tables(self.variant).line(pos) or [move]
+        plies = max(p.plies, 1)
+        score = 0.0 if p.result == 0 else p.result * float(ab.MATE - plies)
+        mate = None if p.result == 0 else p.result * ((plies + 1) // 2)
+        result = SearchResult(line[0], score, line, len(line), len(line), 0,
+                              time.perf_counter() - start, mate=mate)
+        result._codes = [pos.copy().push_uci(line[0])]  # type: ignore[attr-defined]
+        return result
 
     def _max_depth(self, lim: Limits, budget: float | None) -> int:
         """The deepest iteration: as asked, else unbounded under a clock, a node limit

@@ -105,6 +105,26 @@ def proof() -> None:
     load()
 
 
+def endgame(build_all: bool = False) -> None:
+    """The endgame tables' code (:mod:`search.endgame`), by building two small tables;
+    with ``build_all``, every table of every set of rules that has them, saved where
+    the engine loads them before its first timed move."""
+    from variants.spec import VARIANTS, get
+
+    from .endgame import material_key, tables
+
+    for v in VARIANTS:
+        if get(v).endgame_pieces:
+            t = tables(v)
+            if build_all:
+                t.load()
+                t.build_all()
+                t.save()
+            else:
+                t.build(material_key([5, 11]))           # K v k
+                t.build(material_key([5, 0, 11]))        # KP v k
+
+
 def ensure_mcts() -> None:
     """:func:`mcts` once per process (what a front end calls before its first MCTS
     search is timed)."""

@@ -144,3 +144,20 @@ def test_the_engine_plays_a_proved_win_and_avoids_a_proved_loss():
     fixed.search(won, depth=2, movetime=1.0)          # a depth cap too, as UCI_Elo's
     fixed.search(won, nodes=500, movetime=1.0)
     assert fixed._proof is None                       # no proof search ran
+
+
+def test_a_match_player_sets_its_proof_share():
+    """``proof`` (a match player's setting) sets the share, 0 turning the search off;
+    a share outside [0, 1) is refused."""
+    from tdleaf.play.players import MoveLimits, PlayerError, make_player
+
+    won = Position.from_fen("8/8/8/8/8/8/1p6/R7 w - - 0 1", "suicide")
+    for share, runs in (("0", False), ("0.5", True)):
+        player = make_player("default", {"proof": share, "hash": 1})
+        player.start("suicide")
+        assert player.engine.proof_share == float(share)
+        player.play(won, MoveLimits(movetime=0.1))
+        assert (player.engine._proof is not None) == runs
+    for bad in ("1", "-0.1", "half"):
+        with pytest.raises(PlayerError, match="share of the move's time"):
+            make_player("default", {"proof": bad})

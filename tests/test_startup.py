@@ -220,7 +220,8 @@ def test_tdleaf_warmup_runs_every_part():
     names = [name for name, _ in parts()]
     for needed in ("rules chess", "rules atomic", "search selective (all variants)",
                    "search plain (all variants)", "evaluation (all variants)",
-                   "prior (all variants)", "mcts (all variants)", "learning (all variants)"):
+                   "prior (all variants)", "mcts (all variants)", "learning (all variants)",
+                   "endgame tables' builder"):
         assert needed in names
     proc = subprocess.run([*tdleaf_command(), "warmup"], capture_output=True, text=True,
                           cwd=ROOT, timeout=900, check=False)

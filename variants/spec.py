@@ -96,6 +96,9 @@ class Variant:
     #: out the moves proved to lose (0: off). Fixed-depth and node-limited searches never
     #: run it, so learning and the pinned searches are unchanged.
     proof_share: float = 0.0
+    #: The most pieces of the endgame tables :mod:`search.endgame` builds for its rules
+    #: by retrograde analysis (0: none).
+    endgame_pieces: int = 0
     #: Its name in a sentence or a heading ("King of the hill"); None: the name, capitalised.
     display: str | None = None
     #: Pieces its games never have (racing kings: pawns): their weights keep their
@@ -160,18 +163,18 @@ _ALL = (
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-fewer-pieces"), mirror="rank",
             normalise=("R", -5.0), engines=("xboard:sjeng",), ladder_fallback="giveaway",
-            futility_margin=0.0, razor_margin=0.0, proof_share=0.25),
+            futility_margin=0.0, razor_margin=0.0, proof_share=0.25, endgame_pieces=3),
     Variant("giveaway", 3, "chess.variant.GiveawayBoard", "giveaway", "giveaway", None, (),
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
             normalise=("R", -5.0), engines=("uci:fairy-stockfish",), futility_margin=0.0,
-            razor_margin=0.0, proof_share=0.25),
+            razor_margin=0.0, proof_share=0.25, endgame_pieces=3),
     Variant("antichess", 3, "chess.variant.AntichessBoard", "antichess", "giveaway",
             "antichess", ("anti",),
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
             normalise=("R", -5.0), ladder_fallback="giveaway", futility_margin=0.0,
-            razor_margin=0.0, proof_share=0.25),
+            razor_margin=0.0, proof_share=0.25, endgame_pieces=3),
     Variant("atomic", 4, "chess.variant.AtomicBoard", "atomic", "atomic", "atomic", (),
             pockets=False, losing=False, king_capture=False, explosions=True,
             must_capture=False, win_conditions=("checkmate", "king-explodes"), mirror="rank",

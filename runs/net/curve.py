@@ -1,6 +1,6 @@
 """A variant's networks against the positions they trained on and the CPU hours they
 cost: the runs runs/net/plan.py made on the default teacher's data (25k, 50k, 100k,
-the 200k ablation run of seed 0, and the shipped 400k), each measured on the variant's
+the ablation's run of seed 0 where its size is new, and the shipped network), each measured on the variant's
 2,000 labelled positions (eval.json). CPU hours = the data's CPU seconds a position
 (runs/net/data/<data>/time.txt: user + system of `tdleaf net data`, over its positions)
 times the positions trained on, plus the training's CPU seconds (history.csv).
@@ -43,7 +43,11 @@ def main() -> None:
     from plots.net import plot_scaling
     v = sys.argv[1]
     runs = sorted((HERE / f"{v}-curve").glob("*k")) + [HERE / "ablation" / f"{v}-default-s0", HERE / v]
-    points = [point(r) for r in runs if (r / "eval.json").exists()]
+    points: list[dict] = []
+    for r in runs:
+        if (r / "eval.json").exists() and (p := point(r))["positions"] not in \
+                {q["positions"] for q in points}:
+            points.append(p)
     ev = json.loads((HERE / v / "eval.json").read_text())
     base = {"prior, depth 1": ev["prior_depth_1"]["top1"]}
     if "teacher" in ev:

@@ -28,7 +28,9 @@ moves from the start (seeded), or the positions of --openings FILE (EPD or PGN) 
 order. Limits apply to both players (--depth, --nodes, --movetime per move; --tc for a
 clock with time forfeits); --option SIDE.NAME=VALUE sets one player's own limit
 (A.depth=3), name (B.name=sf), hash (A.hash=64), random tie-breaks (A.random_ties=1: among
-equally scored moves, seeded per game, as learning does) or, for an external engine, any
+equally scored moves, seeded per game, as learning does), the proof-number search's share
+of a timed move (A.proof=0 turns it off in suicide, giveaway and antichess) or, for an
+external engine, any
 of its options (B.Hash=64, B.Threads=1). Without any limit, tdleaf players search to depth 4
 and external engines get 0.1 s a move. The summary gives each player's mean time per
 move, and warns when both are limited by time and one took 25% longer than the other.

@@ -14,14 +14,20 @@ DESCRIPTION = """\
 Load, or compile the first time, every part of tdleaf's compiled (numba) code: the
 rules of every variant, both alpha-beta modes (with quiescence) in every variant, the
 search with the added feature blocks (--features psq+BLOCK), the evaluation and its
-features, the heuristic prior, MCTS, and the TDLeaf learning code
-(a short self-play game and its update). numba caches the machine code on disk
+features, the heuristic prior, MCTS, the proof-number search, the endgame tables'
+builder, and the TDLeaf learning code (a short self-play game and its update). numba caches the machine code on disk
 (NUMBA_CACHE_DIR if set, else __pycache__ beside the sources, else a per-user
 folder), so later runs only load it.
 
 Run it once after installing (and in CI), so that the first `tdleaf learn` does not sit
 at 0% while compiling and the first moves of `tdleaf uci`/`tdleaf xboard` do not wait
-for it. Prints one line per part with the seconds it took."""
+for it. Prints one line per part with the seconds it took.
+
+--tables also builds every endgame table of suicide and of giveaway/antichess (up to
+3 pieces, by retrograde analysis; some minutes) and saves them under TDLEAF_TABLES
+(default ~/.cache/tdleaf/endgame), where the engine loads them before its first timed
+move: it plays their moves in those endgames. Without them it uses only the tables it
+has built in the same process."""
 
 
 def parts() -> list[tuple[str, Callable[[], None]]]:
@@ -40,6 +46,7 @@ def parts() -> list[tuple[str, Callable[[], None]]]:
             ("mcts (all variants)", partial(_each, warm.mcts)),
             ("network encoding (all variants)", partial(_each, warm.encoding)),
             ("proof-number search", warm.proof),
+            ("endgame tables' builder", warm.endgame),
             ("learning (all variants)", partial(_each, learning))]
     return out
 
@@ -86,6 +93,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``warmup`` command."""
     p = add_command(subparsers, "warmup", description=DESCRIPTION,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--tables", action="store_true",
+                   help="also build and save every endgame table (suicide, giveaway; minutes)")
     p.set_defaults(run=run)
 
 
@@ -94,7 +103,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"tdleaf warmup: numba cache {cache if cache else 'beside the sources (__pycache__)'}",
           flush=True)
     start = time.perf_counter()
-    for name, job in parts():
+    jobs = parts()
+    if args.tables:
+        from search import warm
+        jobs.append(("endgame tables (all, saved)", partial(warm.endgame, True)))
+    for name, job in jobs:
         print(f"  {name:<32}", end="", flush=True)
         t0 = time.perf_counter()
         job()

@@ -45,7 +45,7 @@ from . import engines
 NAMED_SETS = VALUE_SETS + REFERENCE_SETS + ("default",)
 #: Settings an internal player understands (anything else is a mistake).
 INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "search",
-                     "flags", "playouts", "prior", "q_init", "random_ties", "net")
+                     "flags", "playouts", "prior", "q_init", "random_ties", "net", "proof")
 #: How a tdleaf player searches: the alpha-beta modes, or MCTS over the heuristic prior.
 PLAYER_SEARCHES = SEARCH_MODES + ("mcts",)
 #: Settings of an external player that are not engine options.
@@ -145,6 +145,18 @@ def _float_setting(settings: dict[str, Any], key: str) -> float | None:
     return value
 
 
+def _share_setting(settings: dict[str, Any], key: str) -> float | None:
+    if settings.get(key) is None:
+        return None
+    try:
+        value = float(settings[key])
+    except (TypeError, ValueError):
+        value = -1.0
+    if not 0 <= value < 1:
+        raise PlayerError(f"{key} is a share of the move's time, in [0, 1): got {settings[key]!r}")
+    return value
+
+
 def _bool_setting(settings: dict[str, Any], key: str) -> bool:
     value = settings.get(key)
     if value is None or isinstance(value, bool):
@@ -205,6 +217,9 @@ class InternalPlayer(Player):
         self.random_ties = _bool_setting(settings, "random_ties")
         if self.random_ties and self.search == "mcts":
             raise PlayerError(f"{spec}: random_ties is for the alpha-beta search, not MCTS")
+        # proof: the share of a timed move's budget the root's proof-number search gets
+        # (variants.spec.Variant.proof_share by default; 0 turns it off), to measure it.
+        self.proof = _share_setting(settings, "proof")
         self.name = str(settings.get("name") or _internal_name(spec))
         self.engine: Engine | None = None
         self.mcts: Any = None
@@ -215,6 +230,8 @@ class InternalPlayer(Player):
             mode = "selective" if self.search == "mcts" else self.search
             self.engine = Engine(variant, weights, hash_mb=self.hash_mb, qlimit=self.qlimit,
                                  search=mode, flags=self.flags, random_ties=self.random_ties)
+            if self.proof is not None:
+                self.engine.proof_share = self.proof
             if self.search == "mcts" and self.net is not None:
                 from search.mcts import MCTS
                 from search.network import open_network
