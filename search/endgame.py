@@ -23,12 +23,15 @@ answers only where the 75-move rule cannot change the result.
 
 Built tables can be saved in one file per set of rules (:meth:`Tables.save`, what
 ``tdleaf warmup --tables`` does for all of them) under ``TDLEAF_TABLES`` (default
-``~/.cache/tdleaf/endgame``), named with the digest of the compiled sources: a change to
-the rules makes a new file, never a stale answer.
+``~/.cache/tdleaf/endgame``), named with the digest of the sources their values depend
+on (the rules, this module, the outcomes): a change to them makes a new file, never a
+stale answer.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import io
 import os
 import threading
@@ -43,7 +46,6 @@ from numba import njit, types
 from numba.typed import Dict
 
 from variants import Position, core, spec
-from variants.jitcache import source_digest
 from variants.position import move_to_uci
 
 from .files import write_bytes
@@ -334,7 +336,7 @@ def _sweep(val, first, edges, ext_win, ext_loss, ext_draw):
 
 
 @njit(cache=True)
-def _probe(bb, st, limit, tables):
+def probe_value(bb, st, limit, tables):
     """The stored value of a position (UNKNOWN: not in a built table)."""
     if bb[core.CASTLING]:
         return np.int16(UNKNOWN)
@@ -408,11 +410,12 @@ class Tables:
     def path(self) -> Path:
         """The file these rules' tables are saved in."""
         folder = Path(os.environ.get("TDLEAF_TABLES") or Path.home() / ".cache/tdleaf/endgame")
-        return folder / f"rules{self.code}-{self.limit}-{source_digest()[:16]}.npz"
+        return folder / f"rules{self.code}-{self.limit}-{sources_digest()[:16]}.npz"
 
     def save(self) -> Path:
         """Write every built table to :attr:`path` (atomically)."""
         buf = io.BytesIO()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._lock:
             np.savez_compressed(buf, **{str(k): v for k, v in self.tables.items()})
         return write_bytes(self.path, buf.getvalue())
@@ -446,7 +449,7 @@ class Tables:
             if not build:
                 return None
             self.build(key)
-        v = int(_probe(position.bb, position.st, self.limit, self.tables))
+        v = int(probe_value(position.bb, position.st, self.limit, self.tables))
         return None if v == UNKNOWN else v
 
     def probe(self, position: Position, build: bool = True) -> Probe | None:
@@ -496,6 +499,19 @@ class Tables:
             out.append(found[0])
             pos.push_uci(found[0])
         return out
+
+
+@functools.lru_cache(maxsize=1)
+def sources_digest() -> str:
+    """SHA-256 over the sources a table's values depend on: the rules (variants/), this
+    module and the outcomes it reads (search/prior.py)."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in [*sorted((here.parent / "variants").glob("*.py")), here / "endgame.py",
+                 here / "prior.py"]:
+        h.update(f"{path.parent.name}/{path.name}\0".encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
 
 
 def all_materials(limit: int) -> list[int]:

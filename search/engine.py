@@ -539,16 +539,18 @@ class Engine:
     def _prove_root(self, pos: Position, lim: Limits, plan: tuple[float, float] | None,
                     allowed: list[int] | None, start: float,
                     ) -> tuple[SearchResult | None, list[int] | None, int]:
-        """With :attr:`proof_share` and only a time limit (no depth or node limit, as
-        UCI_Elo's; not pondering; one line), the proof-number search first, for that share of the soft budget: a proved win
+        """With only a time limit (no depth or node limit, as UCI_Elo's; not pondering;
+        one line): the endgame tables' move where they know the position
+        (:meth:`_table_move`), else with :attr:`proof_share` the proof-number search,
+        for that share of the soft budget: a proved win
         (among ``allowed``) is the result, with its mate distance; the root moves it
         proves to lose leave ``allowed`` (unless every move does). Returns the result
         (or None), the moves alpha-beta searches and the proof search's nodes."""
-        if (not self.proof_share or plan is None or lim.depth or lim.nodes or lim.ponder
-                or lim.infinite or lim.multipv > 1 or lim.mate):
+        if (plan is None or lim.depth or lim.nodes or lim.ponder or lim.infinite
+                or lim.multipv > 1 or lim.mate):
             return None, allowed, 0
         known = self._table_move(pos, allowed, start)
-        if known is not None:
+        if known is not None or not self.proof_share:
             return known, allowed, 0
         from .pns import ProofSearch, at_root
         if self._proof is None:

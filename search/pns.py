@@ -15,6 +15,10 @@ rule). A position that repeats one on the path from the root (or before it, in t
 game) is a draw: a forced win never needs to repeat a position (play the shortest one),
 so this costs no proof, and a proof never rests on a repetition the loser could claim.
 
+Where the variant has endgame tables (:mod:`search.endgame`), a child in a table
+already built is scored from it at once (a win only where the 75-move rule cannot
+intervene), its length the table's distance.
+
 The transposition table keeps what holds whatever the path: proved wins, with their
 length. A disproof can rest on a repetition draw, so it is not kept. A win's key mixes in
 the half-move clock, on which the 75-move rule depends.
@@ -37,9 +41,10 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from variants import Position, core
+from variants import Position, core, spec
 from variants.position import move_to_uci
 
+from . import endgame as eg
 from .prior import outcome_value
 
 #: "Infinite" proof and disproof numbers (sums saturate there).
@@ -125,10 +130,10 @@ def _repeats(nodes, node, k, history):
 
 
 @njit(cache=True)
-def _expand(nodes, size, node, bb, st, target, history, table, bufs):
+def _expand(nodes, size, node, bb, st, target, history, table, bufs, endgame):
     """Give leaf ``node`` (position ``bb, st``) a child per legal move, each scored
-    where it can be at once (terminal, repetition, a win in the table); False when
-    the arrays are full."""
+    where it can be at once (terminal, repetition, an endgame table, a win in the
+    transposition table); False when the arrays are full."""
     pn, dn, plen, parent, first, count, move, key = nodes
     moves, sbb, sst, cbb, cst = bufs
     n = outcome_value(bb, st, moves, sbb, sst)[0]
@@ -142,11 +147,17 @@ def _expand(nodes, size, node, bb, st, target, history, table, bufs):
         parent[c], first[c], count[c], move[c], key[c], plen[c] = node, -1, -1, moves[j], k, 0
         cn, cterm, cv = outcome_value(cbb, cst, moves[n:], sbb, sst)   # keeps moves[:n]
         mover = cst[core.TURN]
+        ev = _endgame_value(endgame, cbb, cst)
         if cterm:
             win = (cv > 0 and mover == target) or (cv < 0 and mover != target)
             pn[c], dn[c] = (np.int64(0), INF) if win else (INF, np.int64(0))
         elif _repeats(nodes, node, k, history):
             pn[c], dn[c] = INF, np.int64(0)
+        elif ev != eg.UNKNOWN:
+            if ev != 0 and (ev > 0) == (mover == target):      # target wins
+                pn[c], dn[c], plen[c] = np.int64(0), INF, abs(ev) - 1
+            else:
+                pn[c], dn[c] = INF, np.int64(0)
         else:
             tk = _table_key(k, cst)
             if tk in table:
@@ -165,9 +176,38 @@ def _expand(nodes, size, node, bb, st, target, history, table, bufs):
 
 
 @njit(cache=True)
-def prove(nodes, size, root_bb, root_st, target, history, table, expansions, bufs):
+def _endgame_value(endgame, bb, st):
+    """A position's endgame-table value (search.endgame's encoding), UNKNOWN where no
+    table built answers or where the 75-move rule could turn its win into a draw."""
+    tables, limit = endgame
+    if limit == 0:
+        return np.int16(eg.UNKNOWN)
+    v = eg.probe_value(bb, st, limit, tables)
+    if v != eg.UNKNOWN and v != 0 and st[core.HALFMOVE] + abs(v) - 1 >= eg.CLOCK_LIMIT:
+        return np.int16(eg.UNKNOWN)
+    return v
+
+
+def endgame_of(variant: str) -> tuple[Any, np.int64]:
+    """What :func:`prove` reads of ``variant``'s endgame tables: the process's tables
+    (those built so far) and their piece limit, or none."""
+    if spec.get(variant).endgame_pieces:
+        t = eg.tables(variant)
+        return t.tables, np.int64(t.limit)
+    global _NO_TABLES
+    if _NO_TABLES is None:
+        _NO_TABLES = eg.new_tables()
+    return _NO_TABLES, np.int64(0)
+
+
+_NO_TABLES: Any = None
+
+
+@njit(cache=True)
+def prove(nodes, size, root_bb, root_st, target, history, table, expansions, bufs, endgame):
     """Up to ``expansions`` iterations of proof-number search from the root (node 0,
-    position ``root_bb, root_st``, already added); returns SOLVED, FULL or BUDGET."""
+    position ``root_bb, root_st``, already added), ``endgame`` the variant's endgame
+    tables and their piece limit (0: none); returns SOLVED, FULL or BUDGET."""
     pn, dn, plen, parent, first, count, move, key = nodes
     pbb = np.empty((MAX_DEPTH + 1, core.NBB), np.uint64)
     pst = np.empty((MAX_DEPTH + 1, core.NST), np.int64)
@@ -192,7 +232,8 @@ def prove(nodes, size, root_bb, root_st, target, history, table, expansions, buf
             node, d = best, d + 1
         if d >= MAX_DEPTH:                      # too deep to follow: no proof this way
             pn[node], dn[node] = INF, np.int64(0)
-        elif not _expand(nodes, size, node, pbb[d], pst[d], target, history, table, bufs):
+        elif not _expand(nodes, size, node, pbb[d], pst[d], target, history, table, bufs,
+                         endgame):
             return FULL
         else:
             _update(nodes, node, pst[d, core.TURN] == target)
@@ -268,7 +309,7 @@ class ProofSearch:
             nodes[0][0], nodes[1][0] = 1, 1
             while True:
                 state = prove(nodes, size, position.bb, position.st, side, history,
-                              self.table, chunk, self._bufs)
+                              self.table, chunk, self._bufs, endgame_of(position.variant))
                 if state != BUDGET or (seconds is not None
                                        and time.perf_counter() - start >= seconds) or (
                                            stop is not None and stop()):

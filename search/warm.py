@@ -116,9 +116,9 @@ def endgame(build_all: bool = False) -> None:
     for v in VARIANTS:
         if get(v).endgame_pieces:
             t = tables(v)
-            if build_all:
+            if build_all:                    # saved as it goes: a kill loses little
                 t.load()
-                t.build_all()
+                t.build_all(lambda done, _total, t=t: done % 48 == 0 and t.save())
                 t.save()
             else:
                 t.build(material_key([5, 11]))           # K v k

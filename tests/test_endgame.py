@@ -27,7 +27,7 @@ from search.endgame import (
     material_name,
     tables,
 )
-from search.pns import DISPROVED, PROVED, ProofSearch
+from search.pns import DISPROVED, OPEN, PROVED, ProofSearch
 from tests.helpers_search import new_board
 from variants import Position
 
@@ -197,3 +197,26 @@ def test_saved_tables_load_and_a_corrupt_file_is_named(tmp_path, monkeypatch):
     path.write_bytes(b"not a table")
     with pytest.raises(TableError, match="delete it"):
         Tables("giveaway").load()
+
+
+def test_the_proof_search_reads_the_tables_built():
+    """With the 3-piece tables its captures lead to built, the proof-number search
+    scores those children from them: the same answers as without, in fewer nodes."""
+    variant = "suicide"
+    fens = [f for f in random_positions(variant, [5, 4, 9, 7], 40, 3)
+            if new_board(variant, f).outcome() is None][:12]
+    plain = [ProofSearch(1 << 18).solve(Position.from_fen(f, variant), seconds=1.0)
+             for f in fens]
+    for f in fens:                             # the tables of every capture's material
+        pos = Position.from_fen(f, variant)
+        for m in pos.legal_moves():
+            child = pos.copy()
+            child.push_uci(m)
+            tables(variant).value(child)
+    read = [ProofSearch(1 << 18).solve(Position.from_fen(f, variant), seconds=1.0)
+            for f in fens]
+    for f, a, b in zip(fens, plain, read, strict=True):
+        if OPEN not in (a.status, b.status):
+            assert a.status == b.status, f
+    assert sum(r.nodes for r in read) < sum(r.nodes for r in plain)
+    assert sum(r.status != OPEN for r in read) >= sum(r.status != OPEN for r in plain)

@@ -118,13 +118,14 @@ def test_proved_wins_are_kept_for_the_next_search_and_bad_input_is_refused():
 
 
 def test_the_engine_plays_a_proved_win_and_avoids_a_proved_loss():
-    """With a clock, suicide's engine (variants.spec: proof_share) plays the proved win
+    """With a clock and a proof share, suicide's engine plays the proved win
     with its mate distance, and never a root move the proof search proves to lose;
     with a depth or node limit it does not run."""
     from search.engine import Engine
     from search.pns import at_root
 
     engine = Engine("suicide", hash_mb=1)
+    engine.proof_share = 0.25
     won = Position.from_fen("8/8/8/8/8/8/1p6/R7 w - - 0 1", "suicide")
     r = engine.search(won, movetime=0.2)
     assert (r.move, r.mate, r.pv) == ("a1c1", 1, ["a1c1", "b2c1k"]) and r.leaf_terminal
@@ -140,6 +141,7 @@ def test_the_engine_plays_a_proved_win_and_avoids_a_proved_loss():
             break
     assert checked == 5
     fixed = Engine("suicide", hash_mb=1)
+    fixed.proof_share = 0.25
     fixed.search(won, depth=2)
     fixed.search(won, depth=2, movetime=1.0)          # a depth cap too, as UCI_Elo's
     fixed.search(won, nodes=500, movetime=1.0)
@@ -149,6 +151,7 @@ def test_the_engine_plays_a_proved_win_and_avoids_a_proved_loss():
 def test_a_match_player_sets_its_proof_share():
     """``proof`` (a match player's setting) sets the share, 0 turning the search off;
     a share outside [0, 1) is refused."""
+    from search.engine import Engine
     from tdleaf.play.players import MoveLimits, PlayerError, make_player
 
     won = Position.from_fen("8/8/8/8/8/8/1p6/R7 w - - 0 1", "suicide")
@@ -158,6 +161,7 @@ def test_a_match_player_sets_its_proof_share():
         assert player.engine.proof_share == float(share)
         player.play(won, MoveLimits(movetime=0.1))
         assert (player.engine._proof is not None) == runs
+    assert make_player("default").settings == {} and Engine("suicide").proof_share == 0
     for bad in ("1", "-0.1", "half"):
         with pytest.raises(PlayerError, match="share of the move's time"):
             make_player("default", {"proof": bad})

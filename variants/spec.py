@@ -94,7 +94,8 @@ class Variant:
     #: The share of a timed move's budget that a proof-number search (:mod:`search.pns`)
     #: spends at the root before alpha-beta: the engine plays a proved win and leaves
     #: out the moves proved to lose (0: off). Fixed-depth and node-limited searches never
-    #: run it, so learning and the pinned searches are unchanged.
+    #: run it, so learning and the pinned searches are unchanged. Off everywhere: a
+    #: quarter in suicide was no better at 0.1 s a move (RESULTS.md, issue 64).
     proof_share: float = 0.0
     #: The most pieces of the endgame tables :mod:`search.endgame` builds for its rules
     #: by retrograde analysis (0: none).
@@ -163,18 +164,18 @@ _ALL = (
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-fewer-pieces"), mirror="rank",
             normalise=("R", -5.0), engines=("xboard:sjeng",), ladder_fallback="giveaway",
-            futility_margin=0.0, razor_margin=0.0, proof_share=0.25, endgame_pieces=3),
+            futility_margin=0.0, razor_margin=0.0, endgame_pieces=3),
     Variant("giveaway", 3, "chess.variant.GiveawayBoard", "giveaway", "giveaway", None, (),
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
             normalise=("R", -5.0), engines=("uci:fairy-stockfish",), futility_margin=0.0,
-            razor_margin=0.0, proof_share=0.25, endgame_pieces=3),
+            razor_margin=0.0, endgame_pieces=3),
     Variant("antichess", 3, "chess.variant.AntichessBoard", "antichess", "giveaway",
             "antichess", ("anti",),
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
             normalise=("R", -5.0), ladder_fallback="giveaway", futility_margin=0.0,
-            razor_margin=0.0, proof_share=0.25, endgame_pieces=3),
+            razor_margin=0.0, endgame_pieces=3),
     Variant("atomic", 4, "chess.variant.AtomicBoard", "atomic", "atomic", "atomic", (),
             pockets=False, losing=False, king_capture=False, explosions=True,
             must_capture=False, win_conditions=("checkmate", "king-explodes"), mirror="rank",

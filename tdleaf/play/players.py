@@ -218,7 +218,7 @@ class InternalPlayer(Player):
         if self.random_ties and self.search == "mcts":
             raise PlayerError(f"{spec}: random_ties is for the alpha-beta search, not MCTS")
         # proof: the share of a timed move's budget the root's proof-number search gets
-        # (variants.spec.Variant.proof_share by default; 0 turns it off), to measure it.
+        # (variants.spec.Variant.proof_share by default: off), to measure it.
         self.proof = _share_setting(settings, "proof")
         self.name = str(settings.get("name") or _internal_name(spec))
         self.engine: Engine | None = None
