@@ -22,10 +22,10 @@ The tables know nothing of the half-move clock or repetitions: :meth:`Tables.pro
 answers only where the 75-move rule cannot change the result.
 
 Built tables can be saved in one file per set of rules (:meth:`Tables.save`, what
-``tdleaf warmup --tables`` does for all of them) under ``TDLEAF_TABLES`` (default
-``~/.cache/tdleaf/endgame``), named with the digest of the sources their values depend
-on (the rules, this module, the outcomes): a change to them makes a new file, never a
-stale answer.
+``tdleaf warmup --tables`` does for all of them) in the ``endgame`` folder of the
+per-user data folder (:func:`search.shipped.user_data_dir`), named with the digest of
+the sources their values depend on (the rules, this module, the outcomes): a change to
+them makes a new file, never a stale answer.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
-import os
 import threading
 import time
 import zipfile
@@ -50,6 +49,7 @@ from variants.position import move_to_uci
 
 from .files import write_bytes
 from .prior import outcome_value
+from .shipped import user_data_dir
 
 #: Values (int16) for the side to move: ``d + 1`` wins in ``d`` plies, ``-(d + 1)``
 #: loses in ``d`` plies, 0 is a draw. While building, UNKNOWN; a square assignment that
@@ -378,6 +378,7 @@ class Tables:
         #: Seconds each material's table took to build (its own, not its dependencies').
         self.build_seconds: dict[int, float] = {}
         self._lock = threading.RLock()
+        self._read: set[Path] = set()        # the files loaded (each once a process)
 
     def build(self, key: int) -> None:
         """Build material ``key``'s table and, first, the tables it leads to."""
@@ -409,8 +410,7 @@ class Tables:
     @property
     def path(self) -> Path:
         """The file these rules' tables are saved in."""
-        folder = Path(os.environ.get("TDLEAF_TABLES") or Path.home() / ".cache/tdleaf/endgame")
-        return folder / f"rules{self.code}-{self.limit}-{sources_digest()[:16]}.npz"
+        return user_data_dir() / "endgame" / f"rules{self.code}-{self.limit}-{sources_digest()[:16]}.npz"
 
     def save(self) -> Path:
         """Write every built table to :attr:`path` (atomically)."""
@@ -421,10 +421,10 @@ class Tables:
         return write_bytes(self.path, buf.getvalue())
 
     def load(self) -> int:
-        """Read the tables saved at :attr:`path`, if any; returns how many. A file that
-        cannot be read is reported as a :class:`TableError`."""
+        """Read the tables saved at :attr:`path`, if any and not read yet in this
+        process; returns how many. A file that cannot be read is a :class:`TableError`."""
         path = self.path
-        if not path.exists():
+        if path in self._read or not path.exists():
             return 0
         try:
             with np.load(path) as saved:
@@ -437,6 +437,7 @@ class Tables:
                 if v.shape != (2 << (6 * (k & 15)),):
                     raise TableError(f"{path}: table {k} has the wrong size; delete the file")
                 self.tables[k] = v
+            self._read.add(path)
         return len(loaded)
 
     def value(self, position: Position, build: bool = True) -> int | None:

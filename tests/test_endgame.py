@@ -186,12 +186,13 @@ def test_the_engine_plays_the_tables_move_once_its_table_is_built():
 def test_saved_tables_load_and_a_corrupt_file_is_named(tmp_path, monkeypatch):
     from search.endgame import TableError, Tables
 
-    monkeypatch.setenv("TDLEAF_TABLES", str(tmp_path))
+    monkeypatch.setenv("TDLEAF_DATA", str(tmp_path))
     built = tables("giveaway")
     built.build(material_key([4, 6]))                        # Q v p
     path = built.save()
     fresh = Tables("antichess")                              # antichess: giveaway's rules
     assert fresh.path == path and fresh.load() == len(built.tables)
+    assert fresh.load() == 0                                 # read once a process
     pos = Position.from_fen("8/8/8/8/8/8/1p6/Q7 w - - 0 1", "antichess")
     assert fresh.probe(pos, build=False) == built.probe(pos)
     path.write_bytes(b"not a table")

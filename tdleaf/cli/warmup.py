@@ -24,9 +24,9 @@ at 0% while compiling and the first moves of `tdleaf uci`/`tdleaf xboard` do not
 for it. Prints one line per part with the seconds it took.
 
 --tables also builds every endgame table of suicide and of giveaway/antichess (up to
-3 pieces, by retrograde analysis; some minutes) and saves them under TDLEAF_TABLES
-(default ~/.cache/tdleaf/endgame), where the engine loads them before its first timed
-move: it plays their moves in those endgames. Without them it uses only the tables it
+3 pieces, by retrograde analysis; some minutes) and saves them in the per-user data
+folder ($TDLEAF_DATA, else ~/.local/share/tdleaf), where the engine loads them before
+its first timed move: it plays their moves in those endgames. Without them it uses only the tables it
 has built in the same process."""
 
 
