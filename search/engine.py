@@ -581,11 +581,10 @@ class Engine:
         if not spec.get(self.variant).endgame_pieces or allowed is not None:
             return None
         from .endgame import tables
-        found = tables(self.variant).best_move(pos, build=False)
-        if found is None:
+        p = tables(self.variant).probe(pos, build=False)
+        line = [] if p is None else tables(self.variant).line(pos)
+        if p is None or not line:
             return None
-        move, p = found
-        line = tables(self.variant).line(pos) or [move]
         plies = max(p.plies, 1)
         score = 0.0 if p.result == 0 else p.result * float(ab.MATE - plies)
         mate = None if p.result == 0 else p.result * ((plies + 1) // 2)

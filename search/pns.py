@@ -307,9 +307,10 @@ class ProofSearch:
             nodes[0][0], nodes[1][0] = (0, INF) if win else (INF, 0)
         else:
             nodes[0][0], nodes[1][0] = 1, 1
+            endgame = endgame_of(position.variant)
             while True:
                 state = prove(nodes, size, position.bb, position.st, side, history,
-                              self.table, chunk, self._bufs, endgame_of(position.variant))
+                              self.table, chunk, self._bufs, endgame)
                 if state != BUDGET or (seconds is not None
                                        and time.perf_counter() - start >= seconds) or (
                                            stop is not None and stop()):
