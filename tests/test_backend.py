@@ -19,10 +19,11 @@ class Squares:
     """Units are integers; a unit yields ``unit`` items: its square, ``unit`` times.
     With ``die_once``, the first worker to take unit 3 kills its own process before its
     first item (a marker file in that folder says it has), as a worker killed from
-    outside would die."""
+    outside would die; with ``die_after``, after its last item (before saying it is done)."""
 
     die_once: str | None = None
     fail_on: int | None = None
+    die_after: str | None = None
 
     def start(self) -> dict:
         return {"pid": os.getpid()}
@@ -37,6 +38,11 @@ class Squares:
                 os._exit(9)
         for k in range(unit):
             yield (unit * unit, k)
+        if unit == 3 and self.die_after:
+            marker = Path(self.die_after) / "died"
+            if not marker.exists():
+                marker.write_text(str(os.getpid()))
+                os._exit(9)
 
     def close(self, state: dict) -> None:
         pass
@@ -68,6 +74,17 @@ def test_a_dead_worker_loses_only_its_unit_which_is_played_again(tmp_path, capsy
     assert (tmp_path / "died").exists() and agains == [3]
     assert got == {u: [(u * u, k) for k in range(u)] for u in range(1, 6)}
     assert "a worker was lost (worker process exited with code 9)" in capsys.readouterr().err
+
+
+def test_a_worker_lost_after_its_last_item_plays_nothing_again_when_again_says_so(tmp_path,
+                                                                                 capsys):
+    """The race of a worker killed between its unit's last item and its end: ``again``
+    returning None (the caller has every item) plays the unit nowhere again."""
+    got = _collect(Backend(workers=2), Squares(die_after=str(tmp_path)), range(1, 6),
+                   lambda u: None)
+    assert (tmp_path / "died").exists()
+    assert got == {u: [(u * u, k) for k in range(u)] for u in range(1, 6)}
+    assert "its unit had finished" in capsys.readouterr().err
 
 
 def test_a_jobs_error_stops_the_job_with_its_message():

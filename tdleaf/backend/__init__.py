@@ -15,7 +15,9 @@ checkpoints) is the same on every backend. ``take`` returning True starts no new
 (the units being played finish). A worker that dies in the middle of a unit (its process
 killed, its node lost) loses that unit only: it is played again on a fresh worker, from
 ``again(unit)`` (default: the unit as it was), so a unit whose items the caller has
-already recorded carries on from them and nothing is recorded twice.
+already recorded carries on from them and nothing is recorded twice; ``again`` returning
+None says the unit needs nothing more (its worker died after its last item, before
+saying that it had finished).
 
 Results never depend on the backend when a unit's items depend only on the job and the
 unit (its seed comes from its index): a worker's state must not carry anything from one
@@ -193,9 +195,12 @@ def _schedule(lanes: Lanes, workers: int | None, units: list[Any], take: Take,
                     if lost[pos] > RETRIES:
                         raise BackendError(f"unit {pos} lost its worker {lost[pos]} times "
                                            f"(last: {ev.why}); giving up")
-                    print(f"tdleaf: a worker was lost ({ev.why}); its unit is played again "
-                          f"on a fresh one", file=sys.stderr, flush=True)
-                    queue.appendleft((pos, again(unit)))
+                    rest = again(unit)
+                    print(f"tdleaf: a worker was lost ({ev.why}); "
+                          + ("its unit is played again on a fresh one" if rest is not None
+                             else "its unit had finished"), file=sys.stderr, flush=True)
+                    if rest is not None:
+                        queue.appendleft((pos, rest))
                     lanes.replace(ev.lane)
                 if queue:
                     running[ev.lane] = queue.popleft()

@@ -346,7 +346,8 @@ def write_data(out: Path, cfg: DataConfig, backend: Backend, *, resume: bool = F
         if progress:
             progress(len(folder.done), folder.manifest["positions"])
 
-    run_units(backend, Teacher(cfg), todo, take)
+    run_units(backend, Teacher(cfg), todo, take,
+              again=lambda g: None if g in folder.done else g)
     return folder.manifest
 
 

@@ -525,10 +525,13 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
         todo = []
     side.close()           # the backend's workers start their own (this process's too)
 
+    recorded: set[int] = set()
+
     def take(index: int, item: tuple[GameOutcome, str]) -> bool:
         """Record a game; True when the SPRT has decided (the games being played finish
         and count, no new one starts)."""
         outcome, text = item
+        recorded.add(index)
         if pgn is not None:
             append_game(pgn, text)
         decided = summary.record(outcome)
@@ -537,7 +540,9 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
         return decided
 
     try:
-        run_units(cfg.backend, MatchGames(cfg, openings), todo, take)
+        # A worker lost after its game came back (before it said so) plays nothing again.
+        run_units(cfg.backend, MatchGames(cfg, openings), todo, take,
+                  again=lambda i: None if i in recorded else i)
     except BackendError as exc:
         raise MatchError(str(exc)) from None
     return summary
