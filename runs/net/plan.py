@@ -1,6 +1,6 @@
 """Issue 61's trainings and measurements, after the sweep (runs/net/sweep/summary.json
 chose beta, q and the value weight): for a variant, the shipped network (atomic
-400,000 positions; crazyhouse 80,000: its data is remade and trained within one
+400,000 positions; crazyhouse 50,000: its data is remade and trained within one
 session, since the data set, 300 B a position, is scratch that a session does not keep,
 and a first 152,518 positions were lost so), networks on fewer positions (the learning
 curve against positions and CPU hours), and the teacher ablation (half the shipped
@@ -28,12 +28,12 @@ ROOT = HERE.parents[1]
 TDLEAF = [sys.executable, "-m", "tdleaf"]
 EPOCHS = 10
 #: (shipped network's positions, each ablation arm's positions) per variant.
-SIZES = {"atomic": (400_000, 200_000), "crazyhouse": (80_000, 40_000)}
+SIZES = {"atomic": (400_000, 200_000), "crazyhouse": (50_000, 25_000)}
 SEEDS = (0, 1)
 CURVE = (25_000, 50_000, 100_000)
 #: The data sets' games (scratch/net/chain*.sh wrote them with these, two workers).
-GAMES = {"atomic-default": 11_200, "atomic-traditional": 6_000, "crazyhouse-default": 1_500,
-         "crazyhouse-traditional": 900}
+GAMES = {"atomic-default": 11_200, "atomic-traditional": 6_000, "crazyhouse-default": 920,
+         "crazyhouse-traditional": 560}
 
 
 def data_command(data: str) -> str:
@@ -48,7 +48,7 @@ def runs(variant: str) -> list[tuple[str, str, int, int]]:
     shipped, arm_size = SIZES[variant]
     out = [(variant, f"{variant}-default", shipped, 0)]
     out += [(f"{variant}-curve/{n // 1000}k", f"{variant}-default", n, 0)
-            for n in CURVE if n < shipped]
+            for n in CURVE if n < shipped and n != arm_size]     # the arm's seed 0 is that run
     out += [(f"ablation/{variant}-{arm}-s{s}", f"{variant}-{arm}", arm_size, s)
             for arm in ("default", "traditional") for s in SEEDS]
     return out
@@ -80,12 +80,15 @@ def train(variant: str, name: str, data: str, positions: int, seed: int) -> Path
     (folder / "commands.sh").write_text(
         f"{data_command(data)}\n"
         f"tdleaf {' '.join(args)}\n"
-        f"tdleaf net eval runs/net/{name} --variant {variant} --json > runs/net/{name}/eval.json\n"
+        f"tdleaf net eval runs/net/{name} --variant {variant} --json"
+        f"{'' if name == variant else ' --no-teacher'} > runs/net/{name}/eval.json\n"
         + ship)
     ev = folder / "eval.json"
     if not ev.exists():
+        # The teacher's search a position is measured once, with the shipped network.
+        teacher = [] if name == variant else ["--no-teacher"]
         out = subprocess.run([*TDLEAF, "net", "eval", f"runs/net/{name}", "--variant", variant,
-                              "--json"], check=True, capture_output=True, text=True,
+                              "--json", *teacher], check=True, capture_output=True, text=True,
                              cwd=ROOT).stdout
         ev.write_text(out)
     return folder
