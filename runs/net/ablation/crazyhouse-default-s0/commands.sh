@@ -1,0 +1,3 @@
+tdleaf net data --variant crazyhouse --games 920 --depth 5 --seed 0 --out scratch/net/crazyhouse-default --workers 2
+tdleaf net train scratch/net/crazyhouse-default --out runs/net/ablation/crazyhouse-default-s0 --epochs 10 --positions 25000 --beta 0.25 --q 0.5 --value-weight 1.0 --seed 0
+tdleaf net eval runs/net/ablation/crazyhouse-default-s0 --variant crazyhouse --json --no-teacher > runs/net/ablation/crazyhouse-default-s0/eval.json
