@@ -26,8 +26,8 @@ for it. Prints one line per part with the seconds it took.
 --tables also builds every endgame table of suicide and of giveaway/antichess (up to
 3 pieces, by retrograde analysis; some minutes) and saves them in the per-user data
 folder ($TDLEAF_DATA, else ~/.local/share/tdleaf), where the engine loads them before
-its first timed move: it plays their moves in those endgames. Without them it uses only the tables it
-has built in the same process."""
+its first timed move: it plays their moves in those endgames. Without them it uses only
+the tables it has built in the same process."""
 
 
 def parts() -> list[tuple[str, Callable[[], None]]]:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-INVALID = -32767        # search.endgame.INVALID: an index that is no position
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from search.endgame import INVALID  # an index that is no position
 
 out = {}
 for path in sorted(Path(sys.argv[1]).glob("rules*.npz")):
