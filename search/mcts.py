@@ -127,7 +127,11 @@ class PUCT:
     ``dirichlet_alpha`` 0.2), ``batch_size`` (1: one leaf per evaluator call; a network
     wants 8 or more, with CrazyAra's virtual loss 3), and its u-divisor schedule
     (``u_min_divisor`` 0.25: Eq. 11) and check enhancement (``check_factor`` 0.5 under
-    ``check_thresh`` 0.1: Eq. 12), which stay off until measured to help."""
+    ``check_thresh`` 0.1: Eq. 12), which stay off until measured to help; so does
+    ``win_check`` (:func:`search.tree.find_wins`: every new node's moves are tried for
+    one that wins at once, which then proves the node won), but under a network, where
+    it is on unless set: a network's policy may rate a mate low, the heuristic prior's
+    never does."""
 
     c_puct_init: float = 2.5
     c_puct_base: float = 19652.0
@@ -149,6 +153,7 @@ class PUCT:
     virtual_loss: float = 3.0
     tree_limit: int = 500_000
     draw_value: float = 0.0
+    win_check: bool = False                 # look for a move that wins at once at expansion
 
     def __post_init__(self) -> None:
         if self.move_selection not in ("q", "visits"):
@@ -196,6 +201,8 @@ class MCTS:
                       else "uniform" if evaluator == UNIFORM else "python")
         if self._kind == "network":
             settings.setdefault("batch_size", NET_BATCH)
+            # Measured: +252 Elo [+184, +342] at equal playouts in crazyhouse (RESULTS.md).
+            settings.setdefault("win_check", True)
         s = PUCT(**settings)
         self.settings = s
         self.q_init = s.q_init
@@ -231,6 +238,15 @@ class MCTS:
         self._root_fen: str | None = None        # where the game of the root started
         self._moves: list[str] = []               # moves from there to the root
         self._hist: list[int] = []                # repetition keys before the root
+
+    def load_compiled(self) -> None:
+        """Run a few playouts from the start position and forget them: the compiled code
+        of the tree and of its evaluator (a network's too) loads now, not on the first
+        timed move. Front ends and match players call it before any clock runs."""
+        self.search(None, playouts=8)
+        assert self.root is not None
+        self.tree.subtree(self.root)         # what a full tree does on a move (_as_root)
+        self.new_game()
 
     def clear_stop(self) -> None:
         """Forget a pending stop request (front ends: before starting a search thread)."""
@@ -477,6 +493,9 @@ class MCTS:
             self._note(done, dsum, dmax)
             if waiting:
                 self._evaluate(self._batch[0][:waiting], self._batch[4][:waiting])
+                if self.settings.win_check:
+                    T.find_wins(t.nodes, t.edges, t.size, self._batch, waiting, self._bufs,
+                                self._scratch, self._cfg)
                 dsum, dmax = T.finish(t.nodes, t.edges, self._batch, waiting, self._cfg)
                 self._note(waiting, dsum, dmax)
                 done += waiting

@@ -9,8 +9,8 @@ otherwise) and the ``child`` node (-1 until a playout first goes there).
 
 :func:`collect` runs playouts down to new leaves, with a virtual loss on the way, and
 hands back a batch of leaves for one evaluator call; :func:`expand` and
-:func:`expand_logits` give the leaves their priors and values, :func:`finish` backs the
-batch up. A new node whose position an expanded node already holds (a transposition;
+:func:`expand_logits` give the leaves their priors and values, :func:`find_wins` may
+prove some won at once, :func:`finish` backs the batch up. A new node whose position an expanded node already holds (a transposition;
 ``cache`` maps repetition keys to nodes) takes that node's priors and value without an
 evaluation. Terminal positions and draws by repetition or the 50-move rule are exact and
 proven (:func:`prove`), as the module docstring of :mod:`search.mcts` describes.
@@ -31,7 +31,7 @@ from numba.typed import Dict
 from variants import core
 
 from .encoding import move_index
-from .prior import outcome_value
+from .prior import child_outcome, outcome_value
 
 UNKNOWN, WIN, LOSS, DRAW = 0, 1, 2, 3          # proof status, for the side to move there
 F_EXPANDED, F_PENDING, F_RULE_DRAW = 1, 2, 4   # node flags
@@ -475,6 +475,36 @@ def expand_logits(nodes, edges, leaves, n, logits, values, cache, cfg, scratch):
 
 
 @njit(cache=True)
+def find_wins(nodes, edges, size, batch, n, bufs, scratch, cfg):
+    """A move that wins at once (mate, or the variant's own win), looked for among all the
+    legal moves of the first ``n`` leaves of ``batch``, just expanded: a leaf with one is
+    proven won, its value 1, whatever its prior gave that move. Without it a winning
+    move the policy rates low is found only if a playout happens to try it. Its child
+    is made (a terminal node); a tree too full for it is left as it was."""
+    nst, value, status, plies = nodes[1], nodes[5], nodes[6], nodes[7]
+    first, count = nodes[2], nodes[3]
+    move, E, child = edges[0], edges[4], edges[5]
+    moves, sbb, sst = bufs
+    cbb, cst = scratch
+    line = np.zeros(1, dtype=np.uint64)
+    for i in range(n):
+        leaf = batch[0][i]
+        for e in range(first[leaf], first[leaf] + count[leaf]):
+            if child[e] >= 0:
+                continue
+            core.copy_make(nodes[0][leaf], nst[leaf], cbb, cst, move[e])
+            terminal, v = child_outcome(cbb, cst, moves, sbb, sst)
+            if not terminal or v >= 0.0:
+                continue
+            c = add_node(nodes, edges, size, cbb, cst, line, 0, bufs, cfg)
+            if c < 0:
+                break
+            child[e], E[e] = c, 1.0
+            status[leaf], plies[leaf], value[leaf] = WIN, 1, 1.0
+            break
+
+
+@njit(cache=True)
 def finish(nodes, edges, batch, n, cfg):
     """Back up the first ``n`` leaves of ``batch``, expanded by now; returns the sum of
     their depths and the deepest."""
@@ -483,6 +513,8 @@ def finish(nodes, edges, batch, n, cfg):
     for i in range(n):
         d = depths[i]
         backup(nodes, edges, pns[i], pes[i], d, leaves[i], nodes[5][leaves[i]], cfg[S_VL])
+        if nodes[6][leaves[i]] != UNKNOWN:          # proven when expanded (find_wins)
+            prove(nodes, edges, pns[i], pes[i], d)
         dsum += d
         dmax = max(dmax, d)
     return dsum, dmax

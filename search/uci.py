@@ -238,11 +238,10 @@ class UciEngine(Session):
             weights = None if self.weights_spec == "default" else self.weights_spec
             if self.search_mode == "mcts":
                 from .mcts import MCTS
-                from .warm import ensure_mcts
-                ensure_mcts()               # compiled here, not on the first move's clock
                 from .network import resolve
                 network = resolve(self.net_spec, self.variant, self.info, threads=NET_THREADS)
                 self._engine = MCTS(self.variant, network, weights=weights)
+                self._engine.load_compiled()     # here, not on the first move's clock
             else:
                 from .engine import Engine
                 mode = self.search_mode

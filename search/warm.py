@@ -12,12 +12,8 @@ Importing this module loads nothing: each function imports what it runs.
 
 from __future__ import annotations
 
-import threading
-
 #: The value set the warm-up searches with: built in, so no file is read.
 WEIGHTS = "traditional"
-
-_mcts_done = threading.Event()
 
 
 def rules(variant: str = "chess", perft_depth: int = 2) -> None:
@@ -95,7 +91,6 @@ def mcts(variant: str = "chess", playouts: int = 16) -> None:
     from .mcts import MCTS
 
     MCTS(variant, weights=WEIGHTS).search(None, playouts=playouts)
-    _mcts_done.set()
 
 
 def proof() -> None:
@@ -123,13 +118,6 @@ def endgame(build_all: bool = False) -> None:
             else:
                 t.build(material_key([5, 11]))           # K v k
                 t.build(material_key([5, 0, 11]))        # KP v k
-
-
-def ensure_mcts() -> None:
-    """:func:`mcts` once per process (what a front end calls before its first MCTS
-    search is timed)."""
-    if not _mcts_done.is_set():
-        mcts()
 
 
 def front_end() -> None:

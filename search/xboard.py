@@ -97,6 +97,7 @@ class XBoardEngine(Session):
                 from .network import resolve
                 network = resolve(self.net, self.variant, lambda text: self.out(f"# {text}"))
                 self._engine = MCTS(self.variant, network, weights=self.weights)
+                self._engine.load_compiled()     # here, not on the first move's clock
             else:
                 from .engine import Engine
                 self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb,

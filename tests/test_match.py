@@ -556,6 +556,23 @@ def test_player_specs():
         make_player("traditional", {"random_ties": "1", "search": "mcts"})
 
 
+def test_mcts_players_take_the_u_divisor_schedule_and_check_enhancement():
+    player = make_player("traditional", {"search": "mcts", "playouts": "8",
+                                         "u_min_divisor": "0.25", "check_factor": "0.5"})
+    player.start("crazyhouse")
+    assert player.mcts.settings.u_min_divisor == 0.25
+    assert player.mcts.settings.check_factor == 0.5
+    plain = make_player("traditional", {"search": "mcts", "playouts": "8"})
+    plain.start("crazyhouse")
+    assert plain.mcts.settings.u_min_divisor is None and plain.mcts.settings.check_factor == 0
+    with pytest.raises(PlayerError, match="add search=mcts"):
+        make_player("traditional", {"check_factor": "0.5"})
+    with pytest.raises(PlayerError, match="check_factor is a factor"):
+        make_player("traditional", {"search": "mcts", "check_factor": "2"})
+    with pytest.raises(PlayerError, match="u_min_divisor must be > 0"):
+        make_player("traditional", {"search": "mcts", "u_min_divisor": "0"})
+
+
 def test_random_ties_vary_a_players_moves_by_the_games_seed():
     # From the initial position every move of the traditional values scores 0 at depth 1:
     # with random_ties the game's seed picks among them (and the same seed the same

@@ -464,3 +464,35 @@ def test_pytorch_network_plugs_in():
     r = mcts.search(None, playouts=64)
     assert r.move in r.visits and sum(r.visits.values()) == r.playouts - 1 == 63
     assert not np.allclose(list(r.prior.values()), 1 / 20)   # the network's policy is used
+
+
+@pytest.mark.parametrize("variant, fen, plies, wins",
+                         [w for w in FORCED_WINS if w[2] == 1],
+                         ids=[i for i, w in zip(IDS, FORCED_WINS) if w[2] == 1])
+def test_win_check_finds_a_winning_move_the_policy_hides(variant, fen, plies, wins):
+    """An evaluator that puts all its prior on one other move: with the first play
+    urgency of -1 the winning move is never tried, unless ``win_check`` looks at every
+    move of a new node; then the root is proven won at once (python-chess agrees)."""
+    board = new_board(variant, fen)
+    decoy = next(m.uci() for m in board.legal_moves if m.uci() not in wins)
+
+    def hide(positions):
+        return [{decoy: 1.0} for _ in positions], np.zeros(len(positions))
+
+    blind = MCTS(variant, hide).search(fen, playouts=16)
+    assert blind.move == decoy
+    seen = MCTS(variant, hide, win_check=True).search(fen, playouts=16)
+    assert seen.move in wins and seen.value == 1.0
+    board.push_uci(seen.move)
+    assert board.is_game_over() and board.outcome().winner == (not board.turn)
+
+
+def test_load_compiled_leaves_no_trace():
+    """What front ends and match players run before a clock: the searches that follow
+    are those of a fresh tree."""
+    warmed = MCTS("crazyhouse", weights="traditional", seed=3)
+    warmed.load_compiled()
+    assert warmed.root is None
+    fresh = MCTS("crazyhouse", weights="traditional", seed=3)
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    assert warmed.search(fen, playouts=40).visits == fresh.search(fen, playouts=40).visits

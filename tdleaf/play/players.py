@@ -45,7 +45,8 @@ from . import engines
 NAMED_SETS = VALUE_SETS + REFERENCE_SETS + ("default",)
 #: Settings an internal player understands (anything else is a mistake).
 INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "search",
-                     "flags", "playouts", "prior", "q_init", "random_ties", "net", "proof")
+                     "flags", "playouts", "prior", "q_init", "random_ties", "net", "proof",
+                     "u_min_divisor", "check_factor", "win_check")
 #: How a tdleaf player searches: the alpha-beta modes, or MCTS over the heuristic prior.
 PLAYER_SEARCHES = SEARCH_MODES + ("mcts",)
 #: Settings of an external player that are not engine options.
@@ -145,7 +146,8 @@ def _float_setting(settings: dict[str, Any], key: str) -> float | None:
     return value
 
 
-def _share_setting(settings: dict[str, Any], key: str) -> float | None:
+def _share_setting(settings: dict[str, Any], key: str,
+                   what: str = "a share of the move's time") -> float | None:
     if settings.get(key) is None:
         return None
     try:
@@ -153,7 +155,7 @@ def _share_setting(settings: dict[str, Any], key: str) -> float | None:
     except (TypeError, ValueError):
         value = -1.0
     if not 0 <= value < 1:
-        raise PlayerError(f"{key} is a share of the move's time, in [0, 1): got {settings[key]!r}")
+        raise PlayerError(f"{key} is {what}, in [0, 1): got {settings[key]!r}")
     return value
 
 
@@ -204,6 +206,21 @@ class InternalPlayer(Player):
             raise PlayerError(f"{spec}: prior must be heuristic or uniform, got {self.prior!r}")
         q_init = settings.get("q_init", -1.0)
         self.q_init = q_init if q_init == "parent" else float(q_init)
+        # CrazyAra's u-divisor schedule (its floor, 0.25 in CrazyAra), check enhancement
+        # (0.5) and a check for moves that win at once, off unless set: to measure them
+        # (search.mcts.PUCT).
+        self.puct: dict[str, Any] = {"q_init": self.q_init}
+        u_min = _float_setting(settings, "u_min_divisor")
+        if u_min is not None:
+            self.puct["u_min_divisor"] = u_min
+        check = _share_setting(settings, "check_factor", what="a factor of the largest prior")
+        if check is not None:
+            self.puct["check_factor"] = check
+        if settings.get("win_check") is not None:      # MCTS's own default otherwise
+            self.puct["win_check"] = _bool_setting(settings, "win_check")
+        if self.search != "mcts" and len(self.puct) > 1:
+            raise PlayerError(f"{spec}: u_min_divisor, check_factor and win_check are MCTS "
+                              "settings: add search=mcts")
         # net: a network (an ONNX file or "shipped") that guides the MCTS instead of the
         # prior; unlike a GUI's engine, a match refuses one it cannot use.
         self.net = None if settings.get("net") in (None, "", "none") else str(settings["net"])
@@ -236,14 +253,16 @@ class InternalPlayer(Player):
                 from search.mcts import MCTS
                 from search.network import open_network
                 self.mcts = MCTS(variant, open_network(self.net, variant, threads=1),
-                                 q_init=self.q_init)
+                                 **self.puct)
             elif self.search == "mcts":
-                self.mcts = _make_mcts(variant, self.engine.weights, self.prior, self.q_init)
+                self.mcts = _make_mcts(variant, self.engine.weights, self.prior, self.puct)
         except (WeightsError, ValueError) as exc:
             msg = str(exc)    # a weights error names its file already: name it once
             raise PlayerError(msg if msg.startswith(self.spec) else f"{self.spec}: {msg}") from None
         # Load the numba code now (its leaf-block search too), not on the first move's clock.
         self.engine.load_compiled()
+        if self.mcts is not None:
+            self.mcts.load_compiled()
 
     def new_game(self, seed: int) -> None:
         assert self.engine is not None
@@ -280,14 +299,14 @@ class InternalPlayer(Player):
         return f"tdleaf {self.spec}"
 
 
-def _make_mcts(variant: str, weights: Any, prior: str, q_init: Any) -> Any:
+def _make_mcts(variant: str, weights: Any, prior: str, puct: dict[str, Any]) -> Any:
     from search.mcts import MCTS
     from search.prior import HeuristicPrior
     evaluator: Any = None
     if prior == "uniform":
         # The same value function, a uniform policy: what the heuristic policy adds.
         evaluator = HeuristicPrior(variant, weights, policy="uniform")
-    return MCTS(variant, evaluator, weights=weights, q_init=q_init)
+    return MCTS(variant, evaluator, weights=weights, **puct)
 
 
 def _internal_name(spec: str) -> str:
