@@ -10,9 +10,9 @@ otherwise) and the ``child`` node (-1 until a playout first goes there).
 :func:`collect` runs playouts down to new leaves, with a virtual loss on the way, and
 hands back a batch of leaves for one evaluator call; :func:`expand` and
 :func:`expand_logits` give the leaves their priors and values, :func:`find_wins` may
-prove some won at once, :func:`finish` backs the batch up. A new node whose position an expanded node already holds (a transposition;
-``cache`` maps repetition keys to nodes) takes that node's priors and value without an
-evaluation. Terminal positions and draws by repetition or the 50-move rule are exact and
+prove some won at once, :func:`finish` backs the batch up. A new node whose position an
+expanded node already holds (a transposition; ``cache`` maps repetition keys to nodes)
+takes that node's priors and value without an evaluation. Terminal positions and draws by repetition or the 50-move rule are exact and
 proven (:func:`prove`), as the module docstring of :mod:`search.mcts` describes.
 
 Plain numba functions over tuples of arrays (``nodes``, ``edges``; :class:`Tree` holds
