@@ -88,7 +88,11 @@ SELECTIVE = (F_NULL_MOVE | F_LMR | F_CHECK_EXT | F_FUTILITY | F_REVERSE_FUTILITY
              | F_QSEE | F_SUICIDE_QBOUND | F_SEE_ORDER)
 # Outside the selective set: a variant adds it (variants.spec selective_on) once measured.
 F_ONLY_MOVE = 512        # a node's only move costs no depth (forced captures)
-TECHNIQUES = SELECTIVE | F_ONLY_MOVE     # every bit the search reads in ctl[C_FLAGS]
+F_FORCED_EXT = 1024      # a compulsory capture among at most FORCED_WIDTH costs no depth
+F_FORCING_ORDER = 2048   # quiet moves that offer a piece (a capture it must make) first
+TECHNIQUES = SELECTIVE | F_ONLY_MOVE | F_FORCED_EXT | F_FORCING_ORDER  # bits of ctl[C_FLAGS]
+# F_FORCED_EXT: the most captures a node may offer for them to cost no depth.
+FORCED_WIDTH = 2
 
 # TT flags (also the kinds of the collected nodes' values)
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
@@ -122,6 +126,7 @@ _HASH_BONUS = np.int64(1) << np.int64(50)
 _CAPTURE_BONUS = np.int64(1) << np.int64(40)
 _KILLER_BONUS = np.int64(1) << np.int64(39)
 _BAD_CAPTURE = -(np.int64(1) << np.int64(40))
+_OFFER_BONUS = np.int64(1) << np.int64(38)
 
 
 @njit(cache=True)
@@ -228,6 +233,32 @@ def score_moves(bb, st, moves, n, out, hash_move, killers, history, see_order):
             out[i] = _KILLER_BONUS
         else:
             out[i] = history[us, history_index(m)]
+
+
+@njit(cache=True, inline="always")
+def _order(bb, st, moves, n, out, hash_move, killers, history, flags):
+    """Ordering scores (:func:`score_moves`) by the search's technique bits: SEE
+    ordering, and offers first where captures are compulsory (F_FORCING_ORDER)."""
+    score_moves(bb, st, moves, n, out, hash_move, killers, history, flags & F_SEE_ORDER != 0)
+    if flags & F_FORCING_ORDER and core.MUST_CAPTURE[st[core.VARIANT]]:
+        order_offers(bb, st, moves, n, out)
+
+
+@njit(cache=True)
+def order_offers(bb, st, moves, n, out):
+    """Where captures are compulsory (F_FORCING_ORDER): quiet moves that leave the moved
+    piece where the opponent can take it go before the other quiet moves (after the
+    killers): the opponent must capture, so these lines are forced."""
+    them = 1 - st[core.TURN]
+    occ = bb[core.OCC] | bb[core.OCC + 1]
+    for i in range(n):
+        m = moves[i]
+        if out[i] >= _KILLER_BONUS or core.is_tactical(st, m):
+            continue
+        to = core.m_to(m)
+        after = (occ & ~core.SQ[core.m_from(m)]) | core.SQ[to]
+        if core.attackers(bb, them, to, after):
+            out[i] += _OFFER_BONUS
 
 
 @njit(cache=True)
@@ -623,7 +654,19 @@ def _move_rules(ply, depth, alpha, prune, bound, in_check, st, ctl):
     reduce = flags & F_LMR != 0 and depth >= 3 and not in_check
     deep = ply < 2 * ctl[C_ROOT_DEPTH]
     extend = flags & F_CHECK_EXT != 0 and core.CHECK_EXTENSIONS[st[core.VARIANT]] and deep
-    return futile, reduce, extend, flags & F_ONLY_MOVE != 0 and deep
+    return futile, reduce, extend, flags & (F_ONLY_MOVE | F_FORCED_EXT) if deep else 0
+
+
+@njit(cache=True, inline="always")
+def _free_moves(n, st, mv, bits):
+    """Whether this node's ``n`` moves cost no depth (``bits``, of :func:`_move_rules`):
+    its only move (F_ONLY_MOVE), or compulsory captures, at most FORCED_WIDTH of them
+    (F_FORCED_EXT)."""
+    if n == 1 and bits & F_ONLY_MOVE:
+        return True
+    m = mv[0]
+    return (bits & F_FORCED_EXT != 0 and n <= FORCED_WIDTH and core.MUST_CAPTURE[st[core.VARIANT]]
+            and (st[core.m_to(m)] != 0 or core.m_flags(m) & core.F_EP != 0))
 
 
 @njit(cache=True, inline="always")
@@ -762,10 +805,10 @@ def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
     if n == 0:
         return terminal_score(bb, st, ply)
     killers = mem.killers[ply]
-    score_moves(bb, st, mv, n, sc, hash_move, killers, mem.history, ctl[C_FLAGS] & F_SEE_ORDER != 0)
-    futile, reduce, extend, only = _move_rules(ply, depth, alpha, prune,
+    _order(bb, st, mv, n, sc, hash_move, killers, mem.history, ctl[C_FLAGS])
+    futile, reduce, extend, free = _move_rules(ply, depth, alpha, prune,
                                                static + futility * depth, in_check, st, ctl)
-    only = only and n == 1
+    only = _free_moves(n, st, mv, free)
     alpha0, best, best_move = alpha, -INF, mv[0]
     legal, searched, skipped = 0, 0, False    # skipped: the value is partly an estimate
     for i in range(n):
@@ -848,8 +891,7 @@ def _root_moves(ties, prev_best, root_only, rows, mem, line, ctl):
     if n == 0:
         return 0
     sc = rows.scores[0]
-    score_moves(bb, st, mv, n, sc, prev_best, mem.killers[0], mem.history,
-                (ctl[C_FLAGS] & F_SEE_ORDER) != 0)
+    _order(bb, st, mv, n, sc, prev_best, mem.killers[0], mem.history, ctl[C_FLAGS])
     # Keep the moves in their searched order so the caller can read them back.
     for i in range(n):
         pick(mv, sc, i, n)

@@ -60,7 +60,8 @@ TECHNIQUE_BITS: dict[str, int] = {
     "null-move": ab.F_NULL_MOVE, "lmr": ab.F_LMR, "check-ext": ab.F_CHECK_EXT,
     "futility": ab.F_FUTILITY, "reverse-futility": ab.F_REVERSE_FUTILITY,
     "razor": ab.F_RAZOR, "qsee": ab.F_QSEE, "suicide-qbound": ab.F_SUICIDE_QBOUND,
-    "see-order": ab.F_SEE_ORDER, "aspiration": F_ASPIRATION, "only-move": ab.F_ONLY_MOVE}
+    "see-order": ab.F_SEE_ORDER, "aspiration": F_ASPIRATION, "only-move": ab.F_ONLY_MOVE,
+    "forced-ext": ab.F_FORCED_EXT, "forcing-order": ab.F_FORCING_ORDER}
 
 
 def technique_bits(names: tuple[str, ...] | list[str]) -> int:

@@ -21,7 +21,8 @@ def test_adding_techniques_one_at_a_time(tmp_path):
     names = [r["technique"] for r in report["rows"]]
     assert names == ["plain (full width)"] + [n for n, _ in techniques() if applies(n, "suicide")]
     assert names[1:] == ["aspiration windows", "late-move reductions", "bounded suicide quiescence",
-                         "only-move extension"]
+                         "only-move extension", "forced-capture extension",
+                         "forcing move ordering"]
     base = 0
     for row, (name, bit) in zip(report["rows"][1:], [t for t in techniques() if applies(t[0], "suicide")]):
         assert row["games"] == 2 and row["wins"] + row["losses"] + row["draws"] == 2
@@ -35,7 +36,7 @@ def test_adding_techniques_one_at_a_time(tmp_path):
 
 def test_ablation_takes_each_technique_out_of_the_full_set(tmp_path):
     report = _tiny(tmp_path, ablate=True)
-    full = search_flags("selective") | ab.F_ONLY_MOVE     # every technique
+    full = search_flags("selective") | ab.F_ONLY_MOVE | ab.F_FORCED_EXT | ab.F_FORCING_ORDER
     assert report["rows"][0]["flags"] == full
     left_out = 0
     for row in report["rows"][1:]:
@@ -53,12 +54,14 @@ def test_search_flags_per_variant(monkeypatch):
     assert search_flags("selective") == full
     monkeypatch.setitem(SELECTIVE_OFF, "crazyhouse", ab.F_LMR)
     assert search_flags("selective", "crazyhouse") == full & ~ab.F_LMR
-    assert search_flags("selective", "suicide") == full       # nothing taken out there
+    assert search_flags("selective", "giveaway") == full      # nothing taken out there
+    # suicide adds the extensions measured to help it (variants.spec selective_on)
+    assert search_flags("selective", "suicide") == full | ab.F_ONLY_MOVE | ab.F_FORCED_EXT
     from search import Engine
     assert Engine("crazyhouse", "traditional", hash_mb=1).flags == full & ~ab.F_LMR
     assert Engine("crazyhouse", "traditional", hash_mb=1, search="plain").flags == 0
-    monkeypatch.setitem(SELECTIVE_ON, "suicide", ab.F_ONLY_MOVE)   # added where measured
-    assert search_flags("selective", "suicide") == full | ab.F_ONLY_MOVE
+    monkeypatch.setitem(SELECTIVE_ON, "giveaway", ab.F_ONLY_MOVE)   # added where measured
+    assert search_flags("selective", "giveaway") == full | ab.F_ONLY_MOVE
 
 
 def test_only_the_named_techniques(tmp_path, capsys):
@@ -73,14 +76,46 @@ def test_only_the_named_techniques(tmp_path, capsys):
 
 
 def test_the_only_move_extension_searches_forced_lines_deeper():
-    """``only-move`` (off unless a variant's selective_on adds it): a node with one legal
-    move spends no depth on it, so forced capture lines are followed further."""
+    """``only-move`` (off unless a variant's selective_on adds it, as suicide's does): a
+    node with one legal move spends no depth on it, so forced capture lines are followed
+    further."""
     from search import Engine
     from tdleaf.bench.selective import bench_positions
-    base = search_flags("selective", "suicide")
-    assert base & ab.F_ONLY_MOVE == 0 and Engine("suicide", hash_mb=1).flags == base
+    base = search_flags("selective", "giveaway")
+    assert base & ab.F_ONLY_MOVE == 0 and Engine("giveaway", hash_mb=1).flags == base
     fen = bench_positions("suicide")[2]
     plain = Engine("suicide", "traditional", hash_mb=1, flags=base).search(fen, depth=3)
     only = Engine("suicide", "traditional", hash_mb=1, flags=base | ab.F_ONLY_MOVE).search(
         fen, depth=3)
     assert only.seldepth > plain.seldepth and only.nodes > plain.nodes
+
+
+def test_the_forced_capture_extension_follows_capture_lines_further():
+    """``forced-ext``: compulsory captures, at most two of them, cost no depth, so a search
+    to the same depth sees further (and pays for it in nodes)."""
+    from search import Engine
+    from tdleaf.bench.selective import bench_positions
+    base = search_flags("selective", "giveaway")
+    assert base & ab.F_FORCED_EXT == 0
+    fen = bench_positions("suicide")[2]
+    plain = Engine("suicide", "traditional", hash_mb=1, flags=base).search(fen, depth=3)
+    forced = Engine("suicide", "traditional", hash_mb=1, flags=base | ab.F_FORCED_EXT).search(
+        fen, depth=3)
+    assert forced.seldepth > plain.seldepth and forced.nodes > plain.nodes
+
+
+def test_forcing_order_puts_offered_pieces_first():
+    """``forcing-order``: where captures are compulsory, a quiet move that leaves its piece
+    where the opponent can take it is tried before the other quiet moves."""
+    import numpy as np
+
+    from variants import Position
+    # White has no capture; the knight on b1 offers itself on a3 and c3 (the pawns on b4
+    # and d4 take there), the king's moves offer nothing.
+    pos = Position.from_fen("4k3/8/8/8/1p1p4/8/8/1N2K3 w - - 0 1", "suicide")
+    moves = pos.legal_move_codes()
+    n = len(moves)
+    scores = np.zeros(n, dtype=np.int64)
+    ab.order_offers(pos.bb, pos.st, moves, n, scores)
+    names = pos.legal_moves()       # the same generation, the same order
+    assert {u for u, s in zip(names, scores) if s > 0} == {"b1a3", "b1c3"}

@@ -27,7 +27,8 @@ from .errors import UnknownVariantError
 MIRRORS = ("rank", "file", "colour")
 #: Names of :attr:`Variant.selective_off` (the search maps them to its technique bits).
 TECHNIQUES = ("null-move", "lmr", "check-ext", "futility", "reverse-futility", "razor",
-              "qsee", "suicide-qbound", "see-order", "aspiration", "only-move")
+              "qsee", "suicide-qbound", "see-order", "aspiration", "only-move", "forced-ext",
+              "forcing-order")
 
 
 @dataclass(frozen=True)
@@ -73,8 +74,9 @@ class Variant:
     engines: tuple[str, ...] = ()
     #: Selective-search techniques (of :data:`TECHNIQUES`) measured not to help here.
     selective_off: tuple[str, ...] = ()
-    #: Techniques outside the default selective set (``only-move``) that the variant's
-    #: selective search adds, where measured to help.
+    #: Techniques outside the default selective set (``only-move``, ``forced-ext``,
+    #: ``forcing-order``: for compulsory captures) that the variant's selective search
+    #: adds, where measured to help.
     selective_on: tuple[str, ...] = ()
     #: The variant whose strength ladder serves this one when it has none of its own.
     ladder_fallback: str | None = None
@@ -164,7 +166,8 @@ _ALL = (
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-fewer-pieces"), mirror="rank",
             normalise=("R", -5.0), engines=("xboard:sjeng",), ladder_fallback="giveaway",
-            futility_margin=0.0, razor_margin=0.0, endgame_pieces=3),
+            futility_margin=0.0, razor_margin=0.0, endgame_pieces=3,
+            selective_on=("only-move", "forced-ext")),
     Variant("giveaway", 3, "chess.variant.GiveawayBoard", "giveaway", "giveaway", None, (),
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",

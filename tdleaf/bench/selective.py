@@ -38,7 +38,9 @@ def techniques() -> list[tuple[str, int]]:
             ("check extensions", ab.F_CHECK_EXT), ("SEE pruning in quiescence", ab.F_QSEE),
             ("SEE move ordering", ab.F_SEE_ORDER),
             ("bounded suicide quiescence", ab.F_SUICIDE_QBOUND),
-            ("only-move extension", ab.F_ONLY_MOVE)]
+            ("only-move extension", ab.F_ONLY_MOVE),
+            ("forced-capture extension", ab.F_FORCED_EXT),
+            ("forcing move ordering", ab.F_FORCING_ORDER)]
 
 
 def applies(name: str, variant: str) -> bool:
@@ -51,8 +53,8 @@ def applies(name: str, variant: str) -> bool:
         return not (rules.losing or rules.pockets)
     if name == "bounded suicide quiescence":
         return rules.losing
-    if name == "only-move extension":      # forced captures make single moves common
-        return rules.must_capture
+    if name in ("only-move extension", "forced-capture extension", "forcing move ordering"):
+        return rules.must_capture      # forced captures make narrow, forced lines common
     return True
 
 

@@ -311,6 +311,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_net)
 
+    from tdleaf.bench import suites as bench_suites_module
+    b = sub.add_parser("suites", help="the losing variants' suites from games against Sjeng: "
+                                      "build them, or the share tdleaf solves",
+                       description=bench_suites_module.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", default="suicide", metavar="V",
+                   help="suicide (default), giveaway or antichess")
+    b.add_argument("--out", required=True, metavar="DIR", help="the suites' folder")
+    b.add_argument("--build", metavar="PGN",
+                   help="build the suites from the games of this PGN file")
+    b.add_argument("--resume", action="store_true", help="carry on a --build in --out")
+    b.add_argument("--movetime", type=seconds_arg, action="append", metavar="S",
+                   help="solve the suites at S seconds a position (repeatable)")
+    b.add_argument("--report", metavar="FILE",
+                   help="where the solving run's report goes (default DIR/solve.json)")
+    b.add_argument("--flags", type=int, metavar="BITS",
+                   help="tdleaf's search technique bits (default: the variant's)")
+    b.add_argument("--proof-share", type=float, metavar="F",
+                   help="the share of a move's time for the proof search (default: the "
+                        "variant's)")
+    b.add_argument("--proof-nodes", type=positive_int, default=bench_suites_module.Checks.proof_nodes,
+                   metavar="N", help="the proof search's nodes per check (default "
+                                     f"{bench_suites_module.Checks.proof_nodes})")
+    b.add_argument("--fsf-depth", type=positive_int, default=bench_suites_module.Checks.fsf_depth,
+                   metavar="D", help="Fairy-Stockfish's depth per check (default "
+                                     f"{bench_suites_module.Checks.fsf_depth})")
+    b.add_argument("--fsf-nodes", type=positive_int, default=bench_suites_module.Checks.fsf_nodes,
+                   metavar="N", help="Fairy-Stockfish's nodes at most per check (default "
+                                     f"{bench_suites_module.Checks.fsf_nodes:,})")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_suites)
+
     from tdleaf.bench import startup
     b = sub.add_parser("startup", help="protocol handshake time against Sjeng, Fairy-Stockfish "
                                        "and 'python -c pass'",
@@ -496,6 +528,36 @@ def run_teacher(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     print_report({"benchmark": "teacher", "rows": rows}, args.json,
                  lambda r: format_report(r["rows"]))
+    return 0
+
+
+def run_suites(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench suites``."""
+    from pathlib import Path
+
+    from tdleaf.bench import suites
+    from tdleaf.play.epd import EpdError
+    from tdleaf.play.gamefiles import PgnError
+    from variants import UnknownVariantError
+
+    if not args.build and not args.movetime:
+        raise CliError("bench suites: nothing to do: give --build PGN, --movetime S, or both")
+    checks = suites.Checks(proof_nodes=args.proof_nodes, fsf_depth=args.fsf_depth,
+                           fsf_nodes=args.fsf_nodes)
+    out = Path(args.out)
+    try:
+        variant = suites.check_variant(args.variant)
+        if args.build:
+            counts = suites.build(Path(args.build), variant, out, checks, resume=args.resume,
+                                  progress=lambda text: print(text, file=sys.stderr, flush=True))
+            print(f"{out}: wins {counts['wins']} positions, defence {counts['defence']}")
+        if args.movetime:
+            report = suites.solve(out, variant, args.movetime, checks, flags=args.flags,
+                                  proof_share=args.proof_share,
+                                  report_path=Path(args.report) if args.report else None)
+            print_report({"benchmark": "suites", **report}, args.json, suites.format_report)
+    except (UnknownVariantError, ValueError, OSError, EpdError, PgnError) as exc:
+        raise CliError(str(exc)) from None
     return 0
 
 

@@ -89,6 +89,16 @@ def parse_epd(text: str, source: str = "<epd>") -> list[EpdLine]:
     return out
 
 
+def format_line(fen: str, operations: list[tuple[str, str]] | tuple[tuple[str, str], ...],
+                ) -> str:
+    """An EPD line that :func:`parse_line` reads back: the FEN, then ``;opcode operand``
+    for each operation (no operand may hold ``;``)."""
+    for opcode, operand in operations:
+        if ";" in opcode or ";" in operand or not opcode.strip():
+            raise EpdError(f"an EPD operation cannot be {opcode!r} {operand!r}")
+    return fen + "".join(f";{opcode} {operand}" for opcode, operand in operations)
+
+
 def read_epd(path: str | os.PathLike[str]) -> list[EpdLine]:
     """Every position of the EPD file at ``path``; :class:`EpdError` when it cannot be
     read (as UTF-8 text) or a line is not an EPD position."""

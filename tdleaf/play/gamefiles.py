@@ -62,6 +62,16 @@ def read_pgn_games(text: str, variant: str, source: str = "<pgn>",
         yield number, game, board
 
 
+def book_plies(game: chess.pgn.Game) -> int:
+    """The plies of a game's opening that no engine chose: the mainline up to the move
+    commented ``book`` (how :mod:`.pgn` marks the end of a match's opening), 0 without
+    one."""
+    for ply, node in enumerate(game.mainline(), 1):
+        if node.comment.strip() == "book":
+            return ply
+    return 0
+
+
 def pgn_positions(path: str | os.PathLike[str], variant: str, every: int = 1,
                   ) -> Iterator[tuple[dict[str, Any], str]]:
     """Every ``every``-th position of every game of a PGN file, as ``(where, FEN)``:

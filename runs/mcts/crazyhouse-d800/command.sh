@@ -1,0 +1,3 @@
+# Issue 62 (d) the ablation's networks in play: taught by the learnt default (A) and by the traditional values (B), seed 0 of each, 800 playouts a move, 100 games. Openings of 8 random plies, both colours. The same
+# command with --resume carries on (gunzip -k games.pgn.gz first).
+tdleaf match default default --games 100 -o A.search=mcts -o A.net=runs/net/ablation/crazyhouse-default-s0/network.onnx -o A.name=net-default -o B.search=mcts -o B.net=runs/net/ablation/crazyhouse-traditional-s0/network.onnx -o B.name=net-traditional -o A.playouts=800 -o B.playouts=800 --variant crazyhouse --random-plies 8 --seed 62 --workers 2 --pgn runs/mcts/crazyhouse-d800/games.pgn --json runs/mcts/crazyhouse-d800/summary.json --no-progress

@@ -1,0 +1,15 @@
+# Issue 64, item 6: the two suites of suicide positions from real games against Sjeng 11.2
+# (runs/eqtime31/suicide-set-vs-sjeng.pgn: 200 games at 1 s a move, tdleaf's tables +
+# chains), each position checked by the proof search (at most 2^19 nodes a check) and
+# by Fairy-Stockfish 11.1 (depth 18 or 10 million nodes). The checks are fixed work: the
+# suites do not depend on the machine's load. The same command with --resume carries on.
+tdleaf bench suites --variant suicide --build runs/eqtime31/suicide-set-vs-sjeng.pgn \
+  --out runs/pns/suites/suicide
+
+# Solving (timed searches: one at a time on a quiet core; the checks are fixed work):
+# before, the engine as it was before issue 64's search changes (suicide's set 66047);
+# after, today's default (66047 + the only-move and forced-capture extensions, 67583).
+tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 0.1 \
+  --movetime 1 --flags 66047 --report runs/pns/suites/suicide/solve-before.json
+tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 0.1 \
+  --movetime 1 --report runs/pns/suites/suicide/solve-after.json
