@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from search import alphabeta as ab
 from search.engine import F_ASPIRATION, SELECTIVE_OFF, SELECTIVE_ON, search_flags
 from tdleaf.bench.selective import applies, format_report, run, techniques
@@ -75,33 +77,20 @@ def test_only_the_named_techniques(tmp_path, capsys):
     assert "unknown technique 'nosuch'" in capsys.readouterr().err
 
 
-def test_the_only_move_extension_searches_forced_lines_deeper():
-    """``only-move`` (off unless a variant's selective_on adds it, as suicide's does): a
-    node with one legal move spends no depth on it, so forced capture lines are followed
-    further."""
+@pytest.mark.parametrize("bit", [ab.F_ONLY_MOVE, ab.F_FORCED_EXT], ids=["only-move", "forced-ext"])
+def test_the_extensions_search_forced_lines_deeper(bit):
+    """``only-move`` (a node's one legal move) and ``forced-ext`` (compulsory captures, at
+    most two) cost no depth, so forced capture lines are followed further, for more
+    nodes. Off unless a variant's selective_on adds them (suicide's does; giveaway's not)."""
     from search import Engine
     from tdleaf.bench.selective import bench_positions
     base = search_flags("selective", "giveaway")
-    assert base & ab.F_ONLY_MOVE == 0 and Engine("giveaway", hash_mb=1).flags == base
+    assert base & bit == 0 and Engine("giveaway", hash_mb=1).flags == base
+    assert search_flags("selective", "suicide") & bit
     fen = bench_positions("suicide")[2]
     plain = Engine("suicide", "traditional", hash_mb=1, flags=base).search(fen, depth=3)
-    only = Engine("suicide", "traditional", hash_mb=1, flags=base | ab.F_ONLY_MOVE).search(
-        fen, depth=3)
-    assert only.seldepth > plain.seldepth and only.nodes > plain.nodes
-
-
-def test_the_forced_capture_extension_follows_capture_lines_further():
-    """``forced-ext``: compulsory captures, at most two of them, cost no depth, so a search
-    to the same depth sees further (and pays for it in nodes)."""
-    from search import Engine
-    from tdleaf.bench.selective import bench_positions
-    base = search_flags("selective", "giveaway")
-    assert base & ab.F_FORCED_EXT == 0
-    fen = bench_positions("suicide")[2]
-    plain = Engine("suicide", "traditional", hash_mb=1, flags=base).search(fen, depth=3)
-    forced = Engine("suicide", "traditional", hash_mb=1, flags=base | ab.F_FORCED_EXT).search(
-        fen, depth=3)
-    assert forced.seldepth > plain.seldepth and forced.nodes > plain.nodes
+    extended = Engine("suicide", "traditional", hash_mb=1, flags=base | bit).search(fen, depth=3)
+    assert extended.seldepth > plain.seldepth and extended.nodes > plain.nodes
 
 
 def test_forcing_order_puts_offered_pieces_first():

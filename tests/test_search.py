@@ -559,14 +559,16 @@ def test_classic_layouts_search_as_before_the_leaf_blocks():
     values and the shipped tables (learnt-psq), selective depth 4 and plain depth 3.
     Pinned in tests/data/search_pinned.json from git 134f226's search with
     ``Engine(variant, weights, hash_mb=4, search=mode).search(fen, depth)`` after
-    ``new_game()``."""
+    ``new_game()``; a pin with ``flags`` holds the technique bits of a variant's set
+    changed since on purpose (suicide's extensions, issue 64)."""
     pins = json.loads((Path(__file__).parent / "data" / "search_pinned.json").read_text())
     assert {p["variant"] for p in pins} == set(VARIANTS)
     engines: dict[tuple[str, str, str], Engine] = {}
     for p in pins:
         key = (p["variant"], p["weights"], p["search"])
         if key not in engines:
-            engines[key] = Engine(p["variant"], p["weights"], hash_mb=4, search=p["search"])
+            engines[key] = Engine(p["variant"], p["weights"], hash_mb=4, search=p["search"],
+                                  flags=p.get("flags"))
         e = engines[key]
         assert not e.table.size                 # a classic layout: no leaf rows
         e.new_game()

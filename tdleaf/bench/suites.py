@@ -41,7 +41,6 @@ the wins it proved from check to check, in the same order every run).
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -49,11 +48,13 @@ from pathlib import Path
 from typing import Any
 
 from search.files import write_json, write_text
+from tdleaf.play.stats import wilson
 from variants import Position, board_class
+from variants.spec import SPECS
 from variants.spec import get as spec
 
-#: The variants whose games the suites are drawn from.
-VARIANTS = ("suicide", "giveaway", "antichess")
+#: The variants whose games the suites are drawn from: where captures are compulsory.
+VARIANTS = tuple(name for name, v in SPECS.items() if v.must_capture)
 SUITES = ("wins", "defence")
 #: The opponent's name in the PGN's White and Black tags (a part of it, any case).
 OPPONENT = "sjeng"
@@ -277,16 +278,6 @@ def read_suite(path: Path, variant: str) -> list[dict[str, Any]]:
     return rows
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's 95% interval of a proportion k / n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def _verdict(judge: Judge, suite: str, fen: str, move: str, played: str | None) -> bool:
     after = _after(fen, move, judge.variant)
     if suite == "wins":
@@ -319,7 +310,9 @@ def solve(out: Path, variant: str, movetimes: list[float], checks: Checks = Chec
                     t0 = time.perf_counter()
                     result = engine.search(p["fen"], movetime=movetime, leaf=False)
                     seconds = time.perf_counter() - t0
-                    ok = _verdict(judge, suite, p["fen"], result.move, p["played"])
+                    # A suite's position always has a move (it was played in the game).
+                    ok = result.move is not None and _verdict(judge, suite, p["fen"],
+                                                              result.move, p["played"])
                     solved += ok
                     nodes += result.nodes
                     rows.append({"suite": suite, "movetime": movetime, "id": p["id"],

@@ -10,23 +10,14 @@ mean seconds a search.
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
 import numpy as np
 
+from tdleaf.play.stats import wilson
+
 DEPTHS = (1, 2, 3, 4, 5)
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of a proportion k / n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def teacher_hits(variant: str, depth: int, rows: list[Any], weights: str | None = None,

@@ -92,6 +92,16 @@ def elo_pentanomial(pairs: Sequence[int], confidence: float = CONFIDENCE) -> Elo
     return _estimate(PAIR_SCORES, pairs, confidence)
 
 
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% interval of a proportion k / n ((0, 1) for n = 0)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def los(wins: int, losses: int) -> float:
     """Likelihood of superiority: the probability that the first player is the stronger,
     from wins and losses (draws carry no information about it)."""
