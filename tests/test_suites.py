@@ -89,6 +89,13 @@ def test_solving_writes_rates_and_nodes(built, capsys):
 
 
 def test_bad_requests_are_refused(tmp_path, capsys):
+    (tmp_path / "other.pgn").write_text(GAME.replace("Sjeng 11.2", "someone"))
+    assert main(["bench", "suites", "--out", str(tmp_path / "a"), "--build",
+                 str(tmp_path / "other.pgn")]) == 2
+    assert "no game between tdleaf and an opponent named *sjeng*" in capsys.readouterr().err
+    assert main(["bench", "suites", "--out", str(tmp_path / "b"), "--build",
+                 str(tmp_path / "missing.pgn")]) == 2
+    assert "cannot read PGN file" in capsys.readouterr().err
     assert main(["bench", "suites", "--out", str(tmp_path)]) == 2
     assert "nothing to do" in capsys.readouterr().err
     assert main(["bench", "suites", "--variant", "chess", "--out", str(tmp_path),

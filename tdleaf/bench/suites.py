@@ -126,9 +126,13 @@ def _games(pgn: Path, variant: str,
            ) -> Iterator[tuple[int, str, list[tuple[str, str]], bool, int]]:
     """Each game as (number, result, [(FEN, move played)] in order, tdleaf is White,
     the plies of its opening that no engine chose)."""
-    from tdleaf.play.gamefiles import book_plies, read_pgn_games
+    from tdleaf.play.gamefiles import PgnError, book_plies, read_pgn_games
 
-    text = pgn.read_text(encoding="utf-8-sig")
+    try:
+        text = pgn.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PgnError(f"cannot read PGN file {str(pgn)!r}: "
+                       f"{getattr(exc, 'strerror', None) or exc}") from None
     for number, game, board in read_pgn_games(text, variant, str(pgn)):
         white, black = (game.headers.get(k, "").lower() for k in ("White", "Black"))
         if (OPPONENT in white) == (OPPONENT in black):
@@ -238,10 +242,14 @@ def build(pgn: Path, variant: str, out: Path, checks: Checks = Checks(), *,
         raise FileExistsError(f"{journal} exists: --resume carries it on")
     done = _journal(journal)
     seen = {row["game"] for row in done}
+    games = list(_games(pgn, variant))
+    if not games:
+        raise ValueError(f"{pgn}: no game between tdleaf and an opponent named "
+                         f"*{OPPONENT}* (the White and Black tags)")
     judge = Judge(variant, checks)
     try:
         with open(journal, "a") as log:
-            for number, result, plies, tdleaf_white, book in _games(pgn, variant):
+            for number, result, plies, tdleaf_white, book in games:
                 if number in seen or result not in ("1-0", "0-1"):
                     continue
                 opponent_won = (result == "1-0") != tdleaf_white
