@@ -10,6 +10,9 @@ tdleaf bench suites --variant suicide --build runs/eqtime31/suicide-set-vs-sjeng
 # before, the engine as it was before issue 64's search changes (suicide's set 66047);
 # after, today's default (66047 + the only-move and forced-capture extensions, 67583).
 tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 0.1 \
-  --movetime 1 --flags 66047 --report runs/pns/suites/suicide/solve-before.json
+  --flags 66047 --report runs/pns/suites/suicide/solve-before-0.1.json
 tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 0.1 \
-  --movetime 1 --report runs/pns/suites/suicide/solve-after.json
+  --report runs/pns/suites/suicide/solve-after-0.1.json
+tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 1 \
+  --report runs/pns/suites/suicide/solve-after-1.json
+# Still to run: before at 1 s (solve-before-1.json), and after with --proof-share 0.25.

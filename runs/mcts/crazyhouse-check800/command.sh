@@ -1,0 +1,3 @@
+# Issue 62 CrazyAra's check enhancement (check_factor 0.5) against none, the shipped network on both sides, 800 playouts a move, 100 games. Openings of 8 random plies, both colours. The same
+# command with --resume carries on (gunzip -k games.pgn.gz first).
+tdleaf match default default --games 100 -o A.search=mcts -o A.net=shipped -o A.name=net-mcts -o A.check_factor=0.5 -o A.name=net-mcts-check -o B.search=mcts -o B.net=shipped -o B.name=net-mcts -o A.playouts=800 -o B.playouts=800 --variant crazyhouse --random-plies 8 --seed 62 --workers 1 --pgn runs/mcts/crazyhouse-check800/games.pgn --json runs/mcts/crazyhouse-check800/summary.json --no-progress

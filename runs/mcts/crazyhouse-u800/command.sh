@@ -1,0 +1,3 @@
+# Issue 62 CrazyAra's u-divisor schedule (u_min_divisor 0.25) against none, the shipped network on both sides, 800 playouts a move, 100 games. Openings of 8 random plies, both colours. The same
+# command with --resume carries on (gunzip -k games.pgn.gz first).
+tdleaf match default default --games 100 -o A.search=mcts -o A.net=shipped -o A.name=net-mcts -o A.u_min_divisor=0.25 -o A.name=net-mcts-u -o B.search=mcts -o B.net=shipped -o B.name=net-mcts -o A.playouts=800 -o B.playouts=800 --variant crazyhouse --random-plies 8 --seed 62 --workers 1 --pgn runs/mcts/crazyhouse-u800/games.pgn --json runs/mcts/crazyhouse-u800/summary.json --no-progress
