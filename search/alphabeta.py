@@ -209,11 +209,14 @@ def _capture_gain(bb, st, m):
 
 
 @njit(cache=True)
-def score_moves(bb, st, moves, n, out, hash_move, killers, history, see_order):
+def score_moves(bb, st, moves, n, out, hash_move, killers, history, flags):
     """Ordering scores: the hash move, captures and promotions (MVV-LVA, or the blast in
-    atomic), killers, then quiet moves by history. With ``see_order``, captures that lose
-    material by static exchange go after every quiet move."""
+    atomic), killers, then quiet moves by history. By the search's technique bits
+    ``flags``: with F_SEE_ORDER, captures that lose material by static exchange go after
+    every quiet move; with F_FORCING_ORDER, where captures are compulsory, quiet moves
+    that offer a piece go first among the quiet ones (:func:`order_offers`)."""
     us = st[core.TURN]
+    see_order = flags & F_SEE_ORDER != 0
     for i in range(n):
         m = moves[i]
         if m == hash_move:
@@ -233,13 +236,6 @@ def score_moves(bb, st, moves, n, out, hash_move, killers, history, see_order):
             out[i] = _KILLER_BONUS
         else:
             out[i] = history[us, history_index(m)]
-
-
-@njit(cache=True, inline="always")
-def _order(bb, st, moves, n, out, hash_move, killers, history, flags):
-    """Ordering scores (:func:`score_moves`) by the search's technique bits: SEE
-    ordering, and offers first where captures are compulsory (F_FORCING_ORDER)."""
-    score_moves(bb, st, moves, n, out, hash_move, killers, history, flags & F_SEE_ORDER != 0)
     if flags & F_FORCING_ORDER and core.MUST_CAPTURE[st[core.VARIANT]]:
         order_offers(bb, st, moves, n, out)
 
@@ -662,10 +658,12 @@ def _free_moves(n, st, mv, bits):
     """Whether this node's ``n`` moves cost no depth (``bits``, of :func:`_move_rules`):
     its only move (F_ONLY_MOVE), or compulsory captures, at most FORCED_WIDTH of them
     (F_FORCED_EXT)."""
+    if bits == 0 or n > FORCED_WIDTH:       # most nodes: nothing to read
+        return False
     if n == 1 and bits & F_ONLY_MOVE:
         return True
     m = mv[0]
-    return (bits & F_FORCED_EXT != 0 and n <= FORCED_WIDTH and core.MUST_CAPTURE[st[core.VARIANT]]
+    return (bits & F_FORCED_EXT != 0 and core.MUST_CAPTURE[st[core.VARIANT]]
             and (st[core.m_to(m)] != 0 or core.m_flags(m) & core.F_EP != 0))
 
 
@@ -805,7 +803,7 @@ def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
     if n == 0:
         return terminal_score(bb, st, ply)
     killers = mem.killers[ply]
-    _order(bb, st, mv, n, sc, hash_move, killers, mem.history, ctl[C_FLAGS])
+    score_moves(bb, st, mv, n, sc, hash_move, killers, mem.history, ctl[C_FLAGS])
     futile, reduce, extend, free = _move_rules(ply, depth, alpha, prune,
                                                static + futility * depth, in_check, st, ctl)
     only = _free_moves(n, st, mv, free)
@@ -891,7 +889,7 @@ def _root_moves(ties, prev_best, root_only, rows, mem, line, ctl):
     if n == 0:
         return 0
     sc = rows.scores[0]
-    _order(bb, st, mv, n, sc, prev_best, mem.killers[0], mem.history, ctl[C_FLAGS])
+    score_moves(bb, st, mv, n, sc, prev_best, mem.killers[0], mem.history, ctl[C_FLAGS])
     # Keep the moves in their searched order so the caller can read them back.
     for i in range(n):
         pick(mv, sc, i, n)

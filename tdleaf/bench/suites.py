@@ -86,8 +86,6 @@ class Judge:
             raise FileNotFoundError("the suites are checked by Fairy-Stockfish "
                                     "(Debian: apt install fairy-stockfish)")
         self.fsf = EngineProcess("uci", [command])
-        #: The depth of Fairy-Stockfish's last search.
-        self.fsf_depth = 0
 
     def close(self) -> None:
         self.fsf.close()
@@ -101,24 +99,23 @@ class Judge:
         won = [m for m, (status, _plies) in result.moves.items() if status == PROVED]
         return result.status == PROVED, result.plies, sorted(won)
 
-    def fsf_mate(self, fen: str) -> int | None:
+    def fsf_mate(self, fen: str) -> tuple[int | None, int]:
         """Fairy-Stockfish's mate in moves from the mover's view (positive: the mover
-        wins), None when it sees none; the depth it reached is :attr:`fsf_depth`."""
+        wins; None when it sees none), and the depth it reached."""
         import chess.engine
 
         board = board_class(self.variant)(fen)
         limit = chess.engine.Limit(depth=self.checks.fsf_depth, nodes=self.checks.fsf_nodes)
         info = self.fsf.engine.analyse(board, limit, game=object())   # a new game: ucinewgame
-        self.fsf_depth = int(info.get("depth", 0))
         score = info.get("score")
-        return None if score is None else score.pov(board.turn).mate()
+        return (None if score is None else score.pov(board.turn).mate()), int(info.get("depth", 0))
 
     def won(self, fen: str, side: str) -> bool:
         """Whether ``side`` (``mover`` or ``other``) has a forced win seen by either
         check: the proof search first, Fairy-Stockfish when it proves nothing."""
         if self.proved(fen, side)[0]:
             return True
-        mate = self.fsf_mate(fen)
+        mate, _depth = self.fsf_mate(fen)
         return mate is not None and (mate > 0) == (side == "mover")
 
 
@@ -177,11 +174,11 @@ def win_entry(judge: Judge, plies: list[tuple[str, str]], winner_moves_first: bo
     ply = mine[k]
     fen, played = plies[ply]
     _, length, won = judge.proved(fen)
-    mate = judge.fsf_mate(fen)
+    mate, depth = judge.fsf_mate(fen)
     if mate is not None and mate < 0:
         return None                        # Fairy-Stockfish sees the opposite: left out
     return {"fen": fen, "ply": ply, "played": played, "best": won, "plies": length,
-            "fsf": mate, "fsf_depth": judge.fsf_depth}
+            "fsf": mate, "fsf_depth": depth}
 
 
 def defence_entry(judge: Judge, plies: list[tuple[str, str]], variant: str,
@@ -197,10 +194,9 @@ def defence_entry(judge: Judge, plies: list[tuple[str, str]], variant: str,
     fen, played = plies[ply]
     if judge.proved(fen, "other")[0]:
         return None                        # lost already: the loss came earlier
-    mate = judge.fsf_mate(fen)
+    mate, depth = judge.fsf_mate(fen)
     if mate is not None and mate < 0:
         return None
-    depth = judge.fsf_depth
     _, length, _ = judge.proved(afters[k])
     return {"fen": fen, "ply": ply, "played": played, "plies": length, "fsf": mate,
             "fsf_depth": depth}
