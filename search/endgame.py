@@ -504,14 +504,16 @@ class Tables:
 
 @functools.lru_cache(maxsize=1)
 def sources_digest() -> str:
-    """SHA-256 over the sources a table's values depend on: the rules (variants/), this
+    """SHA-256 over the sources a table's values depend on: the rules (variants/; of
+    its spec, the rule fields alone, so that tuning the search keeps the tables), this
     module and the outcomes it reads (search/prior.py)."""
     here = Path(__file__).resolve().parent
     h = hashlib.sha256()
     for path in [*sorted((here.parent / "variants").glob("*.py")), here / "endgame.py",
                  here / "prior.py"]:
         h.update(f"{path.parent.name}/{path.name}\0".encode())
-        h.update(path.read_bytes())
+        h.update(spec.rules_text().encode() if path.name == "spec.py" and
+                 path.parent.name == "variants" else path.read_bytes())
     return h.hexdigest()
 
 

@@ -168,6 +168,8 @@ class SearchResult:
     #: iteration (``lines[0]`` is the result itself); a single-PV search has one line.
     multipv: int = 1
     lines: list[SearchResult] = field(default_factory=list, repr=False)
+    #: The root moves the proof check (:attr:`Engine.proof_check`) proved to lose.
+    refuted: list[str] = field(default_factory=list)
 
     #: With :attr:`Engine.collect`: the interior nodes of the last completed iteration.
     collected: Collected | None = field(default=None, repr=False)
@@ -274,6 +276,8 @@ class Engine:
         #: The root's proof-number search (variants.spec.Variant.proof_share; made when
         #: first used, its table of proved wins kept from move to move).
         self.proof_share = spec.get(self.variant).proof_share
+        #: The share kept for the proof check of the chosen move (``Variant.proof_check``).
+        self.proof_check = spec.get(self.variant).proof_check
         self._proof: ProofSearch | None = None
         self.collect = 0
         self.collect_quiescence = bool(collect_quiescence)
@@ -287,6 +291,7 @@ class Engine:
         self._searches = 0
         self._armed = False
         self._stop_requested = False
+        self._timed_out = False             # the stop came from the move's clock
         self._clock = threading.Lock()      # guards the timer and the ponder state
         self._timer: threading.Timer | None = None
         self._pondering = False
@@ -336,7 +341,7 @@ class Engine:
         ensure_compiled(self._leaf is not None)
         if not self._table_touched:
             self.clear_hash()
-        if self.proof_share:
+        if self.proof_share or self.proof_check:
             from .pns import load
             load()
         if spec.get(self.variant).endgame_pieces:
@@ -417,6 +422,15 @@ class Engine:
         if self._armed:
             self.ctl[ab.C_STOP] = 1
 
+    def _time_up(self) -> None:
+        """The move's clock ran out: a stop that the proof check may outlive (a stop
+        asked for by a front end ends it too)."""
+        self._timed_out = True
+        self.stop()
+
+    def _stopped_by_user(self) -> bool:
+        return self._stop_requested and not self._timed_out
+
     def ponderhit(self) -> None:
         """The move pondered on was played: the search running with ``Limits.ponder``
         now keeps the time budget of its limits, counted from now (thread-safe; a no-op
@@ -431,7 +445,7 @@ class Engine:
         self._move_budget = budget
         self._budget_start = time.perf_counter()
         if budget is not None:
-            self._timer = threading.Timer(budget, self.stop)
+            self._timer = threading.Timer(budget, self._time_up)
             self._timer.daemon = True
             self._timer.start()
 
@@ -503,6 +517,10 @@ class Engine:
         if nodes is not None:
             lim.nodes = nodes
         plan = self._time_plan(lim, pos)
+        check = self._check_share(lim, plan)
+        # The alpha-beta search's plan: the move's, less the proof check's share.
+        ab_plan = plan if plan is None or not check else (
+            plan[0] * (1 - check), max(0.001, plan[1] - check * plan[0]))
         # Root moves: every legal one, or the search moves.
         allowed: list[int] | None = None
         if lim.searchmoves is not None:
@@ -513,15 +531,20 @@ class Engine:
         start = time.perf_counter()
         with self._clock:
             self._pondering = lim.ponder
-            self._pending_budget = None if plan is None else plan[1]
+            self._pending_budget = None if ab_plan is None else ab_plan[1]
             self._move_budget = None
+            self._timed_out = False
             if not lim.ponder:
                 self._start_clock(self._pending_budget)
         try:
             proved, allowed, proof_nodes = self._prove_root(pos, lim, plan, allowed, start)
             if proved is not None and info is not None:
                 info(proved)
-            result = proved or self._deepen(pos, lim, plan, allowed, start, info)
+            result = proved or self._deepen(pos, lim, ab_plan, allowed, start, info)
+            if proved is None and plan is not None and check:
+                result, checked = self._check_move(pos, lim, plan, allowed, start, info,
+                                                   result)
+                proof_nodes += checked
         finally:
             with self._clock:
                 if self._timer is not None:
@@ -532,6 +555,7 @@ class Engine:
             # only the end of a search clears it (front ends call clear_stop()).
             self._armed = False
             self._stop_requested = False
+            self._timed_out = False
         if not result.lines:
             result.lines = [result]
         for line in result.lines if leaf else []:
@@ -559,10 +583,8 @@ class Engine:
         known = self._table_move(pos, allowed, start)
         if known is not None or not self.proof_share:
             return known, allowed, 0
-        from .pns import ProofSearch, at_root
-        if self._proof is None:
-            self._proof = ProofSearch(1 << 19)
-        found, lost = at_root(self._proof, pos, self.proof_share * plan[0],
+        from .pns import at_root
+        found, lost = at_root(self._proof_search(), pos, self.proof_share * plan[0],
                               stop=lambda: self._stop_requested)
         names = None if allowed is None else {move_to_uci(m) for m in allowed}
         if found.best is not None and (names is None or found.best in names):
@@ -577,6 +599,73 @@ class Engine:
             kept = [m for m in codes if move_to_uci(m) not in lost]
             allowed = kept or allowed
         return None, allowed, found.nodes
+
+    def _check_share(self, lim: Limits, plan: tuple[float, float] | None) -> float:
+        """The proof check's share of this move (:attr:`proof_check`): only with a time
+        limit alone, as :meth:`_prove_root`, and one line."""
+        if (not self.proof_check or plan is None or lim.depth or lim.nodes or lim.ponder
+                or lim.infinite or lim.multipv > 1 or lim.mate):
+            return 0.0
+        return self.proof_check
+
+    def _check_move(self, pos: Position, lim: Limits, plan: tuple[float, float],
+                    allowed: list[int] | None, start: float,
+                    info: Callable[[SearchResult], None] | None,
+                    result: SearchResult) -> tuple[SearchResult, int]:
+        """The proof check of the chosen move: the proof-number search, for the
+        opponent, of the position after it, in what is left of the move's time (its
+        share, within the hard limit). A move proved to lose is left out and the other
+        moves searched again with half of what is left, their choice checked in turn;
+        when every move is proved to lose, the one whose loss is longest, scored as the
+        mate it is. Not for a mate alpha-beta already sees, either way. Returns the
+        move's result (the moves proved to lose in its ``refuted``) and the proof
+        search's nodes."""
+        from .pns import PROVED
+        with self._clock:                # alpha-beta is done: its clock is not needed
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        deadline = min(time.perf_counter() + self.proof_check * plan[0], start + plan[1])
+        codes = allowed if allowed is not None else [int(m) for m in pos.legal_move_codes()]
+        refuted: dict[int, tuple[SearchResult, int]] = {}     # move: its result, plies
+        nodes = 0
+        while result.mate is None and not self._stopped_by_user():
+            # Its first chunk of expansions runs even with no time left, as alpha-beta's
+            # first iteration does: a short proof is always found, however loaded the
+            # machine (at most a move's worth of chunks, some milliseconds).
+            left = max(0.0, deadline - time.perf_counter())
+            move = int(result._codes[0])  # type: ignore[attr-defined]
+            after = pos.copy()
+            after.push(move)
+            found = self._proof_search().solve(after, seconds=left,
+                                               stop=self._stopped_by_user)
+            nodes += found.nodes
+            if found.status != PROVED:
+                break
+            refuted[move] = (result, found.plies)
+            rest = [m for m in codes if m not in refuted]
+            if not rest:
+                result, plies = max(refuted.values(), key=lambda rp: rp[1])
+                result.score, result.mate = -float(ab.MATE - plies - 1), -((plies + 2) // 2)
+                if info is not None:
+                    info(result)
+                break
+            # Half of what is left (its first iteration completes even with none left).
+            share = max(0.0, deadline - time.perf_counter()) / 2
+            self.ctl[ab.C_STOP] = 0
+            self._armed = self._stop_requested = self._timed_out = False
+            with self._clock:
+                self._start_clock(share)
+            result = self._deepen(pos, lim, (share, share), rest, start, info)
+        result.refuted = [move_to_uci(m) for m in refuted]
+        return result, nodes
+
+    def _proof_search(self) -> ProofSearch:
+        """The engine's proof-number search, made when first used."""
+        if self._proof is None:
+            from .pns import ProofSearch
+            self._proof = ProofSearch(1 << 19)
+        return self._proof
 
     def _table_move(self, pos: Position, allowed: list[int] | None,
                     start: float) -> SearchResult | None:

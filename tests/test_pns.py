@@ -148,6 +148,46 @@ def test_the_engine_plays_a_proved_win_and_avoids_a_proved_loss():
     assert fixed._proof is None                       # no proof search ran
 
 
+#: Black's lone king to move in suicide: g4h5 loses by force in 16 plies (the proof takes
+#: some 50 nodes), g4f3 is not proved lost. From tdleaf's games against Sjeng (the
+#: defence suite: tdleaf played g4h5 at 1 s a move).
+CHECKED = "8/3K1P1K/8/1B6/1N4k1/8/1PK5/R7 b - - 6 36"
+
+
+def test_the_proof_check_leaves_out_a_chosen_move_proved_to_lose():
+    """With a proof check, the move alpha-beta chose is searched for the opponent: at
+    depth 7 alpha-beta prefers g4h5 to g4f3, but with a clock and the check the engine
+    plays g4f3 (reporting g4h5 refuted where it chose it first); when every allowed move
+    is proved to lose it plays the longest loss as the mate it is, which python-chess's
+    rules bear out; with a depth limit the check never runs."""
+    from search.engine import Engine, Limits
+
+    engine = Engine("suicide", hash_mb=1)
+    pair = ["g4h5", "g4f3"]
+    assert engine.search(CHECKED, limits=Limits(depth=7, searchmoves=pair)).move == "g4h5"
+    engine.proof_check = 0.5
+    r = engine.search(CHECKED, limits=Limits(depth=7, searchmoves=pair))
+    assert (r.move, r.refuted, engine._proof) == ("g4h5", [], None)
+    engine.new_game()
+    r = engine.search(CHECKED, limits=Limits(movetime=0.05, searchmoves=pair))
+    assert r.move == "g4f3" and r.refuted in ([], ["g4h5"]) and r.mate is None
+    engine.proof_check = 0.9      # alpha-beta too short to see the mate itself
+    seen: list = []
+    r = engine.search(CHECKED, limits=Limits(movetime=0.05, searchmoves=["g4h5"]),
+                      info=seen.append)
+    assert (r.move, r.refuted, r.mate) == ("g4h5", ["g4h5"], -9)
+    assert seen[-1] is r                          # the front end reports the mate
+    after = Position.from_fen(CHECKED, "suicide")
+    after.push_uci("g4h5")
+    proof = ProofSearch(1 << 12).solve(after)
+    assert proof.status == PROVED and proof.plies == len(proof.pv) == 16
+    board = new_board("suicide", CHECKED)
+    for move in ["g4h5"] + proof.pv:
+        board.push_uci(move)
+    assert board.is_variant_win() or board.is_variant_loss()
+    assert board.outcome().winner == chess.WHITE
+
+
 def test_a_match_player_sets_its_proof_share():
     """``proof`` (a match player's setting) sets the share, 0 turning the search off;
     a share outside [0, 1) is refused."""
@@ -165,3 +205,6 @@ def test_a_match_player_sets_its_proof_share():
     for bad in ("1", "-0.1", "half"):
         with pytest.raises(PlayerError, match="share of the move's time"):
             make_player("default", {"proof": bad})
+        with pytest.raises(PlayerError, match="share of the move's time"):
+            make_player("default", {"proof_check": bad})
+    assert make_player("default", {"proof_check": "0.3"}).proof_check == 0.3

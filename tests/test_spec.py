@@ -177,3 +177,18 @@ def test_package_code_decides_by_flags_not_names():
             found += violations(path.read_text(encoding="utf-8"), rel)
     assert not found, ("decisions by a variant's name (ask variants.spec: its flags, "
                        "same_rules, rules_family...):\n" + "\n".join(found))
+
+
+def test_the_rules_text_changes_with_the_rules_alone(monkeypatch):
+    """The endgame tables' file name digests :func:`spec.rules_text`: tuning a variant's
+    search keeps the tables, changing one of its rules does not."""
+    import dataclasses
+
+    before = spec.rules_text()
+    tuned = [dataclasses.replace(v, proof_check=0.9, aspiration=2.0) for v in spec._ALL]
+    monkeypatch.setattr(spec, "_ALL", tuple(tuned))
+    assert spec.rules_text() == before
+    changed = [dataclasses.replace(v, must_capture=not v.must_capture) if v.name == "suicide"
+               else v for v in tuned]
+    monkeypatch.setattr(spec, "_ALL", tuple(changed))
+    assert spec.rules_text() != before

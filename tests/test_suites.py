@@ -77,9 +77,11 @@ def test_solving_writes_rates_and_nodes(built, capsys):
     out = folder / "out"
     assert main(["bench", "suites", "--out", str(out), "--movetime", "0.02",
                  "--proof-nodes", str(1 << 17), "--fsf-depth", "8", "--json",
-                 "--report", str(folder / "before.json"), "--flags", "66047"]) == 0
+                 "--report", str(folder / "before.json"), "--flags", "66047",
+                 "--proof-check", "0.3"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["flags"] == 66047 and (folder / "before.json").exists()
+    assert report["proof_check"] == 0.3 and report["endgame_tables"] >= 0
     assert [(s["suite"], s["positions"]) for s in report["summary"]] == [("wins", 1),
                                                                         ("defence", 1)]
     for s in report["summary"]:

@@ -28,10 +28,11 @@ first).
 ``build.jsonl`` records each game as it is done, so that ``--resume`` carries on.
 
 Solving (``--movetime S``, repeatable) searches each position as tdleaf plays it (the
-variant's default evaluation and search, or ``--flags`` and ``--proof-share``, a fresh
-table each position), one position at a time, and writes ``solve.json`` (or
-``--report``): each position's move, nodes and verdict, and the solve rate of each suite
-at each time with its Wilson 95% interval. The searches are timed (a quiet machine);
+variant's default evaluation and search, or ``--flags``, ``--proof-share`` and
+``--proof-check``, a fresh table each position), one position at a time, and writes
+``solve.json`` (or ``--report``): each position's move, nodes and verdict, the solve
+rate of each suite at each time with its Wilson 95% interval, and how many endgame
+tables the engine had (``tdleaf warmup --tables`` builds them). The searches are timed (a quiet machine);
 every check is a fixed amount of work (a proof search of at most ``--proof-nodes``, a
 Fairy-Stockfish search to ``--fsf-depth`` or ``--fsf-nodes``), outside them, so that the
 suites and the verdicts do not depend on the machine's load (the proof search keeps
@@ -291,7 +292,7 @@ def _verdict(judge: Judge, suite: str, fen: str, move: str, played: str | None) 
 
 def solve(out: Path, variant: str, movetimes: list[float], checks: Checks = Checks(), *,
           flags: int | None = None, proof_share: float | None = None,
-          report_path: Path | None = None,
+          proof_check: float | None = None, report_path: Path | None = None,
           progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Search every position of ``out``'s suites at each of ``movetimes`` and judge the
     moves; the report is written to ``report_path`` (default ``out/solve.json``) and
@@ -301,6 +302,8 @@ def solve(out: Path, variant: str, movetimes: list[float], checks: Checks = Chec
     engine = Engine(variant, None, flags=flags)
     if proof_share is not None:
         engine.proof_share = proof_share
+    if proof_check is not None:
+        engine.proof_check = proof_check
     engine.load_compiled()
     judge = Judge(variant, checks)
     rows, summary = [], []
@@ -333,16 +336,28 @@ def solve(out: Path, variant: str, movetimes: list[float], checks: Checks = Chec
     finally:
         judge.close()
     report = {"variant": variant, "flags": engine.flags, "proof_share": engine.proof_share,
+              "proof_check": engine.proof_check, "endgame_tables": _tables_loaded(variant),
               "checks": vars(checks), "summary": summary, "positions": rows}
     write_json(report_path or out / "solve.json", report)
     return report
+
+
+def _tables_loaded(variant: str) -> int:
+    """How many endgame tables the engine had (none where they were not built: the
+    searches at the root of 3-piece positions differ)."""
+    if not spec(variant).endgame_pieces:
+        return 0
+    from search.endgame import tables
+    return len(tables(variant).tables)
 
 
 def format_report(report: dict[str, Any]) -> str:
     """The solve rates as a table."""
     head = f"{report['variant']}, search flags {report['flags']}, proof share "
     columns = f"{'suite':<9}{'time':>7}{'solved':>12}{'rate':>8}  {'95% interval':<16}"
-    lines = [head + f"{report['proof_share']:g}", columns + f"{'nodes':>10}"]
+    head += (f"{report['proof_share']:g}, proof check {report.get('proof_check', 0):g}, "
+             f"endgame tables {report.get('endgame_tables', '?')}")
+    lines = [head, columns + f"{'nodes':>10}"]
     for s in report["summary"]:
         lo, hi = s["interval"]
         lines.append(f"{s['suite']:<9}{s['movetime']:>6g}s{s['solved']:>6} / {s['positions']:<4}"

@@ -331,6 +331,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--proof-share", type=float, metavar="F",
                    help="the share of a move's time for the proof search (default: the "
                         "variant's)")
+    b.add_argument("--proof-check", type=float, metavar="F",
+                   help="the share of a move's time kept for the proof check of the move "
+                        "chosen (default: the variant's)")
     b.add_argument("--proof-nodes", type=positive_int, default=bench_suites_module.Checks.proof_nodes,
                    metavar="N", help="the proof search's nodes per check (default "
                                      f"{bench_suites_module.Checks.proof_nodes})")
@@ -553,7 +556,7 @@ def run_suites(args: argparse.Namespace) -> int:
             print(f"{out}: wins {counts['wins']} positions, defence {counts['defence']}")
         if args.movetime:
             report = suites.solve(out, variant, args.movetime, checks, flags=args.flags,
-                                  proof_share=args.proof_share,
+                                  proof_share=args.proof_share, proof_check=args.proof_check,
                                   report_path=Path(args.report) if args.report else None)
             print_report({"benchmark": "suites", **report}, args.json, suites.format_report)
     except (UnknownVariantError, ValueError, OSError, EpdError, PgnError) as exc:

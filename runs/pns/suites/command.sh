@@ -15,4 +15,10 @@ tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 0
   --report runs/pns/suites/suicide/solve-after-0.1.json
 tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 1 \
   --report runs/pns/suites/suicide/solve-after-1.json
-# Still to run: before at 1 s (solve-before-1.json), and after with --proof-share 0.25.
+# The endgame tables must be built first (`tdleaf warmup --tables`): the engine plays
+# them at the root and both proof searches (the engine's and the judge's) read them.
+# The reports from 2026-12-03 on say how many tables the engine had.
+# With the proof check of the chosen move (0.3 of each move kept for it; suicide's
+# default since):
+tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 1 \
+  --proof-check 0.3 --report runs/pns/suites/suicide/solve-check0.3-1.json
