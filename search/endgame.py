@@ -508,12 +508,11 @@ def sources_digest() -> str:
     its spec, the rule fields alone, so that tuning the search keeps the tables), this
     module and the outcomes it reads (search/prior.py)."""
     here = Path(__file__).resolve().parent
+    rules = here.parent / "variants"
     h = hashlib.sha256()
-    for path in [*sorted((here.parent / "variants").glob("*.py")), here / "endgame.py",
-                 here / "prior.py"]:
+    for path in [*sorted(rules.glob("*.py")), here / "endgame.py", here / "prior.py"]:
         h.update(f"{path.parent.name}/{path.name}\0".encode())
-        h.update(spec.rules_text().encode() if path.name == "spec.py" and
-                 path.parent.name == "variants" else path.read_bytes())
+        h.update(spec.rules_text().encode() if path == rules / "spec.py" else path.read_bytes())
     return h.hexdigest()
 
 

@@ -422,6 +422,12 @@ class Engine:
         if self._armed:
             self.ctl[ab.C_STOP] = 1
 
+    def _cancel_timer(self) -> None:
+        """Cancel the move's clock (with ``_clock`` held)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
     def _time_up(self) -> None:
         """The move's clock ran out: a stop that the proof check may outlive (a stop
         asked for by a front end ends it too)."""
@@ -547,9 +553,7 @@ class Engine:
                 proof_nodes += checked
         finally:
             with self._clock:
-                if self._timer is not None:
-                    self._timer.cancel()
-                    self._timer = None
+                self._cancel_timer()
                 self._pondering = False
             # A stop() that arrives before the next search starts must not be lost:
             # only the end of a search clears it (front ends call clear_stop()).
@@ -577,8 +581,7 @@ class Engine:
         (among ``allowed``) is the result, with its mate distance; the root moves it
         proves to lose leave ``allowed`` (unless every move does). Returns the result
         (or None), the moves alpha-beta searches and the proof search's nodes."""
-        if (plan is None or lim.depth or lim.nodes or lim.ponder or lim.infinite
-                or lim.multipv > 1 or lim.mate):
+        if plan is None or not self._timed_alone(lim, plan):
             return None, allowed, 0
         known = self._table_move(pos, allowed, start)
         if known is not None or not self.proof_share:
@@ -600,13 +603,17 @@ class Engine:
             allowed = kept or allowed
         return None, allowed, found.nodes
 
+    @staticmethod
+    def _timed_alone(lim: Limits, plan: tuple[float, float] | None) -> bool:
+        """Whether the move has a time limit alone (no depth, node or mate limit, as
+        UCI_Elo's; not pondering or infinite; one line): where the proof searches run."""
+        return not (plan is None or lim.depth or lim.nodes or lim.ponder or lim.infinite
+                    or lim.multipv > 1 or lim.mate)
+
     def _check_share(self, lim: Limits, plan: tuple[float, float] | None) -> float:
-        """The proof check's share of this move (:attr:`proof_check`): only with a time
-        limit alone, as :meth:`_prove_root`, and one line."""
-        if (not self.proof_check or plan is None or lim.depth or lim.nodes or lim.ponder
-                or lim.infinite or lim.multipv > 1 or lim.mate):
-            return 0.0
-        return self.proof_check
+        """The proof check's share of this move (:attr:`proof_check`), where
+        :meth:`_timed_alone` says the proof searches run."""
+        return self.proof_check if self._timed_alone(lim, plan) else 0.0
 
     def _check_move(self, pos: Position, lim: Limits, plan: tuple[float, float],
                     allowed: list[int] | None, start: float,
@@ -622,9 +629,7 @@ class Engine:
         search's nodes."""
         from .pns import PROVED
         with self._clock:                # alpha-beta is done: its clock is not needed
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            self._cancel_timer()
         deadline = min(time.perf_counter() + self.proof_check * plan[0], start + plan[1])
         codes = allowed if allowed is not None else [int(m) for m in pos.legal_move_codes()]
         refuted: dict[int, tuple[SearchResult, int]] = {}     # move: its result, plies

@@ -228,16 +228,6 @@ _ALL = (
 
 #: Every variant by canonical name, in :data:`VARIANTS` order.
 SPECS: dict[str, Variant] = {v.name: v for v in _ALL}
-
-#: The fields that are the rules (what a table of outcomes depends on); the others tune
-#: the search and the tools, and may change without a table being built again.
-RULE_FIELDS = ("name", "code", "board_class", "pockets", "losing", "king_capture",
-               "explosions", "must_capture", "win_conditions", "halfmove_rule")
-
-
-def rules_text() -> str:
-    """Every variant's rule fields (:data:`RULE_FIELDS`), as text to digest."""
-    return "\n".join(repr(tuple(getattr(v, f) for f in RULE_FIELDS)) for v in _ALL)
 #: The variants this package plays, by canonical name.
 VARIANTS: tuple[str, ...] = tuple(SPECS)
 #: Other names accepted for them -> canonical name.
@@ -246,6 +236,10 @@ ALIASES: dict[str, str] = {a: v.name for v in _ALL for a in v.aliases}
 #: measured once per rule set cover (antichess is giveaway's rules).
 RULE_FAMILIES: tuple[str, ...] = tuple(v.name for i, v in enumerate(_ALL)
                                        if all(u.code != v.code for u in _ALL[:i]))
+#: The fields that are the rules (what a table of outcomes depends on); the others tune
+#: the search and the tools, and may change without a table being built again.
+RULE_FIELDS = ("name", "code", "board_class", "pockets", "losing", "king_capture",
+               "explosions", "must_capture", "win_conditions", "halfmove_rule")
 
 
 def get(name: str | Variant) -> Variant:
@@ -258,6 +252,11 @@ def get(name: str | Variant) -> Variant:
         raise UnknownVariantError(
             f"unknown variant {name!r}; expected one of: {', '.join(VARIANTS)}")
     return found
+
+
+def rules_text() -> str:
+    """Every variant's rule fields (:data:`RULE_FIELDS`), as text to digest."""
+    return "\n".join(repr(tuple(getattr(v, f) for f in RULE_FIELDS)) for v in _ALL)
 
 
 def canonical_variant(name: str) -> str:

@@ -32,8 +32,8 @@ variant's default evaluation and search, or ``--flags``, ``--proof-share`` and
 ``--proof-check``, a fresh table each position), one position at a time, and writes
 ``solve.json`` (or ``--report``): each position's move, nodes and verdict, the solve
 rate of each suite at each time with its Wilson 95% interval, and how many endgame
-tables the engine had (``tdleaf warmup --tables`` builds them). The searches are timed (a quiet machine);
-every check is a fixed amount of work (a proof search of at most ``--proof-nodes``, a
+tables the engine had (``tdleaf warmup --tables`` builds them). The searches are timed
+(a quiet machine); every check is a fixed amount of work (a proof search of at most ``--proof-nodes``, a
 Fairy-Stockfish search to ``--fsf-depth`` or ``--fsf-nodes``), outside them, so that the
 suites and the verdicts do not depend on the machine's load (the proof search keeps
 the wins it proved from check to check, in the same order every run).
