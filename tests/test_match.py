@@ -47,6 +47,7 @@ from helpers_engines import Descendants, engine_path, require_engine, still_runn
 
 HERE = Path(__file__).resolve().parent
 BROKEN = HERE / "engines" / "broken_uci.py"
+DISPUTING = HERE / "engines" / "disputing_xboard.py"
 VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "antichess", "atomic")
 
 
@@ -383,6 +384,78 @@ def test_broken_engine_loses_and_the_match_goes_on(mode, failure, tmp_path):
     text = pgn.read_text()
     assert text.count(f'[Failure "{failure}"]') == 4
     assert len(read_games(pgn)) == 4
+
+
+def test_a_disputed_move_is_reported_apart_and_not_scored(tmp_path):
+    """An engine that refuses its opponent's legal move (Sjeng's castling in suicide)
+    disputes the rules: the game ends "*", out of the score and of the pairs, and a
+    resumed match neither replays nor counts it. Naming a move nobody played is the
+    engine's own illegal move, a loss."""
+    pgn = tmp_path / "d.pgn"
+    cfg = MatchConfig("suicide", PlayerConfig("traditional", {"depth": 1}),
+                      PlayerConfig(f"xboard:{sys.executable} {DISPUTING} dispute 2", {}),
+                      games=2, pgn=str(pgn))
+    summary = run_match(cfg)
+    assert summary.games == 0 and len(summary.outcomes) == 2
+    assert summary.pentanomial() == [0] * 5
+    data = summary.to_json()
+    assert [d["game"] for d in data["disputes"]] == [1, 2]
+    assert {d["refused_by"] for d in data["disputes"]} == {"Disputer"}
+    assert data["illegal_moves"] == 0 and data["failures_of_b"]["dispute"] == 2
+    assert "Rules disputes, left out of the score: 2 (Disputer refused a legal move in " \
+           "games 1, 2)" in summary.report()
+    text = pgn.read_text()
+    assert text.count('[Result "*"]') == 2 and text.count('[Termination "rules dispute"]') == 2
+    stored = read_games(pgn)
+    assert [(g.result, g.failure) for g in stored] == [("*", "dispute")] * 2
+    resumed = run_match(MatchConfig("suicide", cfg.a, cfg.b, games=4, pgn=str(pgn)), resume=True)
+    assert len(resumed.outcomes) == 4 and resumed.games == 0
+    assert [g.round for g in read_games(pgn)] == [1, 2, 3, 4]
+
+    cfg = MatchConfig("suicide", cfg.a,
+                      PlayerConfig(f"xboard:{sys.executable} {DISPUTING} confused 2", {}),
+                      games=2, pgn=str(tmp_path / "c.pgn"))
+    summary = run_match(cfg)
+    assert summary.wins == 2 and summary.failures("illegal move", of_a=False) == 2
+
+
+def test_a_dispute_scored_as_an_illegal_move_reads_as_a_dispute(tmp_path, capsys):
+    """Files written before disputes were set apart scored them as the refuser's illegal
+    move: their reader sets a refusal of the opponent's last move apart all the same
+    (game 126 of the Sjeng baseline, runs/pns/sjeng-baseline), and leaves other illegal
+    moves as they were."""
+    game = """[Event "tdleaf match"]
+[Round "{round}"]
+[White "Sjeng 11.2"]
+[Black "before-64"]
+[Result "0-1"]
+[Variant "Suicide"]
+[PlyCount "24"]
+[Termination "rules infraction"]
+[Failure "illegal move"]
+
+1. g4 d6 2. f4 Bxg4 3. Kf2 Bxe2 4. Qxe2 b5 {{book}} 5. Qxb5 {{0.347s}} Na6
+{{1.005s}} 6. Qxa6 {{0.328s}} g5 {{1.003s}} 7. Qxd6 {{0.337s}} Qxd6 {{1.002s}} 8. fxg5
+{{0.001s}} Qxh2 {{1.001s}} 9. Rxh2 {{0.001s}} Bh6 {{1.004s}} 10. Rxh6 {{1.339s}} Nxh6
+{{1.004s}} 11. gxh6 {{0.001s}} Rc8 {{1.002s}} 12. d3 {{1.329s}} O-O {{1.002s}}
+{{White makes an illegal move (Illegal move: {named})}} 0-1
+
+"""
+    pgn = tmp_path / "old.pgn"
+    # Rounds 1, 3, 5: Sjeng has White in each, as player A of a match.
+    pgn.write_text(game.format(round=1, named="e8g8") + game.format(round=3, named="O-O")
+                   + game.format(round=5, named="a1a1"))
+    stored = read_games(pgn)
+    assert [(g.result, g.failure) for g in stored] == [
+        ("*", "dispute"), ("*", "dispute"), ("0-1", "illegal move")]
+    assert stored[0].white_to_move      # Sjeng, White, refused Black's castling
+    # The same summary from the command line, which plays nothing with --summary.
+    assert main(["match", "xboard:sjeng", "default", "--variant", "suicide", "--pgn", str(pgn),
+                 "--summary", "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 1 and data["wins"] == 0 and data["illegal_moves"] == 1
+    assert data["disputes"] == [{"game": 1, "refused_by": "Sjeng 11.2"},
+                                {"game": 3, "refused_by": "Sjeng 11.2"}]
 
 
 def test_a_working_script_engine_plays_whole_games(tmp_path):

@@ -42,7 +42,8 @@ is restarted and the match goes on. Adjudication as cutechess-cli: --max-plies, 
 two-sided resign rule and a draw rule on the players' own scores.
 
 Games are appended to the PGN as they finish; Ctrl-C or kill -9 leave a valid file,
-and the same command with --resume carries on to --games in all. --sprt stops the match
+and the same command with --resume carries on to --games in all; with --summary it
+prints the summary of the games in the file and plays none. --sprt stops the match
 as soon as a sequential test decides."""
 
 
@@ -61,6 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the games' PGN (default runs/matches/<time>-<variant>-A-vs-B.pgn)")
     p.add_argument("--resume", action="store_true",
                    help="carry on the match in --pgn to --games games in all")
+    p.add_argument("--summary", action="store_true",
+                   help="print the summary of the games in --pgn (up to --games) and play none")
     p.add_argument("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
                    help="stop when a GSPRT (logistic Elo, game pairs) accepts elo0 or elo1 "
                         "(alpha and beta default to 0.05)")
@@ -169,12 +172,13 @@ class LiveLine:
     def __call__(self, summary: Any, outcome: Any) -> None:
         if not self.enabled:
             return
+        played = len(summary.outcomes)      # disputed games too: they are done
         if self.bar is not None:
-            self.bar.n = summary.games
+            self.bar.n = played
             self.bar.set_postfix_str(summary.progress_line(), refresh=False)
             self.bar.refresh()
-        elif outcome is not None and (summary.games % self.every == 0 or summary.games == self.total):
-            print(f"[{summary.games}/{self.total}] {summary.progress_line()}", file=sys.stderr,
+        elif outcome is not None and (played % self.every == 0 or played == self.total):
+            print(f"[{played}/{self.total}] {summary.progress_line()}", file=sys.stderr,
                   flush=True)
 
     def close(self) -> None:
@@ -184,7 +188,7 @@ class LiveLine:
 
 def run(args: argparse.Namespace) -> int:
     from tdleaf.play import stats
-    from tdleaf.play.match import MatchConfig, MatchError, Summary, run_match
+    from tdleaf.play.match import MatchConfig, MatchError, Summary, run_match, stored_summary
 
     sides = ["A", "B"]
     options = parse_options(args.option, sides)
@@ -197,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
     if args.resume and not args.pgn:
         raise CliError("--resume needs --pgn FILE (the match to carry on)")
+    if args.summary and not args.pgn:
+        raise CliError("--summary needs --pgn FILE (the match to summarize)")
     if args.openings and args.random_plies != 8:
         raise CliError("--openings and --random-plies are alternatives; give one")
     pgn = args.pgn
@@ -216,6 +222,15 @@ def run(args: argparse.Namespace) -> int:
         cfg.validate()
     except MatchError as exc:
         raise CliError(str(exc)) from None
+    if args.summary:
+        try:
+            stored = stored_summary(cfg)
+        except OSError as exc:
+            raise CliError(f"cannot read {pgn}: {exc.strerror or exc}") from None
+        if stored is None:
+            raise CliError(f"{pgn} holds no finished game")
+        _emit(stored, args.json)
+        return 0
     quiet_text = args.json == "-"
     if not quiet_text:
         print(f"tdleaf match: {args.a} vs {args.b}, {cfg.variant}, {cfg.games} games, "

@@ -45,6 +45,10 @@ Quirks
       wins the race, its ``bestmove`` names a ponder move in the finished game, which
       python-chess refuses and logs with a traceback. The best move is legal and nobody
       here ponders: :class:`EngineLog` drops that error too.
+    * Sjeng plays FICS suicide, whose rules differ from python-chess's: it answers some
+      legal moves of its opponent (castling) with ``Illegal move: e8g8``. A refusal of
+      the opponent's last move is a rules dispute, not an illegal move of its own
+      (:func:`refused_move`); matches report such games apart.
 """
 
 from __future__ import annotations
@@ -196,6 +200,16 @@ def xboard_score(info: chess.engine.InfoDict,
         return (100.0 if mate > 0 else -100.0), mate
     cp = s.score()
     return (None if cp is None else cp / 100.0), None
+
+
+_REFUSAL = re.compile(r"^\s*Illegal move\s*(?:\([^()]*\))?\s*:\s*(\S+)")
+
+
+def refused_move(message: str) -> str | None:
+    """The move an XBoard engine's ``Illegal move: MOVE`` (or ``Illegal move (why):
+    MOVE``) refuses, as it wrote it; None for any other message."""
+    m = _REFUSAL.match(message)
+    return m.group(1) if m else None
 
 
 # -- quirks: Sjeng's commands ---------------------------------------------------------------

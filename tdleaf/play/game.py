@@ -7,6 +7,8 @@ The game ends, in this order of checks, when:
   once (threefold repetition, fifty moves; not in crazyhouse, as python-chess);
 * a player fails: an illegal move, no move, a crash, a stall (no answer in time) or
   a resignation lose the game; so does a clock that runs out (time forfeit);
+* an engine refuses its opponent's legal move (a rules dispute: Sjeng plays FICS
+  suicide): the game ends unscored, ``*``, and matches report it apart;
 * adjudication: ``max_plies`` (the game's plies, opening included) reached is a draw;
   a side loses when, for ``resign_moves`` moves in a row each, it has scored itself at
   least ``resign_score`` pawns behind and its opponent has scored itself that much
@@ -82,7 +84,8 @@ class PlyRecord:
 @dataclass
 class GameResult:
     """A finished game. ``result`` is "1-0", "0-1" or "1/2-1/2"; ``reason`` says why in
-    words (cutechess-cli's style); ``termination`` is the PGN tag's value."""
+    words (cutechess-cli's style); ``termination`` is the PGN tag's value. A disputed
+    game's result is "*": it has no score."""
 
     white: str
     black: str
@@ -119,6 +122,7 @@ _DRAW_REASONS = {
 }
 _FAILURE_TEXT = {
     "illegal move": ("rules infraction", "{side} makes an illegal move"),
+    "dispute": ("rules dispute", "{side} refuses its opponent's legal move"),
     "no move": ("rules infraction", "{side} answers without a move"),
     "crash": ("abandoned", "{side} disconnects"),
     "stall": ("abandoned", "{side}'s connection stalls"),
@@ -249,5 +253,6 @@ def _fail(game: GameResult, side: bool, answer: MoveAnswer) -> None:
         reason += f": {answer.move}"
     if answer.detail:
         reason += f" ({answer.detail})"
-    _finish(game, "0-1" if side else "1-0", reason, termination)
+    unscored = answer.error == "dispute"
+    _finish(game, "*" if unscored else "0-1" if side else "1-0", reason, termination)
     game.failure, game.failed_side = answer.error, side

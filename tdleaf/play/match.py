@@ -126,14 +126,23 @@ class GameOutcome:
     b_time: tuple[int, float] = (0, 0.0)
 
     @property
+    def disputed(self) -> bool:
+        """A rules dispute (an engine refused a legal move): the game has no score."""
+        return self.result == "*"
+
+    @property
     def a_score(self) -> float:
+        if self.disputed:
+            raise ValueError(f"game {self.index + 1} was disputed: it has no score")
         white = {"1-0": 1.0, "0-1": 0.0}.get(self.result, 0.5)
         return white if self.a_white else 1.0 - white
 
 
 @dataclass
 class Summary:
-    """The statistics of a match so far, from A's point of view."""
+    """The statistics of a match so far, from A's point of view. Disputed games (an
+    engine refused a legal move, see :mod:`.game`) are among ``outcomes`` but not in
+    the score: not in the games counted, nor in the pairs."""
 
     a: str
     b: str
@@ -168,25 +177,36 @@ class Summary:
         return True
 
     @property
+    def scored(self) -> list[GameOutcome]:
+        """The games that count: all but the disputed."""
+        return [o for o in self.outcomes if not o.disputed]
+
+    @property
+    def disputes(self) -> list[GameOutcome]:
+        return [o for o in self.outcomes if o.disputed]
+
+    @property
     def wins(self) -> int:
-        return sum(1 for o in self.outcomes if o.a_score == 1.0)
+        return sum(1 for o in self.scored if o.a_score == 1.0)
 
     @property
     def losses(self) -> int:
-        return sum(1 for o in self.outcomes if o.a_score == 0.0)
+        return sum(1 for o in self.scored if o.a_score == 0.0)
 
     @property
     def draws(self) -> int:
-        return sum(1 for o in self.outcomes if o.a_score == 0.5)
+        return sum(1 for o in self.scored if o.a_score == 0.5)
 
     @property
     def games(self) -> int:
-        return len(self.outcomes)
+        """The games scored (disputed games left out)."""
+        return len(self.scored)
 
     def pentanomial(self) -> list[int]:
-        """Counts of complete pairs scoring 0, 1/2, 1, 3/2, 2 points for A."""
+        """Counts of complete pairs scoring 0, 1/2, 1, 3/2, 2 points for A (a pair with
+        a disputed game is not complete)."""
         by_pair: dict[int, list[float]] = {}
-        for o in self.outcomes:
+        for o in self.scored:
             by_pair.setdefault(o.index // 2, []).append(o.a_score)
         counts = [0] * 5
         for scores in by_pair.values():
@@ -270,6 +290,9 @@ class Summary:
             "stalls": self.failures("stall"), "no_moves": self.failures("no move"),
             "failures_of_a": {k: self.failures(k, True) for k in _FAILURES},
             "failures_of_b": {k: self.failures(k, False) for k in _FAILURES},
+            # Left out of every number above but the times (their moves were played).
+            "disputes": [{"game": o.index + 1, "refused_by": self.a if o.failed_a else self.b}
+                         for o in self.disputes],
         }
         if self.sprt is not None:
             llr = self.llr()
@@ -281,10 +304,13 @@ class Summary:
 
     def progress_line(self) -> str:
         w, lost, d = self.wins, self.losses, self.draws
+        disputed = len(self.disputes)
         if not self.games:
-            return "no games yet"
+            return f"{disputed} disputed, none scored" if disputed else "no games yet"
         est = stats.elo_trinomial(w, lost, d)
         text = f"+{w} -{lost} ={d} score {est.score:.3f} Elo {_fmt_elo(est.elo)} +- {_fmt_margin(est)}"
+        if disputed:
+            text += f" ({disputed} disputed)"
         llr = self.llr()
         if llr is not None:
             text += f" LLR {llr:.2f} [{self.sprt.lower:.2f}, {self.sprt.upper:.2f}]"  # type: ignore[union-attr]
@@ -294,12 +320,14 @@ class Summary:
         """The human-readable summary (cutechess-cli's lines, plus the report's test)."""
         j = self.to_json()
         n = self.games
-        lines = [f"{self.a} vs {self.b} ({self.variant}): {n} game{'s' if n != 1 else ''}"]
+        disputed = len(j["disputes"])
+        lines = [f"{self.a} vs {self.b} ({self.variant}): {n} game{'s' if n != 1 else ''}"
+                 + (f" scored, {disputed} disputed" if disputed else "")]
         if self.a_settings or self.b_settings:
             lines.append(f"Settings: {self.a}: {self.a_settings or '-'}; "
                          f"{self.b}: {self.b_settings or '-'}")
         if not n:
-            return "\n".join(lines)
+            return "\n".join(lines + self._dispute_lines(j))
         lines.append(f"Score of {self.a} vs {self.b}: {j['wins']} - {j['losses']} - {j['draws']} "
                      f"[{j['score']:.3f}] {n}")
         tri = stats.elo_trinomial(j["wins"], j["losses"], j["draws"])
@@ -330,6 +358,7 @@ class Summary:
                                         ("no move", j["no_moves"])) if v]
         if bad:
             lines.append("Failures: " + ", ".join(bad))
+        lines += self._dispute_lines(j)
         (a_time, b_time), (a_moves, b_moves) = self.time_per_move(), self.moves()
         lines.append(f"Time per move: {self.a} {_fmt_seconds(a_time)} ({a_moves} moves), "
                      f"{self.b} {_fmt_seconds(b_time)} ({b_moves} moves)")
@@ -337,7 +366,19 @@ class Summary:
         return "\n".join(lines)
 
 
-_FAILURES = ("illegal move", "no move", "crash", "stall", "time forfeit", "resign")
+    @staticmethod
+    def _dispute_lines(j: dict[str, Any]) -> list[str]:
+        by: dict[str, list[str]] = {}
+        for d in j["disputes"]:
+            by.setdefault(d["refused_by"], []).append(str(d["game"]))
+        if not by:
+            return []
+        return [f"Rules disputes, left out of the score: {len(j['disputes'])} ("
+                + "; ".join(f"{who} refused a legal move in game{'s' * (len(g) > 1)} "
+                            f"{', '.join(g)}" for who, g in by.items()) + ")"]
+
+
+_FAILURES = ("illegal move", "dispute", "no move", "crash", "stall", "time forfeit", "resign")
 #: How much longer a move one side of a timed match may take than the other's, on
 #: average, before the summary warns (1.25: 25% longer).
 TIME_TOLERANCE = 1.25
@@ -408,7 +449,7 @@ def _play(side: _Side, cfg: MatchConfig, openings: list[Opening], index: int) ->
 
 def _outcome(index: int, game: GameResult) -> GameOutcome:
     a_white = index % 2 == 0
-    failed_a = None if game.failed_side is None else (game.failed_side == a_white)
+    failed_a = None if game.failed_side is None else bool(game.failed_side == a_white)
     a_time, b_time = game.time_used(a_white), game.time_used(not a_white)
     return GameOutcome(index, a_white, game.result, game.failure, failed_a,
                        len(game.opening.moves) + len(game.plies), a_time, b_time)
@@ -419,7 +460,9 @@ def stored_outcome(g: StoredGame) -> GameOutcome:
     index = g.round - 1
     a_white = index % 2 == 0
     failed_a = None
-    if g.failure:
+    if g.failure == "dispute":      # unscored: the side that refused the move was to move
+        failed_a = g.white_to_move == a_white
+    elif g.failure:
         loser_white = g.result == "0-1"
         failed_a = loser_white == a_white
     a_time, b_time = (g.white_time, g.black_time) if a_white else (g.black_time, g.white_time)

@@ -13,18 +13,21 @@ a game's file says who played it at what strength, whatever command started it.
 from __future__ import annotations
 
 import datetime
+import io
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import chess
+import chess.pgn
 
 from variants import board_class
 
 from .game import GameResult
+from .players import disputes_last_move
 
-_RESULTS = ("1-0", "0-1", "1/2-1/2")
+_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")      # "*": a rules dispute, unscored
 _HEADER = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]\s*$')
 #: The time at the end of a move's comment, ``{+0.35/5 0.120s}`` (see :func:`_comment`).
 _MOVE_TIME = re.compile(r"\{[^{}]*?(\d+\.\d+)s\}")
@@ -44,6 +47,7 @@ class StoredGame:
     black_time: tuple[int, float] = (0, 0.0)
     white_settings: str = ""                    # the WhiteSettings / BlackSettings tags
     black_settings: str = ""
+    white_to_move: bool = True                  # at the end: who failed, in a dispute
 
 
 def _comment(game: GameResult, i: int) -> str:
@@ -187,7 +191,27 @@ def _parse(chunk: str) -> StoredGame | None:
     first_white = white_starts == ((plies - len(seconds)) % 2 == 0)
     first, second = seconds[0::2], seconds[1::2]
     white, black = (first, second) if first_white else (second, first)
+    failure = headers.get("Failure")
+    if failure == "illegal move" and _refused_last_move(chunk):
+        result, failure = "*", "dispute"
     return StoredGame(round_, headers.get("White", "?"), headers.get("Black", "?"), result,
-                      headers.get("Failure"), plies, (len(white), sum(white)),
+                      failure, plies, (len(white), sum(white)),
                       (len(black), sum(black)), headers.get("WhiteSettings", ""),
-                      headers.get("BlackSettings", ""))
+                      headers.get("BlackSettings", ""), white_starts == (plies % 2 == 0))
+
+
+#: The closing comment of a game lost by an illegal move, with the engine's words:
+#: ``{White makes an illegal move (Illegal move: e8g8)}``.
+_ILLEGAL_DETAIL = re.compile(r"makes an illegal move[^{}]*\(([^(){}]*)\)\}\s*\S+\s*$")
+
+
+def _refused_last_move(chunk: str) -> bool:
+    """Whether a game scored as an illegal move (files written before disputes were set
+    apart) ended with an engine refusing its opponent's legal last move."""
+    m = _ILLEGAL_DETAIL.search(chunk)
+    if m is None:
+        return False
+    game = chess.pgn.read_game(io.StringIO(chunk))
+    if game is None or game.errors:
+        return False
+    return disputes_last_move(game.end().board(), m.group(1))

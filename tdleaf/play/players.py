@@ -82,7 +82,7 @@ class MoveAnswer:
     mate: int | None = None
     depth: int | None = None
     nodes: int | None = None
-    error: str | None = None     # "illegal move", "no move", "crash", "stall", "resign"
+    error: str | None = None     # "illegal move", "dispute", "no move", "crash", "stall", "resign"
     detail: str = ""
 
 
@@ -457,8 +457,8 @@ class ExternalPlayer(Player):
             return MoveAnswer(None, time.perf_counter() - t0, error="crash", detail=str(exc))
         except chess.engine.EngineError as exc:
             self._kill()    # its idea of the position is unknown now
-            return MoveAnswer(None, time.perf_counter() - t0, error="illegal move",
-                              detail=str(exc))
+            error = "dispute" if disputes_last_move(board, str(exc)) else "illegal move"
+            return MoveAnswer(None, time.perf_counter() - t0, error=error, detail=str(exc))
         except RuntimeError as exc:   # the event loop of a dead engine
             self._kill()
             return MoveAnswer(None, time.perf_counter() - t0, error="crash", detail=str(exc))
@@ -483,6 +483,20 @@ class ExternalPlayer(Player):
     @property
     def description(self) -> str:
         return f"{self.name} ({self.protocol}: {shlex.join(self.command)})"
+
+
+def disputes_last_move(board: chess.Board, message: str) -> bool:
+    """Whether an engine's error ``message`` refuses the last move of ``board``'s game
+    (``Illegal move: e8g8`` or ``Illegal move: O-O``): the referee, python-chess, played
+    it, so the engine disputes the rules rather than failing at them."""
+    move = engines.refused_move(message)
+    if move is None or not board.move_stack:
+        return False
+    last = board.peek()
+    before = board.copy()
+    before.pop()
+    san = before.san(last)
+    return move in (last.uci(), san, san.rstrip("+#"))
 
 
 def _fresh_board(pos: Position) -> chess.Board:

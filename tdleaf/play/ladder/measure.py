@@ -223,7 +223,8 @@ def _measure_rung(ladder: Ladder, rung: Rung, cfg: LadderConfig, folder: Path, s
             except MatchError as exc:
                 raise LadderError(f"{ladder.variant}, {rung.label} vs {setting.label}: {exc}") from None
         outcomes.sort(key=lambda o: o.index)
-        result.games += [Played(setting.label, setting.elo, o) for o in outcomes]
+        # A disputed game (an engine refused a legal move) has no score to rate.
+        result.games += [Played(setting.label, setting.elo, o) for o in outcomes if not o.disputed]
         if progress:
             progress(ladder, result, setting.label)
     return result
