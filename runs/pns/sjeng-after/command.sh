@@ -8,3 +8,5 @@ tdleaf match default xboard:sjeng --variant suicide --games 200 \
   --movetime 1 --random-plies 8 --seed 5 --workers 1 -o A.name=after-64 \
   --pgn runs/pns/sjeng-after/games.pgn --json runs/pns/sjeng-after/summary.json \
   --no-progress "$@"
+# Its summary.json is the file's summary with the rules disputes set apart (Sjeng refusing
+# a legal castling), written by the same command with `--summary` (gunzip -k first).

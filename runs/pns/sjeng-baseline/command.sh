@@ -7,3 +7,5 @@ TDLEAF_DATA=$(mktemp -d) tdleaf match default xboard:sjeng --variant suicide --g
   --movetime 1 --random-plies 8 --seed 5 --workers 1 -o A.flags=66047 -o A.proof=0 -o A.proof_check=0 \
   -o A.name=before-64 --pgn runs/pns/sjeng-baseline/games.pgn \
   --json runs/pns/sjeng-baseline/summary.json --no-progress "$@"
+# Its summary.json is the file's summary with the rules disputes set apart (Sjeng refusing
+# a legal castling), written by the same command with `--summary` (gunzip -k first).
