@@ -221,3 +221,18 @@ def test_the_proof_search_reads_the_tables_built():
             assert a.status == b.status, f
     assert sum(r.nodes for r in read) < sum(r.nodes for r in plain)
     assert sum(r.status != OPEN for r in read) >= sum(r.status != OPEN for r in plain)
+
+
+def test_commands_say_when_the_tables_are_not_built(tmp_path, monkeypatch, capsys):
+    """A match, ladder or suite in a losing variant says when its rules' tables are
+    missing (an edit of their sources renames the file: the engine then searches those
+    endgames, and a measurement must know it); other variants say nothing."""
+    from tdleaf.cli.tools import say_if_no_tables
+
+    monkeypatch.setenv("TDLEAF_DATA", str(tmp_path))
+    assert say_if_no_tables("suicide")
+    assert "no endgame tables for suicide's rules" in capsys.readouterr().err
+    assert not say_if_no_tables("crazyhouse")
+    tables("antichess").save()                                # a file, even of no table
+    assert not say_if_no_tables("antichess") and not say_if_no_tables("giveaway")
+    assert capsys.readouterr().err == ""

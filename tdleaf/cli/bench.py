@@ -550,6 +550,8 @@ def run_suites(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         variant = suites.check_variant(args.variant)
+        from .tools import say_if_no_tables
+        say_if_no_tables(variant)           # the engine's moves and the judge's proofs
         if args.build:
             counts = suites.build(Path(args.build), variant, out, checks, resume=args.resume,
                                   progress=lambda text: print(text, file=sys.stderr, flush=True))

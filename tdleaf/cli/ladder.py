@@ -283,8 +283,10 @@ def run(args: argparse.Namespace) -> int:
               f"{'Elo' if rel else 'rating'} {fmt(fit.elo)} [{fmt(fit.low)}, {fmt(fit.high)}]",
               file=sys.stderr, flush=True)
 
-    from .tools import say_if_compiling
+    from .tools import say_if_compiling, say_if_no_tables
     say_if_compiling()      # else a cold cache holds the first batch for a minute
+    for variant in dict.fromkeys(v for v, _ in plan):
+        say_if_no_tables(variant)
     try:
         ladders = run_ladders(plan, cfg, out, resume=args.resume, progress=progress,
                               command=command)

@@ -237,9 +237,10 @@ def run(args: argparse.Namespace) -> int:
               f"{cfg.backend.describe()}; games in {pgn}", file=sys.stderr, flush=True)
     from tdleaf.play.players import is_external
 
-    from .tools import say_if_compiling
+    from .tools import say_if_compiling, say_if_no_tables
     if not (is_external(args.a) and is_external(args.b)):
         say_if_compiling()      # else a cold cache holds the bar at 0% for a minute
+        say_if_no_tables(cfg.variant)
     live = LiveLine(cfg.games, enabled=not args.no_progress)
     holder: dict[str, Summary] = {}
 

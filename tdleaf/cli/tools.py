@@ -131,6 +131,25 @@ COMPILING = ("tdleaf: compiling the engine (first run after install or upgrade, 
              "'tdleaf warmup' does it ahead)")
 
 
+def say_if_no_tables(variant: str) -> bool:
+    """Say on stderr when ``variant``'s rules have endgame tables (the losing variants)
+    and they are not built for this version of the rules: the engine then searches
+    those endgames instead, and a measurement should know it. Returns whether it did."""
+    from variants.spec import get
+
+    if not get(variant).endgame_pieces:
+        return False
+    from search.endgame import tables
+
+    path = tables(variant).path
+    if path.exists():
+        return False
+    print(f"tdleaf: note: no endgame tables for {variant}'s rules ({path}): tdleaf "
+          f"searches those endgames instead; 'tdleaf warmup --tables' builds them "
+          f"(about 7 CPU-minutes a set of rules)", file=sys.stderr, flush=True)
+    return True
+
+
 def say_if_compiling(functions: tuple[str, ...] | None = None) -> bool:
     """Print :data:`COMPILING` to stderr when numba's cache lacks the compiled code the
     command is about to run (:func:`variants.jitcache.cache_is_warm` of ``functions``,
