@@ -560,7 +560,7 @@ def test_classic_layouts_search_as_before_the_leaf_blocks():
     Pinned in tests/data/search_pinned.json from git 134f226's search with
     ``Engine(variant, weights, hash_mb=4, search=mode).search(fen, depth)`` after
     ``new_game()``; a pin with ``flags`` holds the technique bits of a variant's set
-    changed since on purpose (suicide's extensions, issue 64)."""
+    changed since on purpose (the extensions of suicide and antichess, issue 64)."""
     pins = json.loads((Path(__file__).parent / "data" / "search_pinned.json").read_text())
     assert {p["variant"] for p in pins} == set(VARIANTS)
     engines: dict[tuple[str, str, str], Engine] = {}
