@@ -48,9 +48,10 @@ LADDER_FILE = "ladder.json"
 #: Limit kinds that may serve a requested Elo.
 LOOKUP_KINDS = ("depth", "nodes")
 
-#: Variants without a ladder of their own that use another variant's (each variant's
-#: :attr:`variants.spec.Variant.ladder_fallback`): suicide and antichess are giveaway
-#: with other castling and stalemate rules.
+#: Variants that use another variant's ladder where the file has none of their own (each
+#: variant's :attr:`variants.spec.Variant.ladder_fallback`): suicide and antichess are
+#: giveaway with other castling and stalemate rules (antichess has its own ladder since
+#: issue 64; a ladder file saved before has none).
 FALLBACK: dict[str, str] = {name: v.ladder_fallback for name, v in SPECS.items()
                             if v.ladder_fallback}
 

@@ -534,11 +534,15 @@ def test_the_command_line_of_a_config_reproduces_it():
         lad.LadderConfig(engine_limits={"movetime": 0.0}).validate()
 
 
-def test_cli_errors(tmp_path, capsys):
+def test_cli_errors(tmp_path, capsys, monkeypatch):
     assert main(["ladder", "--variant", "nosuchchess", "--out", str(tmp_path / "a")]) == 2
     assert "nosuchchess" in capsys.readouterr().err
+    # Every variant has a reference engine now: one without (antichess until issue 64).
+    monkeypatch.setattr(lad.registry, "DEFAULT_PLAN",
+                        [(v, e) for v, e in lad.registry.DEFAULT_PLAN if v != "antichess"])
     assert main(["ladder", "--variant", "antichess", "--out", str(tmp_path / "b")]) == 2
     assert "no reference engine for antichess" in capsys.readouterr().err
+    monkeypatch.undo()
     assert main(["ladder", "--variant", "chess", "--engine", "nosuch",
                  "--out", str(tmp_path / "c")]) == 2
     assert "unknown engine" in capsys.readouterr().err
@@ -659,6 +663,7 @@ def test_remeasure_errors(tmp_path, capsys):
     assert "its UCI_Elo uses the giveaway ladder" in capsys.readouterr().err
     assert lad.remeasure_plan() == [("chess", "fairy-stockfish"), ("crazyhouse", "fairy-stockfish"),
                                     ("giveaway", "fairy-stockfish"),
+                                    ("antichess", "fairy-stockfish"),     # since issue 64
                                     ("atomic", "fairy-stockfish-wasm"),
                                     # lichess's other four, against Debian's build
                                     ("kingofthehill", "fairy-stockfish"),

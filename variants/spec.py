@@ -185,7 +185,7 @@ _ALL = (
             "antichess", ("anti",),
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
-            normalise=("R", -5.0), ladder_fallback="giveaway",
+            normalise=("R", -5.0), engines=("uci:fairy-stockfish",), ladder_fallback="giveaway",
             futility_margin=0.0, razor_margin=0.0, endgame_pieces=3, proof_check=0.3,
             selective_on=("only-move", "forced-ext")),
     Variant("atomic", 4, "chess.variant.AtomicBoard", "atomic", "atomic", "atomic", (),

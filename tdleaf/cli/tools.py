@@ -146,7 +146,7 @@ def say_if_no_tables(variant: str) -> bool:
         return False
     print(f"tdleaf: note: no endgame tables for {variant}'s rules ({path}): tdleaf "
           f"searches those endgames instead; 'tdleaf warmup --tables' builds them "
-          f"(about 7 CPU-minutes a set of rules)", file=sys.stderr, flush=True)
+          f"(about 8 CPU-minutes a set of rules)", file=sys.stderr, flush=True)
     return True
 
 

@@ -22,3 +22,14 @@ tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 1
 # default since):
 tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 1 \
   --proof-check 0.3 --report runs/pns/suites/suicide/solve-check0.3-1.json
+# 2026-12-03, with the tables (each run one position at a time on its own core): the
+# search before the issue's changes (its set 66047, no proof check; the tables as today,
+# since the judge reads them too), and the default with a proof share at the root as well.
+tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 1 \
+  --flags 66047 --proof-check 0 --report runs/pns/suites/suicide/solve-before-1.json
+tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 1 \
+  --proof-share 0.25 --proof-check 0.3 --report runs/pns/suites/suicide/solve-share0.25-check0.3-1.json
+# The default without the proof check, again with the tables (the run of 2026-12-02 above
+# predates the reports' table count):
+tdleaf bench suites --variant suicide --out runs/pns/suites/suicide --movetime 1 \
+  --proof-check 0 --report runs/pns/suites/suicide/solve-after-nocheck-1.json
