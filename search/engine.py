@@ -278,6 +278,9 @@ class Engine:
         self.proof_share = spec.get(self.variant).proof_share
         #: The share kept for the proof check of the chosen move (``Variant.proof_check``).
         self.proof_check = spec.get(self.variant).proof_check
+        #: Consult the variant's opening book on a timed move (``Variant.book``; UCI's
+        #: ``OwnBook``).
+        self.own_book = spec.get(self.variant).book
         self._proof: ProofSearch | None = None
         self.collect = 0
         self.collect_quiescence = bool(collect_quiescence)
@@ -350,6 +353,13 @@ class Engine:
                 tables(self.variant).load()
             except TableError as exc:           # a bad cache file: play without it
                 warnings.warn(str(exc), stacklevel=2)
+        if self.own_book:
+            from .book import BookError, shipped_book
+            try:
+                shipped_book(self.variant)
+            except BookError as exc:            # a bad per-user copy: play without it
+                warnings.warn(str(exc), stacklevel=2)
+                self.own_book = False
 
     def set_collect(self, nodes: int) -> None:
         """Record up to ``nodes`` interior nodes per search (0: none; see
@@ -576,7 +586,9 @@ class Engine:
                     ) -> tuple[SearchResult | None, list[int] | None, int]:
         """With only a time limit (no depth or node limit, as UCI_Elo's; not pondering;
         one line): the endgame tables' move where they know the position
-        (:meth:`_table_move`), else with :attr:`proof_share` the proof-number search,
+        (:meth:`_table_move`), else the opening book's (:meth:`_book_move`: a proved
+        win, or the moves it proves to lose left out), else with :attr:`proof_share`
+        the proof-number search,
         for that share of the soft budget: a proved win
         (among ``allowed``) is the result, with its mate distance; the root moves it
         proves to lose leave ``allowed`` (unless every move does). Returns the result
@@ -584,6 +596,8 @@ class Engine:
         if plan is None or not self._timed_alone(lim, plan):
             return None, allowed, 0
         known = self._table_move(pos, allowed, start)
+        if known is None and self.own_book:
+            known, allowed = self._book_move(pos, allowed, start)
         if known is not None or not self.proof_share:
             return known, allowed, 0
         from .pns import at_root
@@ -693,6 +707,28 @@ class Engine:
                               time.perf_counter() - start, mate=mate)
         result._codes = [pos.copy().push_uci(line[0])]  # type: ignore[attr-defined]
         return result
+
+    def _book_move(self, pos: Position, allowed: list[int] | None, start: float,
+                   ) -> tuple[SearchResult | None, list[int] | None]:
+        """The opening book's answer (:mod:`search.book`): its shortest proved win among
+        ``allowed``, scored as the mate it is, or None and ``allowed`` less the moves it
+        proves to lose (unless every move does)."""
+        from .book import shipped_book
+        book = shipped_book(self.variant)
+        entry = None if book is None else book.probe(pos)
+        if entry is None:
+            return None, allowed
+        names = None if allowed is None else {move_to_uci(m) for m in allowed}
+        win = entry.best_win(names)
+        if win is not None:
+            move, plies = win
+            result = SearchResult(move, ab.MATE - plies, [move], 1, 1, 0,
+                                  time.perf_counter() - start, mate=(plies + 1) // 2)
+            result._codes = [pos.copy().push_uci(move)]  # type: ignore[attr-defined]
+            return result, allowed
+        codes = allowed if allowed is not None else [int(m) for m in pos.legal_move_codes()]
+        kept = [m for m in codes if move_to_uci(m) not in entry.losses]
+        return None, (kept or allowed)
 
     def _max_depth(self, lim: Limits, budget: float | None) -> int:
         """The deepest iteration: as asked, else unbounded under a clock, a node limit

@@ -101,6 +101,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("MultiPV", "spin", "1",
            "the N best lines (default 1), each with its exact score and PV "
            "('info ... multipv k ...')", low=1, high=MAX_MULTIPV),
+    Option("OwnBook", "check", "true",
+           "consult the opening book the proof search built, where the variant has one "
+           "(suicide, antichess): a proved win is played and a move it proves to lose never "
+           "is, on a timed move ('tdleaf book')"),
     Option("Ponder", "check", "false", "GUIs may send 'go ponder' (pondering needs no "
            "other setting)"),
     Option("UCI_AnalyseMode", "check", "false",
@@ -194,6 +198,7 @@ class UciEngine(Session):
         self.weights_spec = "default"
         self.net_spec = "none"
         self.multipv = 1
+        self.own_book = True
         self.analyse_mode = False
         self.search_mode = "selective"
         self.limit_strength = False
@@ -248,6 +253,7 @@ class UciEngine(Session):
                 if self.limit_strength and strength.has_ladder(self.variant):
                     mode = strength.ladder_search(self.variant)   # as the ladder measured it
                 self._engine = Engine(self.variant, weights, hash_mb=self.hash_mb, search=mode)
+                self._engine.own_book = self._engine.own_book and self.own_book
                 # Leaf blocks: their search loads here (isready), not on a move's clock.
                 self._engine.load_compiled()
             self._announce()
@@ -394,6 +400,11 @@ class UciEngine(Session):
             if not 1 <= n <= MAX_MULTIPV:
                 raise ValueError(f"MultiPV must be in 1..{MAX_MULTIPV}, got {n}")
             self.multipv = n
+        elif name == "ownbook":
+            self.own_book = _check_bool(name, value)
+            if self._engine is not None and hasattr(self._engine, "own_book"):
+                from variants.spec import get as spec_of
+                self._engine.own_book = self.own_book and spec_of(self.variant).book
         elif name == "ponder":
             _check_bool(name, value)      # pondering is driven by 'go ponder' alone
         elif name == "uci_analysemode":

@@ -312,7 +312,7 @@ UCI_HOSTILE = [
     "setoption name Weights value /nonexistent/weights.json",
     "setoption name Weights value nosuch", "setoption name Weights value",
     "setoption name Net value /nonexistent/net.onnx", "setoption name Net value shipped",
-    "setoption name Net value",
+    "setoption name Net value", "setoption name OwnBook value maybe",
     "debug", "debug on", "register later", "d", "x" * 100_000,
     "\x00\x01\x02", "\udcff\udcfe junk", "é ☃ 🐉", "\x1b[31mred\x1b[0m",
 ]

@@ -110,6 +110,10 @@ class Variant:
     #: The most pieces of the endgame tables :mod:`search.endgame` builds for its rules
     #: by retrograde analysis (0: none).
     endgame_pieces: int = 0
+    #: The engine consults the opening book its proof search built
+    #: (:mod:`search.book`, ``search/data/book/<name>.json``) on a timed move: it plays
+    #: a proved win and never a move the book proves to lose.
+    book: bool = False
     #: Its name in a sentence or a heading ("King of the hill"); None: the name, capitalised.
     display: str | None = None
     #: Pieces its games never have (racing kings: pawns): their weights keep their
@@ -175,7 +179,7 @@ _ALL = (
             win_conditions=("lose-all", "stalemate-fewer-pieces"), mirror="rank",
             normalise=("R", -5.0), engines=("xboard:sjeng",), ladder_fallback="giveaway",
             futility_margin=0.0, razor_margin=0.0, endgame_pieces=3, proof_check=0.3,
-            selective_on=("only-move", "forced-ext")),
+            selective_on=("only-move", "forced-ext"), book=True),
     Variant("giveaway", 3, "chess.variant.GiveawayBoard", "giveaway", "giveaway", None, (),
             pockets=False, losing=True, king_capture=True, explosions=False, must_capture=True,
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
@@ -187,7 +191,7 @@ _ALL = (
             win_conditions=("lose-all", "stalemate-wins"), mirror="rank",
             normalise=("R", -5.0), engines=("uci:fairy-stockfish",), ladder_fallback="giveaway",
             futility_margin=0.0, razor_margin=0.0, endgame_pieces=3, proof_check=0.3,
-            selective_on=("only-move", "forced-ext")),
+            selective_on=("only-move", "forced-ext"), book=True),
     Variant("atomic", 4, "chess.variant.AtomicBoard", "atomic", "atomic", "atomic", (),
             pockets=False, losing=False, king_capture=False, explosions=True,
             must_capture=False, win_conditions=("checkmate", "king-explodes"), mirror="rank",

@@ -39,6 +39,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("ladder", "ladder", ("measure tdleaf's strength at fixed depths and move times against a "
                          "real engine")),
     ("perft", "perft", "count leaf nodes of the move tree (one FEN or an EPD suite)"),
+    ("book", "book", "build an opening book with the proof-number search"),
     ("prior", "prior", "heuristic policy and value of positions (for neural MCTS)"),
     ("net", "net", ("a network taught by tdleaf: its training data (self-play labelled by "
                    "the search)")),

@@ -31,7 +31,8 @@ clock with time forfeits); --option SIDE.NAME=VALUE sets one player's own limit
 equally scored moves, seeded per game, as learning does), the proof-number search's
 share of a timed move (A.proof=0.25: a quarter before alpha-beta; off by default), the
 share kept for the proof check of the chosen move (A.proof_check=0: off; 0.3 by default
-in suicide, giveaway and antichess) or, for an external engine, any of its options
+in suicide, giveaway and antichess), the opening book the proof search built (A.book=0:
+off; on by default in suicide and antichess) or, for an external engine, any of its options
 (B.Hash=64, B.Threads=1). Without any limit, tdleaf players search to depth 4 and
 external engines get 0.1 s a move. The summary gives each player's mean time per
 move, and warns when both are limited by time and one took 25% longer than the other.

@@ -46,7 +46,7 @@ NAMED_SETS = VALUE_SETS + REFERENCE_SETS + ("default",)
 #: Settings an internal player understands (anything else is a mistake).
 INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "search",
                      "flags", "playouts", "prior", "q_init", "random_ties", "net", "proof",
-                     "proof_check", "u_min_divisor", "check_factor", "win_check")
+                     "proof_check", "book", "u_min_divisor", "check_factor", "win_check")
 #: How a tdleaf player searches: the alpha-beta modes, or MCTS over the heuristic prior.
 PLAYER_SEARCHES = SEARCH_MODES + ("mcts",)
 #: Settings of an external player that are not engine options.
@@ -240,6 +240,9 @@ class InternalPlayer(Player):
         # proof_check: the share kept for the proof check of the chosen move
         # (variants.spec.Variant.proof_check by default).
         self.proof_check = _share_setting(settings, "proof_check")
+        # book: consult the variant's opening book (variants.spec.Variant.book by
+        # default), to measure it.
+        self.book = None if settings.get("book") is None else _bool_setting(settings, "book")
         self.name = str(settings.get("name") or _internal_name(spec))
         self.engine: Engine | None = None
         self.mcts: Any = None
@@ -254,6 +257,8 @@ class InternalPlayer(Player):
                 self.engine.proof_share = self.proof
             if self.proof_check is not None:
                 self.engine.proof_check = self.proof_check
+            if self.book is not None:
+                self.engine.own_book = self.book
             if self.search == "mcts" and self.net is not None:
                 from search.mcts import MCTS
                 from search.network import open_network
