@@ -15,6 +15,7 @@ from search.engine import Engine
 from search.pns import PROVED, ProofSearch
 from search.shipped import package_data_dir
 from tdleaf.backend import Backend
+from tdleaf.play.book import build, records_path
 from variants import Position, board_class
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +79,7 @@ def test_the_positions_are_each_reachable_position_once():
 
 def test_a_build_proves_wins_that_python_chess_confirms_and_resumes_after_a_kill(tmp_path):
     out = tmp_path / "suicide.json"
-    book = bk.build("suicide", 1, 20_000, out, Backend("local", 1), command="test")
+    book = build("suicide", 1, 20_000, out, Backend("local", 1), command="test")
     assert book.positions == 21 and read_ok(out) == book.to_json()
     wins = {k: e for k, e in book.entries.items() if e.wins}
     assert wins, "1.d3, 1.d4 and 1.e4 lose by force in a few thousand nodes"
@@ -91,14 +92,14 @@ def test_a_build_proves_wins_that_python_chess_confirms_and_resumes_after_a_kill
     for key, entry in wins.items():
         _check_win("suicide", key, entry.best_win()[0])
     # A killed build: its last records lost, one cut short; the same command resumes.
-    records = bk.records_path(out)
+    records = records_path(out)
     lines = records.read_text().splitlines()
     records.write_text("\n".join(lines[:8]) + "\n" + lines[8][:20])
-    again = bk.build("suicide", 1, 20_000, out, Backend("local", 1), command="test")
+    again = build("suicide", 1, 20_000, out, Backend("local", 1), command="test")
     assert again.entries == book.entries
     assert len([t for t in records.read_text().splitlines() if t.endswith("}")]) == 22
     with pytest.raises(bk.BookError, match="another build"):
-        bk.build("suicide", 1, 30_000, out, Backend("local", 1))
+        build("suicide", 1, 30_000, out, Backend("local", 1))
 
 
 def read_ok(path: Path) -> dict:

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from search import shipped
+from search.book import relpath
 from search.layout import (
     REFERENCE_SETS,
     default_weights,
@@ -29,6 +30,7 @@ from search.layout import (
 )
 from search.prior import HeuristicPrior, fitted_temperature, save_temperature
 from tdleaf.cli import main
+from variants.spec import SPECS
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "search" / "data"
@@ -133,7 +135,8 @@ def test_every_data_file_is_in_the_wheels_package_data():
         {p.name for p in DATA.glob("prior_*.epd")} | \
         {s[k] for e in man["variants"].values() for s in e["sets"].values()
          for k in ("weights", "summary")} | \
-        {e["network"]["file"] for e in man["variants"].values() if "network" in e}
+        {e["network"]["file"] for e in man["variants"].values() if "network" in e} | \
+        {relpath(name) for name, v in SPECS.items() if v.book}
     assert {p.relative_to(DATA).as_posix() for p in files} == read
     assert not list((ROOT / "search").glob("*.json")), "data belongs in search/data"
     assert not list((ROOT / "tests" / "data").glob("prior_*.epd")), "one copy: search/data"

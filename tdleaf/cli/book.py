@@ -49,8 +49,9 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``tdleaf book`` and return the exit status."""
     from tqdm import tqdm
 
-    from search.book import BookError, build, relpath
+    from search.book import BookError, relpath
     from search.shipped import user_data_dir
+    from tdleaf.play.book import build
     from variants import canonical_variant
 
     variant = canonical_variant(args.variant)
