@@ -299,7 +299,9 @@ def score_to_tt(s, ply):
 @njit(cache=True)
 def _poll(ctl):
     ctl[C_NODES] += 1
-    if (ctl[C_NODES] & 1023) == 0 and ctl[C_MAX_NODES] > 0 and ctl[C_NODES] >= ctl[C_MAX_NODES]:
+    # Every node, not every 1024th: a node limit below 1024 (UCI_Elo's weakest rungs)
+    # must stop where it says.
+    if ctl[C_MAX_NODES] > 0 and ctl[C_NODES] >= ctl[C_MAX_NODES]:
         ctl[C_STOP] = 1
     return ctl[C_STOP] != 0
 

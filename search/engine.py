@@ -713,8 +713,11 @@ class Engine:
         """The opening book's answer (:mod:`search.book`): its shortest proved win among
         ``allowed``, scored as the mate it is, or None and ``allowed`` less the moves it
         proves to lose (unless every move does)."""
-        from .book import shipped_book
-        book = shipped_book(self.variant)
+        from .book import BookError, shipped_book
+        try:
+            book = shipped_book(self.variant)
+        except BookError:                   # said once, by load_compiled
+            return None, allowed
         entry = None if book is None else book.probe(pos)
         if entry is None:
             return None, allowed

@@ -107,6 +107,21 @@ def levels(variant: str, path: str | Path | None = None, *, fallback: bool = Tru
     not a bound. Of one
     kind, a level rated no higher than a cheaper one (a smaller depth or node count) is
     left out: measurement noise must not make a higher Elo search less deeply."""
+    out = _rated(variant, path, fallback, kinds)
+    kept = []
+    for kind in kinds:
+        best = -math.inf
+        for e in sorted((e for e in out if kind in e["level"]), key=lambda e: e["level"][kind]):
+            if e["elo"] > best:
+                kept.append(e)
+                best = e["elo"]
+    return sorted(kept, key=lambda e: e["elo"])
+
+
+def _rated(variant: str, path: str | Path | None, fallback: bool,
+           kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every level of ``variant`` of those kinds with a finite rating that is not a
+    bound, in the file's order."""
     v = _canonical(variant)
     table = load_ladder(path).get("variants", {})
     entries = table.get(v)
@@ -119,14 +134,7 @@ def levels(variant: str, path: str | Path | None = None, *, fallback: bool = Tru
         if (len(level) == 1 and next(iter(level)) in kinds and isinstance(elo, (int, float))
                 and math.isfinite(elo) and not e.get("bound")):
             out.append(e)
-    kept = []
-    for kind in kinds:
-        best = -math.inf
-        for e in sorted((e for e in out if kind in e["level"]), key=lambda e: e["level"][kind]):
-            if e["elo"] > best:
-                kept.append(e)
-                best = e["elo"]
-    return sorted(kept, key=lambda e: e["elo"])
+    return out
 
 
 def has_ladder(variant: str, path: str | Path | None = None) -> bool:
@@ -170,9 +178,11 @@ MIN_FIT_RUNGS = 3
 
 
 def node_fit(variant: str, path: str | Path | None = None) -> NodeFit | None:
-    """The :class:`NodeFit` of ``variant``'s node rungs (their ratings, not bounds), or
-    None with fewer than :data:`MIN_FIT_RUNGS` of them or a line that does not rise."""
-    rungs = [e for e in levels(variant, path) if "nodes" in e["level"]]
+    """The :class:`NodeFit` of ``variant``'s node rungs (their ratings, not bounds; all
+    of them, a rung rated below a cheaper one too: the line is what averages their
+    noise), or None with fewer than :data:`MIN_FIT_RUNGS` of them or a line that does
+    not rise."""
+    rungs = _rated(variant, path, True, ("nodes",))
     if len(rungs) < MIN_FIT_RUNGS:
         return None
     xs = [math.log2(e["level"]["nodes"]) for e in rungs]

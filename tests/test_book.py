@@ -140,6 +140,10 @@ def test_a_corrupt_book_is_named_and_the_engine_plays_without_it(user_books):
         engine.load_compiled()
     assert not engine.own_book
     assert engine.search(Position.start("suicide"), movetime=0.02).move
+    engine.own_book = True                  # turned on again (OwnBook): said, and off
+    with pytest.warns(UserWarning, match="not a readable book"):
+        assert engine.search(Position.start("suicide"), movetime=0.02).move
+    assert not engine.own_book
     assert Engine("chess", hash_mb=1).own_book is False      # no book in chess
 
 

@@ -333,6 +333,20 @@ def test_fallback_and_node_levels(tmp_path):
     assert strength.elo_range("antichess", path) == (1000, 1400)
 
 
+def test_the_node_fit_averages_every_node_rung(tmp_path):
+    """The line through the node rungs uses all of them, a rung rated below a cheaper
+    one too (what a lookup leaves out): the line is what averages their noise."""
+    path = _ladder_file(tmp_path, {"crazyhouse": [
+        {"level": {"nodes": 100}, "elo": 1500.0, "games": 32},
+        {"level": {"nodes": 400}, "elo": 1450.0, "games": 32},
+        {"level": {"nodes": 1600}, "elo": 1700.0, "games": 32},
+        {"level": {"nodes": 6400}, "elo": 1750.0, "games": 32}]})
+    fit = strength.node_fit("crazyhouse", path)
+    assert fit is not None and fit.rungs == 4 and (fit.lo, fit.hi) == (100, 6400)
+    assert fit.slope == pytest.approx(50.0)     # least squares: 50 Elo a doubling
+    assert [e["level"]["nodes"] for e in strength.levels("crazyhouse", path)] == [100, 1600, 6400]
+
+
 def test_shipped_ladder_serves_every_elo_in_its_range():
     assert strength.ladder_path() == DATA / "ladder.json"     # the tests' user folder is empty
     data = strength.load_ladder()

@@ -413,6 +413,21 @@ def test_node_and_time_limits_return_legal_moves(variant):
         play_pv(variant, fen, r.pv)
 
 
+def test_a_node_limit_stops_where_it_says_even_below_1024():
+    """A node limit is checked at every node: UCI_Elo's weakest rungs (tens or hundreds
+    of nodes) search that many, not the next multiple of 1024. The first iteration
+    always completes."""
+    fen = random_positions("crazyhouse", "limits", 1)[0]
+    engine = Engine("crazyhouse", hash_mb=2)
+    one = engine.search(fen, depth=1).nodes
+    for limit in (40, 200, 700, 3000):
+        engine.new_game()
+        r = engine.search(fen, nodes=limit)
+        assert r.nodes <= max(limit, one) + 1, (limit, r.nodes)
+    engine.new_game()
+    assert engine.search(fen, nodes=200).depth < engine.search(fen, nodes=3000).depth
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_board_position_and_fen_inputs_agree(variant):
     """A python-chess board (history replayed) and its FEN give the same search when no
