@@ -29,6 +29,7 @@ from typing import Any
 from variants import Position, spec
 
 from . import shipped
+from .files import write_json
 
 #: The file format's version (``format`` in the file).
 FORMAT = 1
@@ -58,7 +59,10 @@ class Entry:
         """The shortest proved win among ``allowed`` (every move: None), as (move,
         plies), or None."""
         wins = [(p, m) for m, p in self.wins.items() if allowed is None or m in allowed]
-        return None if not wins else (min(wins)[1], min(wins)[0])
+        if not wins:
+            return None
+        plies, move = min(wins)
+        return move, plies
 
 
 @dataclass
@@ -89,26 +93,24 @@ class Book:
         """Write the book (atomically: a killed write leaves the old file)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n")
-        tmp.replace(path)
+        write_json(path, self.to_json(), indent=1)
 
 
 def read_book(path: str | Path) -> Book:
     """Read a book file; :class:`BookError` when it is not one."""
     try:
         data = json.loads(Path(path).read_text())
-        if data.get("format") != FORMAT:
-            raise BookError(f"{path}: not a tdleaf book of format {FORMAT}")
-        entries = {str(k): Entry({str(m): int(p) for m, p in e["wins"].items()},
-                                 {str(m): int(p) for m, p in e["losses"].items()})
-                   for k, e in data["entries"].items()}
-        return Book(spec.get(data["variant"]).name, int(data["plies"]), int(data["nodes"]),
-                    entries, int(data.get("positions", 0)), str(data.get("command", "")))
+        fmt = data.get("format")
+        if fmt == FORMAT:
+            entries = {str(k): Entry({str(m): int(p) for m, p in e["wins"].items()},
+                                     {str(m): int(p) for m, p in e["losses"].items()})
+                       for k, e in data["entries"].items()}
+            return Book(spec.get(data["variant"]).name, int(data["plies"]),
+                        int(data["nodes"]), entries, int(data.get("positions", 0)),
+                        str(data.get("command", "")))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        if isinstance(exc, BookError):
-            raise
         raise BookError(f"{path}: not a readable book ({type(exc).__name__}: {exc})") from None
+    raise BookError(f"{path}: not a tdleaf book of format {FORMAT}")
 
 
 def relpath(variant: str) -> str:
@@ -173,8 +175,8 @@ def prove_position(search: Any, variant: str, line: list[str]) -> dict[str, Any]
 
 
 def book_entries(variant: str, rows: list[dict[str, Any]]) -> dict[str, Entry]:
-    """A book's entries from its records (:func:`prove_position`'s), each proof carried to the positions before
-    it (deepest first): a move into a position whose side to move has a proved win is a
+    """A book's entries from its records (:func:`prove_position`'s), each proof carried
+    to the positions before it (deepest first): a move into a position whose side to move has a proved win is a
     loss, and a move into one where every move loses is a win. A record's lengths are
     the proof search's, counted from the position after each move; an entry's win
     counts its move too."""
