@@ -16,12 +16,13 @@ way, variants <- search <- tdleaf).
 
 Only depth and node limits serve a requested Elo: they do not depend on the machine;
 a time limit's strength does, so time rungs are in the file for information only.
-Within the node rungs' range, a requested Elo gets the node budget that a line through
-them (rating against log2 of the nodes, :func:`node_fit`) rates at that Elo: rungs a
-few dozen games each are too noisy to pick from one by one. Elsewhere it gets the
-measured limit whose rating is nearest it (:func:`rung_for_elo`); depth and node limits
-do not scale alike, so nothing is interpolated between them. :func:`elo_note` says
-which limit plays, with its rating and interval or the fit.
+A variant whose ladder has node rungs enough for a line through them (rating against
+log2 of the nodes, :func:`node_fit`) is served by that line alone: a requested Elo gets
+the node budget the line rates at it, clamped to the line's ends (rungs a few dozen
+games each are too noisy to pick from one by one, and depth rungs rated beside them
+would let a higher request search less). Any other variant gets the measured limit
+whose rating is nearest the request (:func:`rung_for_elo`). :func:`elo_note` says which
+limit plays, with its rating and interval or the fit.
 
 A level saved with a ``"bound"`` (``"lower"``: measured mostly against the top of the
 engine's scale, and rated above it; see ``tdleaf.play.ladder.scale``) has no rating,
@@ -143,8 +144,12 @@ def has_ladder(variant: str, path: str | Path | None = None) -> bool:
 
 
 def elo_range(variant: str, path: str | Path | None = None) -> tuple[int, int]:
-    """The lowest and highest rating among ``variant``'s measured depth and node limits,
-    rounded to whole Elo: the range a UCI front end may offer as ``UCI_Elo``."""
+    """The range a UCI front end may offer as ``UCI_Elo``, rounded to whole Elo: that of
+    ``variant``'s node fit (:func:`node_fit`) where it has one, else the lowest and
+    highest rating among its measured depth and node limits."""
+    fit = node_fit(variant, path)
+    if fit is not None:
+        return math.floor(fit.elo(fit.lo)), math.ceil(fit.elo(fit.hi))
     found = levels(variant, path)
     if not found:
         raise StrengthError(f"no strength ladder for {variant} in {_where(path)}")
@@ -212,19 +217,12 @@ def rung_for_elo(variant: str, elo: float, path: str | Path | None = None) -> di
     return min(found, key=lambda e: (abs(e["elo"] - elo), e["elo"]))
 
 
-def _fitted(variant: str, elo: float, path: str | Path | None) -> NodeFit | None:
-    """The node fit, when it covers ``elo`` (between its cheapest and dearest rungs)."""
-    fit = node_fit(variant, path)
-    if fit is None or not fit.elo(fit.lo) <= elo <= fit.elo(fit.hi):
-        return None
-    return fit
-
-
 def limits_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, int]:
-    """The search limit for a requested Elo: within the range of the variant's node
-    fit (:func:`node_fit`), the node budget the fit rates ``elo``; elsewhere that of
-    :func:`rung_for_elo`. E.g. ``{"depth": 3}`` or ``{"nodes": 2000}``."""
-    fit = _fitted(variant, elo, path)
+    """The search limit for a requested Elo: where the variant has a node fit
+    (:func:`node_fit`), the node budget it rates ``elo`` (clamped to its cheapest and
+    dearest rungs); elsewhere that of :func:`rung_for_elo`. E.g. ``{"depth": 3}`` or
+    ``{"nodes": 2000}``. Non-decreasing in ``elo``."""
+    fit = node_fit(variant, path)
     if fit is not None:
         return {"nodes": fit.nodes(elo)}
     kind, value = next(iter(rung_for_elo(variant, elo, path)["level"].items()))
@@ -238,13 +236,23 @@ def _label(level: dict[str, Any]) -> str:
 
 def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str | None:
     """What to tell a user whose requested ``elo`` lies outside ``variant``'s measured
-    levels: that it plays the highest (lowest) one, and, above, which stronger levels are
-    bounds, not ratings (None when ``elo`` is within the measured levels, or there is
-    no ladder)."""
+    range (:func:`elo_range`): that it plays the dearest (cheapest) node rung of the
+    fit, or the highest (lowest) measured level and, above, which stronger levels are
+    bounds, not ratings (None when ``elo`` is within the range, or there is no
+    ladder)."""
     found = levels(variant, path)
+    name = ladder_variant(variant, path)
+    fit = node_fit(variant, path)
+    if fit is not None and found:
+        lo, hi = fit.elo(fit.lo), fit.elo(fit.hi)
+        if lo <= elo <= hi:
+            return None
+        end, rated = (fit.lo, lo) if elo < lo else (fit.hi, hi)
+        side = "below the cheapest" if elo < lo else "above the dearest"
+        return (f"UCI_Elo {elo:g} is {side} node rung of the {name} ladder's line: playing "
+                f"nodes {end} (the line rates it {rated:.0f})")
     if not found or found[0]["elo"] <= elo <= found[-1]["elo"]:
         return None
-    name = ladder_variant(variant, path)
     if elo < found[0]["elo"]:
         low = found[0]
         return (f"UCI_Elo {elo:g} is below the lowest measured level of the {name} ladder: "
@@ -265,7 +273,7 @@ def elo_note(variant: str, elo: float, path: str | Path | None = None) -> str:
     clamped = clamp_note(variant, elo, path)
     if clamped:
         return clamped
-    fit = _fitted(variant, elo, path)
+    fit = node_fit(variant, path)
     if fit is not None:
         return (f"UCI_Elo {elo:g}: playing nodes {fit.nodes(elo)}, by the line through the "
                 f"{ladder_variant(variant, path)} ladder's {fit.rungs} node rungs "

@@ -10,9 +10,11 @@ command in a subprocess (its driver), as a user runs it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import subprocess
 import time
 
 import chess.pgn
@@ -160,11 +162,20 @@ def test_ctrl_c_leaves_no_engine_behind(tmp_path, address):
     pgn = tmp_path / "ray.pgn"
     proc = start_tdleaf("match", "traditional", "xboard:sjeng", "--variant", "suicide",
                         "--depth", "2", "--games", "40", "--no-progress", "--backend", "ray",
-                        "--workers", "2", "--address", address, "--pgn", str(pgn))
+                        "--workers", "2", "--address", address, "--pgn", str(pgn),
+                        env={**driver_env(), "PYTHONFAULTHANDLER": "1"})
     try:
         _wait_for_games(pgn, 1, proc)
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=120)
+        try:
+            _, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:       # say where it stopped, not only that it did
+            proc.send_signal(signal.SIGABRT)    # faulthandler prints every thread's stack
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.communicate(timeout=30)
+            os.killpg(proc.pid, signal.SIGKILL)
+            _, err = proc.communicate()
+            pytest.fail(f"still running 120 s after Ctrl-C; its stderr: {err[-3000:]}")
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

@@ -296,7 +296,8 @@ def test_elo_note_names_the_rung_with_its_rating_and_interval_or_the_clamp(tmp_p
 
 def test_node_rungs_are_read_through_a_fitted_line(tmp_path):
     """Node rungs, each too noisy to pick from alone, serve UCI_Elo through the line of
-    rating against log2(nodes) between the cheapest and dearest rung; outside it, and
+    rating against log2(nodes) between the cheapest and dearest rung, and alone: outside
+    it a request is clamped to its ends (the depth rungs beside it serve no request);
     with fewer than three node rungs, the nearest rung plays."""
     noise = [30, -40, 10, 25, -20, -5]
     rungs = [{"level": {"nodes": 100 * 2 ** i}, "elo": 1000 + 100 * i + noise[i], "games": 32}
@@ -311,8 +312,13 @@ def test_node_rungs_are_read_through_a_fitted_line(tmp_path):
     budgets = [strength.limits_for_elo("chess", e, path).get("nodes", 0)
                for e in range(int(fit.elo(100)) + 1, int(fit.elo(3200)), 10)]
     assert budgets == sorted(budgets) and len(set(budgets)) > 40           # a fine ladder
-    assert strength.limits_for_elo("chess", 1850, path) == {"depth": 6}   # beyond: nearest
-    assert strength.limits_for_elo("chess", 700, path) == {"depth": 1}
+    assert strength.limits_for_elo("chess", 1850, path) == {"nodes": 3200}  # beyond: clamped
+    assert strength.limits_for_elo("chess", 700, path) == {"nodes": 100}
+    assert strength.elo_range("chess", path) == (int(fit.elo(100)), int(fit.elo(3200)) + 1)
+    assert strength.elo_note("chess", 1850, path) == (
+        "UCI_Elo 1850 is above the dearest node rung of the chess ladder's line: playing "
+        f"nodes 3200 (the line rates it {fit.elo(3200):.0f})")
+    assert strength.clamp_note("chess", 1250, path) is None
     note = strength.elo_note("chess", 1250, path)
     assert note.startswith(f"UCI_Elo 1250: playing nodes {nodes}, by the line through the "
                            "chess ladder's 6 node rungs (")
@@ -356,13 +362,14 @@ def test_shipped_ladder_serves_every_elo_in_its_range():
             continue
         lo, hi = strength.elo_range(variant)
         assert lo <= hi
-        costs = []
+        depths, nodes = [], []
         for elo in range(lo - 100, hi + 101, 25):
             limits = strength.limits_for_elo(variant, elo)
             assert len(limits) == 1 and next(iter(limits)) in ("depth", "nodes")
             assert next(iter(limits.values())) >= 1
-            costs.append(limits.get("depth", 0))
-        assert costs == sorted(costs)
+            depths.append(limits.get("depth", 0))
+            nodes.append(limits.get("nodes", 0))
+        assert depths == sorted(depths) and nodes == sorted(nodes)
 
 
 def test_the_shipped_ladder_names_the_evaluation_it_measured():

@@ -87,6 +87,11 @@ MATCHES: dict[str, tuple[str, list[str]]] = {
         ("(a) the MCTS with the shipped network against the MCTS over the heuristic prior, "
          "800 playouts a move each, 100 games"),
         ["default", "default", "--games", "100", *NET, *PRIOR_B, *playouts(800)]),
+    "atomic-a800-win": (
+        ("(a) in atomic again, with the win check (on under a network since atomic-a800 "
+         "was played): the MCTS with atomic's shipped network against the MCTS over the "
+         "heuristic prior, 800 playouts a move each, 100 games"),
+        ["default", "default", "--games", "100", *NET, *PRIOR_B, *playouts(800)]),
 }
 
 

@@ -1,0 +1,161 @@
+"""Issue 63's measurements, variant by variant, each step resumable across sessions:
+
+1. node rungs (``runs/ladders/<variant>-nodes``): node budgets a factor of 4 apart, from
+   about depth 1's nodes to beyond depth 6's, 32 games a rung, saved into a candidate
+   ladder, ``runs/strength/ladder.json`` (a copy of the shipped one at first);
+2. held-out rungs between them (``runs/ladders/<variant>-nodes-holdout``), 64 games each,
+   not saved, and the check of the candidate's line against them (its ``check.json``);
+3. ship: the variant's entries copied from the candidate into the shipped ladder
+   (search/data/ladder.json), where the line serves UCI_Elo alone, only when the line
+   is within 50 Elo of every held-out rung;
+4. the check that matters: ``tdleaf uci`` at UCI_Elo E against the ladder's engine at
+   UCI_Elo E, both at 0.1 s a move, 100 games from openings of 8 random plies with both
+   colours, at three settings across the variant's shipped range (``runs/strength/check/``).
+
+    python runs/strength/plan.py [--only VARIANT ...] [--steps rungs holdout ship check]
+                                 [--workers 2]
+
+Every step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet machine.
+Crazyhouse's first six rungs and its held-out rungs were played before this plan
+(RESULTS.md, "Strength on request"); the plan adds its dearest rung.
+"""
+
+import argparse
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from search import strength
+from tdleaf.play.ladder import remeasure_plan
+from tdleaf.play.ladder.shipped import compact
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+
+TDLEAF = [sys.executable, "-m", "tdleaf"]
+SHIPPED = "search/data/ladder.json"
+LADDER = "runs/strength/ladder.json"        # the candidate
+#: Crazyhouse's depths 1-6 take about 26 to 22,000 nodes; the other variants' are alike.
+NODES = [32, 128, 512, 2048, 8192, 32768, 131072]
+HELD_OUT = [256, 4096]
+VARIANTS = ["crazyhouse", "chess", "3check", "kingofthehill", "giveaway", "atomic",
+            "racingkings", "horde", "antichess"]
+
+
+def run(args: list[str], folder: Path, what: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    quoted = " ".join(a if a else "''" for a in args)
+    (folder / "command.sh").write_text(f"# Issue 63: {what}. The same command carries on "
+                                       f"(--remeasure resumes).\ntdleaf {quoted}\n")
+    subprocess.run([*TDLEAF, *args], check=True, cwd=ROOT)
+
+
+def rungs(variant: str, workers: int) -> None:
+    if not (ROOT / LADDER).exists():
+        shutil.copyfile(ROOT / SHIPPED, ROOT / LADDER)
+    run(["ladder", "--remeasure", "--variant", variant, "--depths", "", "--movetimes", "",
+         "--nodes", ",".join(map(str, NODES)), "--games", "32", "--workers", str(workers),
+         "--out", f"runs/ladders/{variant}-nodes", "--save", LADDER,
+         "--note", f"{variant}'s node rungs (issue 63), two games at a time", "--no-progress"],
+        ROOT / f"runs/ladders/{variant}-nodes",
+        f"{variant}'s node rungs, 32 games each, saved into the candidate ladder")
+
+
+def holdout(variant: str, workers: int) -> None:
+    folder = ROOT / f"runs/ladders/{variant}-nodes-holdout"
+    if variant != "crazyhouse" or not (folder / "ladder.json").exists():
+        run(["ladder", "--remeasure", "--variant", variant, "--depths", "", "--movetimes", "",
+             "--nodes", ",".join(map(str, HELD_OUT)), "--games", "64", "--workers", str(workers),
+             "--out", f"runs/ladders/{variant}-nodes-holdout",
+             "--save", f"scratch/holdout-{variant}.json", "--no-progress"],
+            folder, f"{variant}'s held-out node rungs, 64 games each, not saved")
+    check_fit(variant, folder)
+
+
+def check_fit(variant: str, folder: Path) -> None:
+    """The shipped line (search.strength.node_fit) against the held-out rungs."""
+    fit = strength.node_fit(variant, ROOT / LADDER)
+    assert fit is not None, f"{variant}: no node fit in {LADDER}"
+    held = json.loads((folder / "ladder.json").read_text())
+    out = []
+    for r in (r for lad in held["ladders"] for r in lad["rungs"] if "nodes" in r["level"]):
+        line = fit.elo(r["level"]["nodes"])
+        lo, hi = r["elo_ci"]
+        diff = r["elo"] - line
+        out.append({"nodes": r["level"]["nodes"], "measured": r["elo"], "ci": [lo, hi],
+                    "games": r["games"], "fit": round(line, 1), "difference": round(diff, 1),
+                    "fit_in_ci": lo <= line <= hi, "within_50": abs(diff) <= 50})
+        print(f"{variant}: held-out {r['level']['nodes']} nodes {r['elo']:.0f} "
+              f"[{lo:.0f}, {hi:.0f}], the line {line:.0f}: {diff:+.0f}", file=sys.stderr)
+    (folder / "check.json").write_text(json.dumps(
+        {"ladder": LADDER, "slope": fit.slope, "intercept": fit.intercept, "rungs": fit.rungs,
+         "residual_sd": fit.residual_sd, "held_out": out}, indent=1) + "\n")
+
+
+def ship(variant: str, workers: int) -> None:
+    """The variant's levels and sources from the candidate into the shipped ladder, when
+    its held-out check passed."""
+    checked = json.loads((ROOT / f"runs/ladders/{variant}-nodes-holdout/check.json").read_text())
+    if not all(h["within_50"] for h in checked["held_out"]):
+        raise SystemExit(f"{variant}: the line misses a held-out rung by more than 50 Elo "
+                         f"(runs/ladders/{variant}-nodes-holdout/check.json); not shipped")
+    candidate = json.loads((ROOT / LADDER).read_text())
+    shipped = json.loads((ROOT / SHIPPED).read_text())
+    for key in ("variants", "sources"):
+        shipped[key][variant] = candidate[key][variant]
+    (ROOT / SHIPPED).write_text(compact(shipped))
+
+
+def settings(variant: str) -> list[int]:
+    """Three UCI_Elo settings across the variant's shipped range (Fairy-Stockfish's
+    UCI_Elo starts at 1350), rounded to 50."""
+    lo, hi = strength.elo_range(variant, ROOT / SHIPPED)
+    lo = max(lo, 1350)
+    return sorted({50 * round((lo + (hi - lo) * f) / 50) for f in (0.15, 0.5, 0.85)})
+
+
+def check(variant: str, workers: int) -> None:
+    engine = next(e for v, e in remeasure_plan([variant]) if v == variant)
+    spec = "uci:" + engine
+    for elo in settings(variant):
+        folder = HERE / "check" / f"{variant}-{elo}"
+        pgn, packed = folder / "games.pgn", folder / "games.pgn.gz"
+        if packed.exists() and not pgn.exists():
+            with gzip.open(packed, "rb") as src, open(pgn, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+        args = ["match", "uci:tdleaf uci", spec, "--variant", variant, "--games", "100",
+                "--movetime", "0.1", "--random-plies", "8", "--seed", "63",
+                "-o", "A.UCI_LimitStrength=true", "-o", f"A.UCI_Elo={elo}",
+                "-o", "B.UCI_LimitStrength=true", "-o", f"B.UCI_Elo={elo}",
+                "--workers", str(workers), "--pgn", str(pgn.relative_to(ROOT)),
+                "--json", str((folder / "summary.json").relative_to(ROOT)), "--no-progress"]
+        try:
+            run([*args, *(["--resume"] if pgn.exists() else [])], folder,
+                f"{variant}, tdleaf at UCI_Elo {elo} against {engine} at UCI_Elo {elo}, "
+                f"0.1 s a move, 100 games (gunzip -k games.pgn.gz and add --resume to carry on)")
+        finally:
+            if pgn.exists():
+                with open(pgn, "rb") as src, gzip.open(packed, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+
+
+STEPS = {"rungs": rungs, "holdout": holdout, "ship": ship, "check": check}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--only", nargs="*", default=VARIANTS)
+    p.add_argument("--steps", nargs="*", default=list(STEPS))
+    p.add_argument("--workers", type=int, default=2)
+    args = p.parse_args()
+    for variant in args.only:
+        for step in args.steps:
+            print(f"{variant}: {step}", file=sys.stderr, flush=True)
+            STEPS[step](variant, args.workers)
+
+
+if __name__ == "__main__":
+    main()
