@@ -18,6 +18,9 @@
     python runs/strength/plan.py [--only VARIANT ...] [--steps rungs holdout ship check]
                                  [--workers 2]
 
+``--steps check-candidate`` plays step 4 with the candidate ladder instead (a data folder
+of its own), before or without shipping it.
+
 Every step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet machine.
 Crazyhouse's first six rungs and its held-out rungs were played before this plan
 (RESULTS.md, "Strength on request"); the plan adds its dearest rung.
@@ -26,6 +29,8 @@ Crazyhouse's first six rungs and its held-out rungs were played before this plan
 import argparse
 import gzip
 import json
+import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -48,12 +53,16 @@ VARIANTS = ["crazyhouse", "chess", "3check", "kingofthehill", "giveaway", "atomi
             "racingkings", "horde", "antichess"]
 
 
-def run(args: list[str], folder: Path, what: str) -> None:
+def run(args: list[str], folder: Path, what: str, data: str | None = None) -> None:
+    """``tdleaf ARGS``, its command in ``folder``/command.sh; ``data``: the per-user data
+    folder it reads (TDLEAF_DATA), e.g. one holding the candidate ladder."""
     folder.mkdir(parents=True, exist_ok=True)
-    quoted = " ".join(a if a else "''" for a in args)
-    (folder / "command.sh").write_text(f"# Issue 63: {what}. The same command carries on "
-                                       f"(--remeasure resumes).\ntdleaf {quoted}\n")
-    subprocess.run([*TDLEAF, *args], check=True, cwd=ROOT)
+    quoted = " ".join(shlex.quote(a) for a in args)
+    env_text = f"TDLEAF_DATA={data} " if data else ""
+    (folder / "command.sh").write_text(f"# Issue 63: {what}. The same command carries "
+                                       f"on.\n{env_text}tdleaf {quoted}\n")
+    env = {**os.environ, "TDLEAF_DATA": str(ROOT / data)} if data else None
+    subprocess.run([*TDLEAF, *args], check=True, cwd=ROOT, env=env)
 
 
 def rungs(variant: str, workers: int) -> None:
@@ -111,19 +120,26 @@ def ship(variant: str, workers: int) -> None:
     (ROOT / SHIPPED).write_text(compact(shipped))
 
 
-def settings(variant: str) -> list[int]:
-    """Three UCI_Elo settings across the variant's shipped range (Fairy-Stockfish's
+def settings(variant: str, ladder: str = SHIPPED) -> list[int]:
+    """Three UCI_Elo settings across the variant's range in ``ladder`` (Fairy-Stockfish's
     UCI_Elo starts at 1350), rounded to 50."""
-    lo, hi = strength.elo_range(variant, ROOT / SHIPPED)
+    lo, hi = strength.elo_range(variant, ROOT / ladder)
     lo = max(lo, 1350)
     return sorted({50 * round((lo + (hi - lo) * f) / 50) for f in (0.15, 0.5, 0.85)})
 
 
-def check(variant: str, workers: int) -> None:
+def check(variant: str, workers: int, candidate: bool = False) -> None:
+    """The matches at the same UCI_Elo; ``candidate``: with the candidate ladder (in a
+    data folder of its own, scratch/candidate-data), into runs/strength/check-candidate."""
     engine = next(e for v, e in remeasure_plan([variant]) if v == variant)
     spec = "uci:" + engine
-    for elo in settings(variant):
-        folder = HERE / "check" / f"{variant}-{elo}"
+    data = None
+    if candidate:
+        data = "scratch/candidate-data"
+        (ROOT / data).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / LADDER, ROOT / data / "ladder.json")
+    for elo in settings(variant, LADDER if candidate else SHIPPED):
+        folder = HERE / ("check-candidate" if candidate else "check") / f"{variant}-{elo}"
         pgn, packed = folder / "games.pgn", folder / "games.pgn.gz"
         if packed.exists() and not pgn.exists():
             with gzip.open(packed, "rb") as src, open(pgn, "wb") as dst:
@@ -137,14 +153,21 @@ def check(variant: str, workers: int) -> None:
         try:
             run([*args, *(["--resume"] if pgn.exists() else [])], folder,
                 f"{variant}, tdleaf at UCI_Elo {elo} against {engine} at UCI_Elo {elo}, "
-                f"0.1 s a move, 100 games (gunzip -k games.pgn.gz and add --resume to carry on)")
+                f"0.1 s a move, 100 games (gunzip -k games.pgn.gz and add --resume)"
+                + (f"; the candidate ladder ({LADDER}) copied into {data}" if data else ""),
+                data)
         finally:
             if pgn.exists():
                 with open(pgn, "rb") as src, gzip.open(packed, "wb") as dst:
                     shutil.copyfileobj(src, dst)
 
 
-STEPS = {"rungs": rungs, "holdout": holdout, "ship": ship, "check": check}
+def check_candidate(variant: str, workers: int) -> None:
+    check(variant, workers, candidate=True)
+
+
+STEPS = {"rungs": rungs, "holdout": holdout, "ship": ship, "check": check,
+         "check-candidate": check_candidate}
 
 
 def main() -> None:
