@@ -54,13 +54,15 @@ VARIANTS = ["crazyhouse", "chess", "3check", "kingofthehill", "giveaway", "atomi
 
 
 def run(args: list[str], folder: Path, what: str, data: str | None = None) -> None:
-    """``tdleaf ARGS``, its command in ``folder``/command.sh; ``data``: the per-user data
-    folder it reads (TDLEAF_DATA), e.g. one holding the candidate ladder."""
+    """``tdleaf ARGS``, its command in ``folder``/command.sh (kept where one is written
+    already: it may tell the folder's history); ``data``: the per-user data folder it
+    reads (TDLEAF_DATA), e.g. one holding the candidate ladder."""
     folder.mkdir(parents=True, exist_ok=True)
     quoted = " ".join(shlex.quote(a) for a in args)
     env_text = f"TDLEAF_DATA={data} " if data else ""
-    (folder / "command.sh").write_text(f"# Issue 63: {what}. The same command carries "
-                                       f"on.\n{env_text}tdleaf {quoted}\n")
+    if not (folder / "command.sh").exists():
+        (folder / "command.sh").write_text(f"# Issue 63: {what}. The same command "
+                                           f"carries on.\n{env_text}tdleaf {quoted}\n")
     env = {**os.environ, "TDLEAF_DATA": str(ROOT / data)} if data else None
     subprocess.run([*TDLEAF, *args], check=True, cwd=ROOT, env=env)
 
