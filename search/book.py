@@ -176,10 +176,10 @@ def prove_position(search: Any, variant: str, line: list[str]) -> dict[str, Any]
 
 def book_entries(variant: str, rows: list[dict[str, Any]]) -> dict[str, Entry]:
     """A book's entries from its records (:func:`prove_position`'s), each proof carried
-    to the positions before it (deepest first): a move into a position whose side to move has a proved win is a
-    loss, and a move into one where every move loses is a win. A record's lengths are
-    the proof search's, counted from the position after each move; an entry's win
-    counts its move too."""
+    to the positions before it (deepest first): a move into a position whose side to
+    move has a proved win is a loss, and a move into one where every move loses is a
+    win. A record's lengths are the proof search's, counted from the position after
+    each move; an entry's win counts its move too."""
     by_key: dict[str, Entry] = {}
     for r in sorted(rows, key=lambda r: -len(r["line"])):
         wins = {m: p + 1 for m, p in r["wins"].items()}

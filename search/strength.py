@@ -243,7 +243,7 @@ def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str 
     found = levels(variant, path)
     name = ladder_variant(variant, path)
     fit = node_fit(variant, path)
-    if fit is not None and found:
+    if fit is not None:
         lo, hi = fit.elo(fit.lo), fit.elo(fit.hi)
         if lo <= elo <= hi:
             return None
