@@ -15,8 +15,11 @@
    UCI_Elo E, both at 0.1 s a move, 100 games from openings of 8 random plies with both
    colours, at three settings across the variant's shipped range (``runs/strength/check/``).
 
-    python runs/strength/plan.py [--only VARIANT ...] [--steps rungs holdout ship check]
+    python runs/strength/plan.py [--only VARIANT ...] [--steps rungs holdout more ship check]
                                  [--workers 2]
+
+``--steps more`` carries a variant's node rungs on to 128 games each and checks the new
+line against the held-out rungs again.
 
 ``--steps check-candidate`` plays step 4 with the candidate ladder instead (a data folder
 of its own), before or without shipping it.
@@ -54,28 +57,40 @@ VARIANTS = ["crazyhouse", "chess", "3check", "kingofthehill", "giveaway", "atomi
 
 
 def run(args: list[str], folder: Path, what: str, data: str | None = None) -> None:
-    """``tdleaf ARGS``, its command in ``folder``/command.sh (kept where one is written
-    already: it may tell the folder's history); ``data``: the per-user data folder it
-    reads (TDLEAF_DATA), e.g. one holding the candidate ladder."""
+    """``tdleaf ARGS``, its command in ``folder``/command.sh (a command that differs from
+    those written there already is added after them: the file tells the folder's
+    history); ``data``: the per-user data folder it reads (TDLEAF_DATA), e.g. one holding
+    the candidate ladder."""
     folder.mkdir(parents=True, exist_ok=True)
     quoted = " ".join(shlex.quote(a) for a in args)
     env_text = f"TDLEAF_DATA={data} " if data else ""
-    if not (folder / "command.sh").exists():
-        (folder / "command.sh").write_text(f"# Issue 63: {what}. The same command "
-                                           f"carries on.\n{env_text}tdleaf {quoted}\n")
+    line = f"{env_text}tdleaf {quoted}\n"
+    script = folder / "command.sh"
+    if not script.exists():
+        script.write_text(f"# Issue 63: {what}. The same command carries on.\n{line}")
+    elif line not in script.read_text():
+        with open(script, "a") as out:
+            out.write(f"# Then: {what}.\n{line}")
     env = {**os.environ, "TDLEAF_DATA": str(ROOT / data)} if data else None
     subprocess.run([*TDLEAF, *args], check=True, cwd=ROOT, env=env)
 
 
-def rungs(variant: str, workers: int) -> None:
+def rungs(variant: str, workers: int, games: int = 32) -> None:
     if not (ROOT / LADDER).exists():
         shutil.copyfile(ROOT / SHIPPED, ROOT / LADDER)
     run(["ladder", "--remeasure", "--variant", variant, "--depths", "", "--movetimes", "",
-         "--nodes", ",".join(map(str, NODES)), "--games", "32", "--workers", str(workers),
+         "--nodes", ",".join(map(str, NODES)), "--games", str(games), "--workers", str(workers),
          "--out", f"runs/ladders/{variant}-nodes", "--save", LADDER,
          "--note", f"{variant}'s node rungs (issue 63), two games at a time", "--no-progress"],
         ROOT / f"runs/ladders/{variant}-nodes",
-        f"{variant}'s node rungs, 32 games each, saved into the candidate ladder")
+        f"{variant}'s node rungs, {games} games each, saved into the candidate ladder")
+
+
+def more(variant: str, workers: int) -> None:
+    """The node rungs carried on to 128 games each (a line through 32-game rungs chases
+    their noise: crazyhouse's), then the held-out check again with the new line."""
+    rungs(variant, workers, games=128)
+    check_fit(variant, ROOT / f"runs/ladders/{variant}-nodes-holdout")
 
 
 def holdout(variant: str, workers: int) -> None:
@@ -168,14 +183,15 @@ def check_candidate(variant: str, workers: int) -> None:
     check(variant, workers, candidate=True)
 
 
-STEPS = {"rungs": rungs, "holdout": holdout, "ship": ship, "check": check,
+STEPS = {"rungs": rungs, "holdout": holdout, "more": more, "ship": ship, "check": check,
          "check-candidate": check_candidate}
 
 
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--only", nargs="*", default=VARIANTS)
-    p.add_argument("--steps", nargs="*", default=list(STEPS))
+    p.add_argument("--steps", nargs="*", choices=list(STEPS),
+                   default=["rungs", "holdout", "more", "ship", "check"])
     p.add_argument("--workers", type=int, default=2)
     args = p.parse_args()
     for variant in args.only:

@@ -1,0 +1,3 @@
+# Issue 62 (a) in atomic again, with the win check (on under a network since atomic-a800 was played): the MCTS with atomic's shipped network against the MCTS over the heuristic prior, 800 playouts a move each, 100 games. Openings of 8 random plies, both colours. The same
+# command with --resume carries on (gunzip -k games.pgn.gz first).
+tdleaf match default default --games 100 -o A.search=mcts -o A.net=shipped -o A.name=net-mcts -o B.search=mcts -o B.name=prior-mcts -o A.playouts=800 -o B.playouts=800 --variant atomic --random-plies 8 --seed 62 --workers 2 --pgn runs/mcts/atomic-a800-win/games.pgn --json runs/mcts/atomic-a800-win/summary.json --no-progress
