@@ -16,11 +16,11 @@ way, variants <- search <- tdleaf).
 
 Only depth and node limits serve a requested Elo: they do not depend on the machine;
 a time limit's strength does, so time rungs are in the file for information only.
-A variant whose ladder has node rungs enough for a line through them (rating against
-log2 of the nodes, :func:`node_fit`) is served by that line alone: a requested Elo gets
-the node budget the line rates at it, clamped to the line's ends (rungs a few dozen
-games each are too noisy to pick from one by one, and depth rungs rated beside them
-would let a higher request search less). Any other variant gets the measured limit
+A variant whose ladder has node rungs enough for a fit through them (rating against
+log2 of the nodes, a line that may start flat: :func:`node_fit`) is served by that fit
+alone: a requested Elo gets the node budget the fit rates at it, clamped to the fit's
+range (rungs a few dozen games each are too noisy to pick from one by one, and depth
+rungs rated beside them would let a higher request search less). Any other variant gets the measured limit
 whose rating is nearest the request (:func:`rung_for_elo`). :func:`elo_note` says which
 limit plays, with its rating and interval or the fit.
 
@@ -145,11 +145,12 @@ def has_ladder(variant: str, path: str | Path | None = None) -> bool:
 
 def elo_range(variant: str, path: str | Path | None = None) -> tuple[int, int]:
     """The range a UCI front end may offer as ``UCI_Elo``, rounded to whole Elo: that of
-    ``variant``'s node fit (:func:`node_fit`) where it has one, else the lowest and
-    highest rating among its measured depth and node limits."""
+    ``variant``'s node fit (:func:`node_fit`: from its floor to its dearest rung) where it
+    has one, else the lowest and highest rating among its measured depth and node
+    limits."""
     fit = node_fit(variant, path)
     if fit is not None:
-        return math.floor(fit.elo(fit.lo)), math.ceil(fit.elo(fit.hi))
+        return math.floor(fit.floor), math.ceil(fit.elo(fit.hi))
     found = levels(variant, path)
     if not found:
         raise StrengthError(f"no strength ladder for {variant} in {_where(path)}")
@@ -158,54 +159,97 @@ def elo_range(variant: str, path: str | Path | None = None) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class NodeFit:
-    """Rating against node budget, ``elo = intercept + slope * log2(nodes)``: a weighted
-    least-squares line through a variant's node rungs (weights: their games), valid
-    between the cheapest and the dearest rung it was fitted on (no extrapolation)."""
+    """Rating against node budget, ``elo = intercept + slope * max(log2(nodes), knee)``: a
+    line that may start flat (a hinge), fitted by weighted least squares through a
+    variant's node rungs (weights: their games), valid between the cheapest and the
+    dearest rung it was fitted on (no extrapolation). Below the knee every budget rates
+    the same, :attr:`floor`; a straight line has its knee at the cheapest rung."""
 
     intercept: float
-    slope: float            # Elo per doubling of the nodes
+    slope: float            # Elo per doubling of the nodes, above the knee
+    knee: float             # log2 of the budget where the rise starts
     lo: int                 # the node budgets of the cheapest and dearest rungs
     hi: int
     rungs: int
-    residual_sd: float      # of the rungs' ratings about the line (games-weighted)
+    residual_sd: float      # of the rungs' ratings about the fit (games-weighted)
 
     def elo(self, nodes: float) -> float:
-        return self.intercept + self.slope * math.log2(nodes)
+        return self.intercept + self.slope * max(math.log2(nodes), self.knee)
+
+    @property
+    def floor(self) -> float:
+        """The rating of every budget up to the knee: the weakest the fit offers."""
+        return self.intercept + self.slope * self.knee
+
+    @property
+    def knee_nodes(self) -> int:
+        """The dearest budget rated :attr:`floor`, where a request at or below it plays."""
+        return round(min(max(2.0 ** self.knee, self.lo), self.hi))
 
     def nodes(self, elo: float) -> int:
-        """The node budget the line rates ``elo``, within [lo, hi]."""
+        """The node budget the fit rates ``elo``, within [knee_nodes, hi]."""
         n = 2.0 ** ((elo - self.intercept) / self.slope)
-        return round(min(max(n, self.lo), self.hi))
+        return round(min(max(n, self.knee_nodes), self.hi))
 
 
-#: Node rungs a fit needs.
+#: Node rungs a fit needs, and how many the rising part of a hinge keeps at least.
 MIN_FIT_RUNGS = 3
+#: The knees tried, in doublings of the nodes.
+KNEE_STEP = 0.05
+#: A knee is a third parameter that noise alone can place: it is kept only where it
+#: brings the rungs' spread about the fit below this share of their spread about the
+#: straight line (crazyhouse's 128-game rungs: 24 Elo against 96).
+KNEE_GAIN = 2 / 3
+
+
+def _weighted_line(xs: list[float], ys: list[float], ws: list[float]
+                   ) -> tuple[float, float, float] | None:
+    """(intercept, slope, weighted mean squared residual) of y against x, or None where
+    the xs do not vary."""
+    sw = sum(ws)
+    mx = sum(w * x for w, x in zip(ws, xs)) / sw
+    my = sum(w * y for w, y in zip(ws, ys)) / sw
+    sxx = sum(w * (x - mx) ** 2 for w, x in zip(ws, xs))
+    if sxx <= 1e-12:
+        return None
+    slope = sum(w * (x - mx) * (y - my) for w, x, y in zip(ws, xs, ys)) / sxx
+    intercept = my - slope * mx
+    return intercept, slope, sum(w * (y - intercept - slope * x) ** 2
+                                 for w, x, y in zip(ws, xs, ys)) / sw
 
 
 def node_fit(variant: str, path: str | Path | None = None) -> NodeFit | None:
     """The :class:`NodeFit` of ``variant``'s node rungs (their ratings, not bounds; all
-    of them, a rung rated below a cheaper one too: the line is what averages their
-    noise), or None with fewer than :data:`MIN_FIT_RUNGS` of them or a line that does
-    not rise."""
+    of them, a rung rated below a cheaper one too: the fit is what averages their
+    noise), or None with fewer than :data:`MIN_FIT_RUNGS` of them or a fit that does not
+    rise. The knee is the one (on a grid of :data:`KNEE_STEP` doublings, with at least
+    :data:`MIN_FIT_RUNGS` rungs at or above it) of least squares, kept only where it
+    earns its place (:data:`KNEE_GAIN`; else the straight line): strength that is flat
+    over the cheap rungs and climbs over the dear ones, as crazyhouse's does against
+    Fairy-Stockfish, is not a straight line."""
     rungs = _rated(variant, path, True, ("nodes",))
     if len(rungs) < MIN_FIT_RUNGS:
         return None
     xs = [math.log2(e["level"]["nodes"]) for e in rungs]
     ys = [float(e["elo"]) for e in rungs]
     ws = [float(e.get("games") or 1) for e in rungs]
-    sw = sum(ws)
-    mx = sum(w * x for w, x in zip(ws, xs)) / sw
-    my = sum(w * y for w, y in zip(ws, ys)) / sw
-    sxx = sum(w * (x - mx) ** 2 for w, x in zip(ws, xs))
-    if sxx <= 0:
+    top_knee = sorted(xs)[-MIN_FIT_RUNGS]
+    best: tuple[float, float, float, float] | None = None     # (msr, intercept, slope, knee)
+    for step in range(int((top_knee - min(xs)) / KNEE_STEP + 1e-9) + 1):
+        knee = min(xs) + step * KNEE_STEP
+        line = _weighted_line([max(x, knee) for x in xs], ys, ws)
+        if line is not None and line[1] > 0 and (best is None or line[2] < best[0] - 1e-9):
+            best = (line[2], line[0], line[1], knee)
+    straight = _weighted_line(xs, ys, ws)
+    if (straight is not None and straight[1] > 0 and best is not None
+            and math.sqrt(best[0]) >= KNEE_GAIN * math.sqrt(straight[2])):
+        best = (straight[2], straight[0], straight[1], min(xs))
+    if best is None:
         return None
-    slope = sum(w * (x - mx) * (y - my) for w, x, y in zip(ws, xs, ys)) / sxx
-    if slope <= 0:
-        return None
-    intercept = my - slope * mx
-    resid = sum(w * (y - intercept - slope * x) ** 2 for w, x, y in zip(ws, xs, ys)) / sw
+    msr, intercept, slope, knee = best
     budgets = [int(e["level"]["nodes"]) for e in rungs]
-    return NodeFit(intercept, slope, min(budgets), max(budgets), len(rungs), math.sqrt(resid))
+    return NodeFit(intercept, slope, knee, min(budgets), max(budgets), len(rungs),
+                   math.sqrt(msr))
 
 
 def rung_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, Any]:
@@ -236,21 +280,23 @@ def _label(level: dict[str, Any]) -> str:
 
 def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str | None:
     """What to tell a user whose requested ``elo`` lies outside ``variant``'s measured
-    range (:func:`elo_range`): that it plays the dearest (cheapest) node rung of the
-    fit, or the highest (lowest) measured level and, above, which stronger levels are
+    range (:func:`elo_range`): that it plays the fit's dearest node rung or, below its
+    floor, its knee's budget (the dearest it rates at the floor), or the highest (lowest) measured level and, above, which stronger levels are
     bounds, not ratings (None when ``elo`` is within the range, or there is no
     ladder)."""
     found = levels(variant, path)
     name = ladder_variant(variant, path)
     fit = node_fit(variant, path)
     if fit is not None:
-        lo, hi = fit.elo(fit.lo), fit.elo(fit.hi)
+        lo, hi = fit.floor, fit.elo(fit.hi)
         if lo <= elo <= hi:
             return None
-        end, rated = (fit.lo, lo) if elo < lo else (fit.hi, hi)
-        side = "below the cheapest" if elo < lo else "above the dearest"
-        return (f"UCI_Elo {elo:g} is {side} node rung of the {name} ladder's line: playing "
-                f"nodes {end} (the line rates it {rated:.0f})")
+        if elo < lo:
+            return (f"UCI_Elo {elo:g} is below the weakest the {name} ladder's node rungs "
+                    f"offer: playing nodes {fit.knee_nodes} (the fit rates it and every "
+                    f"smaller budget {lo:.0f})")
+        return (f"UCI_Elo {elo:g} is above the dearest node rung of the {name} ladder's "
+                f"fit: playing nodes {fit.hi} (the fit rates it {hi:.0f})")
     if not found or found[0]["elo"] <= elo <= found[-1]["elo"]:
         return None
     if elo < found[0]["elo"]:
@@ -275,9 +321,12 @@ def elo_note(variant: str, elo: float, path: str | Path | None = None) -> str:
         return clamped
     fit = node_fit(variant, path)
     if fit is not None:
-        return (f"UCI_Elo {elo:g}: playing nodes {fit.nodes(elo)}, by the line through the "
+        flat = (f" above {fit.knee_nodes} nodes, {fit.floor:.0f} below"
+                if fit.knee_nodes > fit.lo else "")
+        return (f"UCI_Elo {elo:g}: playing nodes {fit.nodes(elo)}, by the fit through the "
                 f"{ladder_variant(variant, path)} ladder's {fit.rungs} node rungs "
-                f"({fit.slope:.0f} Elo a doubling, rungs within +-{fit.residual_sd:.0f} of it)")
+                f"({fit.slope:.0f} Elo a doubling{flat}; rungs within "
+                f"+-{fit.residual_sd:.0f} of it)")
     rung = rung_for_elo(variant, elo, path)
     ci = rung.get("elo_ci")
     interval = (f" [{ci[0]:.0f}, {ci[1]:.0f}]" if isinstance(ci, (list, tuple)) and len(ci) == 2

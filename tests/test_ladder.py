@@ -316,16 +316,43 @@ def test_node_rungs_are_read_through_a_fitted_line(tmp_path):
     assert strength.limits_for_elo("chess", 700, path) == {"nodes": 100}
     assert strength.elo_range("chess", path) == (int(fit.elo(100)), int(fit.elo(3200)) + 1)
     assert strength.elo_note("chess", 1850, path) == (
-        "UCI_Elo 1850 is above the dearest node rung of the chess ladder's line: playing "
-        f"nodes 3200 (the line rates it {fit.elo(3200):.0f})")
+        "UCI_Elo 1850 is above the dearest node rung of the chess ladder's fit: playing "
+        f"nodes 3200 (the fit rates it {fit.elo(3200):.0f})")
     assert strength.clamp_note("chess", 1250, path) is None
     note = strength.elo_note("chess", 1250, path)
-    assert note.startswith(f"UCI_Elo 1250: playing nodes {nodes}, by the line through the "
+    assert fit.knee == pytest.approx(math.log2(100))      # noise earns no knee: a line
+    assert note.startswith(f"UCI_Elo 1250: playing nodes {nodes}, by the fit through the "
                            "chess ladder's 6 node rungs (")
     (tmp_path / "two").mkdir()
     two = _ladder_file(tmp_path / "two", {"chess": rungs[:2]})
     assert strength.node_fit("chess", two) is None
     assert strength.limits_for_elo("chess", 1080, two) == {"nodes": 200}
+
+
+def test_a_node_fit_may_start_flat(tmp_path):
+    """Rungs that rate alike up to a budget and climb above it (crazyhouse's, against
+    Fairy-Stockfish) get a fit that is flat, then a line: its range starts at the flat
+    part's rating, a request below it plays the budget where the rise starts, and the
+    budgets stay monotone in the request."""
+    rungs = [{"level": {"nodes": 32 * 4 ** i}, "elo": elo, "games": 128}
+             for i, elo in enumerate([1460, 1450, 1470, 1455, 1640, 1820, 2000])]
+    path = _ladder_file(tmp_path, {"crazyhouse": rungs})
+    fit = strength.node_fit("crazyhouse", path)
+    assert fit is not None and 10.5 < fit.knee < 11.5 and 85 < fit.slope < 95
+    assert fit.floor == pytest.approx(1459, abs=10) and fit.residual_sd < 15
+    assert 1400 < fit.knee_nodes < 3000
+    lo, hi = strength.elo_range("crazyhouse", path)
+    assert lo == math.floor(fit.floor) and hi == math.ceil(fit.elo(131072))
+    assert strength.limits_for_elo("crazyhouse", 1300, path) == {"nodes": fit.knee_nodes}
+    assert strength.limits_for_elo("crazyhouse", 1820, path)["nodes"] == pytest.approx(
+        32768, rel=0.15)
+    budgets = [strength.limits_for_elo("crazyhouse", e, path)["nodes"]
+               for e in range(lo - 50, hi + 50, 10)]
+    assert budgets == sorted(budgets)
+    assert strength.elo_note("crazyhouse", 1300, path).startswith(
+        "UCI_Elo 1300 is below the weakest the crazyhouse ladder's node rungs offer: "
+        f"playing nodes {fit.knee_nodes}")
+    assert f"above {fit.knee_nodes} nodes" in strength.elo_note("crazyhouse", 1700, path)
 
 
 def test_fallback_and_node_levels(tmp_path):

@@ -119,7 +119,8 @@ def check_fit(variant: str, folder: Path) -> None:
         print(f"{variant}: held-out {r['level']['nodes']} nodes {r['elo']:.0f} "
               f"[{lo:.0f}, {hi:.0f}], the line {line:.0f}: {diff:+.0f}", file=sys.stderr)
     (folder / "check.json").write_text(json.dumps(
-        {"ladder": LADDER, "slope": fit.slope, "intercept": fit.intercept, "rungs": fit.rungs,
+        {"ladder": LADDER, "slope": fit.slope, "intercept": fit.intercept, "knee": fit.knee,
+         "rungs": fit.rungs,
          "residual_sd": fit.residual_sd, "held_out": out}, indent=1) + "\n")
 
 
