@@ -20,8 +20,8 @@ A variant whose ladder has node rungs enough for a fit through them (rating agai
 log2 of the nodes, a line that may start flat: :func:`node_fit`) is served by that fit
 alone: a requested Elo gets the node budget the fit rates at it, clamped to the fit's
 range (rungs a few dozen games each are too noisy to pick from one by one, and depth
-rungs rated beside them would let a higher request search less). Any other variant gets the measured limit
-whose rating is nearest the request (:func:`rung_for_elo`). :func:`elo_note` says which
+rungs rated beside them would let a higher request search less). Any other variant
+gets the measured limit whose rating is nearest the request (:func:`rung_for_elo`). :func:`elo_note` says which
 limit plays, with its rating and interval or the fit.
 
 A level saved with a ``"bound"`` (``"lower"``: measured mostly against the top of the
@@ -218,7 +218,8 @@ def _weighted_line(xs: list[float], ys: list[float], ws: list[float]
                                  for w, x, y in zip(ws, xs, ys)) / sw
 
 
-def node_fit(variant: str, path: str | Path | None = None) -> NodeFit | None:
+def node_fit(variant: str, path: str | Path | None = None, *,
+             hinge: bool = True) -> NodeFit | None:
     """The :class:`NodeFit` of ``variant``'s node rungs (their ratings, not bounds; all
     of them, a rung rated below a cheaper one too: the fit is what averages their
     noise), or None with fewer than :data:`MIN_FIT_RUNGS` of them or a fit that does not
@@ -226,28 +227,36 @@ def node_fit(variant: str, path: str | Path | None = None) -> NodeFit | None:
     :data:`MIN_FIT_RUNGS` rungs at or above it) of least squares, kept only where it
     earns its place (:data:`KNEE_GAIN`; else the straight line): strength that is flat
     over the cheap rungs and climbs over the dear ones, as crazyhouse's does against
-    Fairy-Stockfish, is not a straight line."""
+    Fairy-Stockfish, is not a straight line. ``hinge=False``: the straight line only."""
     rungs = _rated(variant, path, True, ("nodes",))
+    return _fit(tuple((int(e["level"]["nodes"]), float(e["elo"]), float(e.get("games") or 1))
+                      for e in rungs), hinge)
+
+
+@lru_cache(maxsize=64)
+def _fit(rungs: tuple[tuple[int, float, float], ...], hinge: bool) -> NodeFit | None:
+    """:func:`node_fit` of (nodes, rating, games) triples; cached, as every ``go`` under
+    ``UCI_Elo`` asks for it."""
     if len(rungs) < MIN_FIT_RUNGS:
         return None
-    xs = [math.log2(e["level"]["nodes"]) for e in rungs]
-    ys = [float(e["elo"]) for e in rungs]
-    ws = [float(e.get("games") or 1) for e in rungs]
-    top_knee = sorted(xs)[-MIN_FIT_RUNGS]
-    best: tuple[float, float, float, float] | None = None     # (msr, intercept, slope, knee)
-    for step in range(int((top_knee - min(xs)) / KNEE_STEP + 1e-9) + 1):
+    xs = [math.log2(n) for n, _, _ in rungs]
+    ys = [y for _, y, _ in rungs]
+    ws = [w for _, _, w in rungs]
+    straight = _weighted_line(xs, ys, ws)
+    best = None                       # (msr, intercept, slope, knee), the knee past min(xs)
+    steps = int((sorted(xs)[-MIN_FIT_RUNGS] - min(xs)) / KNEE_STEP + 1e-9) if hinge else 0
+    for step in range(1, steps + 1):
         knee = min(xs) + step * KNEE_STEP
         line = _weighted_line([max(x, knee) for x in xs], ys, ws)
         if line is not None and line[1] > 0 and (best is None or line[2] < best[0] - 1e-9):
             best = (line[2], line[0], line[1], knee)
-    straight = _weighted_line(xs, ys, ws)
-    if (straight is not None and straight[1] > 0 and best is not None
-            and math.sqrt(best[0]) >= KNEE_GAIN * math.sqrt(straight[2])):
+    if straight is not None and straight[1] > 0 and (
+            best is None or math.sqrt(best[0]) >= KNEE_GAIN * math.sqrt(straight[2])):
         best = (straight[2], straight[0], straight[1], min(xs))
     if best is None:
         return None
     msr, intercept, slope, knee = best
-    budgets = [int(e["level"]["nodes"]) for e in rungs]
+    budgets = [n for n, _, _ in rungs]
     return NodeFit(intercept, slope, knee, min(budgets), max(budgets), len(rungs),
                    math.sqrt(msr))
 
@@ -281,9 +290,9 @@ def _label(level: dict[str, Any]) -> str:
 def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str | None:
     """What to tell a user whose requested ``elo`` lies outside ``variant``'s measured
     range (:func:`elo_range`): that it plays the fit's dearest node rung or, below its
-    floor, its knee's budget (the dearest it rates at the floor), or the highest (lowest) measured level and, above, which stronger levels are
-    bounds, not ratings (None when ``elo`` is within the range, or there is no
-    ladder)."""
+    floor, its knee's budget (the dearest it rates at the floor), or the highest
+    (lowest) measured level and, above, which stronger levels are bounds, not ratings
+    (None when ``elo`` is within the range, or there is no ladder)."""
     found = levels(variant, path)
     name = ladder_variant(variant, path)
     fit = node_fit(variant, path)

@@ -104,7 +104,7 @@ def holdout(variant: str, workers: int) -> None:
 
 
 def check_fit(variant: str, folder: Path) -> None:
-    """The shipped line (search.strength.node_fit) against the held-out rungs."""
+    """The shipped fit (search.strength.node_fit) against the held-out rungs."""
     fit = strength.node_fit(variant, ROOT / LADDER)
     assert fit is not None, f"{variant}: no node fit in {LADDER}"
     held = json.loads((folder / "ladder.json").read_text())

@@ -10,7 +10,6 @@ The hinge is ``elo = a + b * max(log2(nodes), knee)`` by games-weighted least sq
 """
 
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -22,20 +21,14 @@ LADDER = ROOT / "runs/strength/ladder.json"
 
 def main() -> None:
     variant = sys.argv[1] if len(sys.argv) > 1 else "crazyhouse"
-    rungs = [e for e in json.loads(LADDER.read_text())["variants"][variant]
-             if "nodes" in e["level"] and "bound" not in e]
-    xs = [math.log2(r["level"]["nodes"]) for r in rungs]
-    a, b, msr = strength._weighted_line(xs, [r["elo"] for r in rungs],
-                                        [r["games"] for r in rungs])
-    line = strength.NodeFit(a, b, min(xs), 1, 1, len(rungs), math.sqrt(msr))
+    line = strength.node_fit(variant, LADDER, hinge=False)
     fit = strength.node_fit(variant, LADDER)
     h = fit.elo
-    params = {"slope": fit.slope, "knee": fit.knee, "residual_sd": fit.residual_sd}
-    print(f"{variant}: {len(rungs)} node rungs")
+    print(f"{variant}: {fit.rungs} node rungs")
     print(f"line: {line.slope:.1f} Elo a doubling, rungs +-{line.residual_sd:.0f} about it")
-    print(f"hinge: {params['slope']:.1f} Elo a doubling above 2^{params['knee']:.2f} nodes, "
-          f"{h(1):.0f} below; rungs +-{params['residual_sd']:.0f} about it; "
-          f"range {h(1):.0f}..{h(max(r['level']['nodes'] for r in rungs)):.0f}")
+    print(f"hinge: {fit.slope:.1f} Elo a doubling above 2^{fit.knee:.2f} nodes, "
+          f"{fit.floor:.0f} below; rungs +-{fit.residual_sd:.0f} about it; "
+          f"range {fit.floor:.0f}..{h(fit.hi):.0f}")
     held = json.loads((ROOT / f"runs/ladders/{variant}-nodes-holdout/ladder.json").read_text())
     for r in (r for lad in held["ladders"] for r in lad["rungs"]):
         n = r["level"]["nodes"]
