@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -172,9 +172,37 @@ class NodeFit:
     hi: int
     rungs: int
     residual_sd: float      # of the rungs' ratings about the fit (games-weighted)
+    #: Each rung's (log2 budget, rating, games, rating error: its 95% interval's
+    #: half-width over 1.96, or None without an interval), for :meth:`interval`.
+    points: tuple[tuple[float, float, float, float | None], ...] = field(default=(),
+                                                                         repr=False)
 
     def elo(self, nodes: float) -> float:
         return self.intercept + self.slope * max(math.log2(nodes), self.knee)
+
+    def interval(self, nodes: float) -> tuple[float, float] | None:
+        """The 95% interval of :meth:`elo` at ``nodes``, from the rungs' own errors (the
+        fit is linear in their ratings), widened where the rungs stray from the fit more
+        than those errors explain; the knee taken as known. None where a rung has no
+        interval."""
+        if not self.points or any(sd is None or sd <= 0 for *_, sd in self.points):
+            return None
+        sds = [float(sd or 0.0) for *_, sd in self.points]
+        us = [max(x, self.knee) for x, *_ in self.points]
+        ws = [w for _, _, w, _ in self.points]
+        sw = sum(ws)
+        mu = sum(w * u for w, u in zip(ws, us)) / sw
+        suu = sum(w * (u - mu) ** 2 for w, u in zip(ws, us))
+        x0 = max(math.log2(nodes), self.knee)
+        var = sum((w / sw + (x0 - mu) * (u - mu) * w / suu) ** 2 * sd ** 2
+                  for w, u, sd in zip(ws, us, sds))
+        params = 3 if self.knee > min(x for x, *_ in self.points) + 1e-9 else 2
+        if len(us) > params:
+            chi2 = sum(((y - self.intercept - self.slope * u) / sd) ** 2
+                       for (_, y, _, _), u, sd in zip(self.points, us, sds))
+            var *= max(1.0, chi2 / (len(us) - params))
+        centre, half = self.elo(nodes), 1.96 * math.sqrt(var)
+        return centre - half, centre + half
 
     @property
     def floor(self) -> float:
@@ -229,19 +257,35 @@ def node_fit(variant: str, path: str | Path | None = None, *,
     over the cheap rungs and climbs over the dear ones, as crazyhouse's does against
     Fairy-Stockfish, is not a straight line. ``hinge=False``: the straight line only."""
     rungs = _rated(variant, path, True, ("nodes",))
-    return _fit(tuple((int(e["level"]["nodes"]), float(e["elo"]), float(e.get("games") or 1))
-                      for e in rungs), hinge)
+    return _fit(tuple((int(e["level"]["nodes"]), float(e["elo"]), float(e.get("games") or 1),
+                       _error(e)) for e in rungs), hinge)
+
+
+def _interval(entry: dict[str, Any]) -> tuple[float, float] | None:
+    """A rung's 95% interval, or None where it has none (or a malformed one)."""
+    ci = entry.get("elo_ci")
+    if (isinstance(ci, (list, tuple)) and len(ci) == 2
+            and all(isinstance(x, (int, float)) and math.isfinite(x) for x in ci)):
+        return float(ci[0]), float(ci[1])
+    return None
+
+
+def _error(entry: dict[str, Any]) -> float | None:
+    """A rung's rating error (standard deviation) from its 95% interval, or None."""
+    ci = _interval(entry)
+    return (ci[1] - ci[0]) / (2 * 1.96) if ci else None
 
 
 @lru_cache(maxsize=64)
-def _fit(rungs: tuple[tuple[int, float, float], ...], hinge: bool) -> NodeFit | None:
-    """:func:`node_fit` of (nodes, rating, games) triples; cached, as every ``go`` under
-    ``UCI_Elo`` asks for it."""
+def _fit(rungs: tuple[tuple[int, float, float, float | None], ...],
+         hinge: bool) -> NodeFit | None:
+    """:func:`node_fit` of (nodes, rating, games, rating error) rungs; cached, as every
+    ``go`` under ``UCI_Elo`` asks for it."""
     if len(rungs) < MIN_FIT_RUNGS:
         return None
-    xs = [math.log2(n) for n, _, _ in rungs]
-    ys = [y for _, y, _ in rungs]
-    ws = [w for _, _, w in rungs]
+    xs = [math.log2(n) for n, *_ in rungs]
+    ys = [y for _, y, *_ in rungs]
+    ws = [w for _, _, w, _ in rungs]
     straight = _weighted_line(xs, ys, ws)
     best = None                       # (msr, intercept, slope, knee), the knee past min(xs)
     steps = int((sorted(xs)[-MIN_FIT_RUNGS] - min(xs)) / KNEE_STEP + 1e-9) if hinge else 0
@@ -256,9 +300,9 @@ def _fit(rungs: tuple[tuple[int, float, float], ...], hinge: bool) -> NodeFit | 
     if best is None:
         return None
     msr, intercept, slope, knee = best
-    budgets = [n for n, _, _ in rungs]
+    budgets = [n for n, *_ in rungs]
     return NodeFit(intercept, slope, knee, min(budgets), max(budgets), len(rungs),
-                   math.sqrt(msr))
+                   math.sqrt(msr), tuple((x, y, w, sd) for x, (_, y, w, sd) in zip(xs, rungs)))
 
 
 def rung_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, Any]:
@@ -324,7 +368,8 @@ def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str 
 
 def elo_note(variant: str, elo: float, path: str | Path | None = None) -> str:
     """The line a front end shows for a requested ``elo``: the rung it plays, with that
-    rung's rating and 95% interval, or :func:`clamp_note` outside the measured range."""
+    rung's rating and 95% interval (or the node budget a fit rates at ``elo``, with the
+    fit's interval there), or :func:`clamp_note` outside the measured range."""
     clamped = clamp_note(variant, elo, path)
     if clamped:
         return clamped
@@ -332,14 +377,16 @@ def elo_note(variant: str, elo: float, path: str | Path | None = None) -> str:
     if fit is not None:
         flat = (f" above {fit.knee_nodes} nodes, {fit.floor:.0f} below"
                 if fit.knee_nodes > fit.lo else "")
-        return (f"UCI_Elo {elo:g}: playing nodes {fit.nodes(elo)}, by the fit through the "
-                f"{ladder_variant(variant, path)} ladder's {fit.rungs} node rungs "
+        nodes = fit.nodes(elo)
+        band = fit.interval(nodes)
+        rated = f"{fit.elo(nodes):.0f}" + (f" [{band[0]:.0f}, {band[1]:.0f}]" if band else "")
+        return (f"UCI_Elo {elo:g}: playing nodes {nodes}, rated {rated} by the fit through "
+                f"the {ladder_variant(variant, path)} ladder's {fit.rungs} node rungs "
                 f"({fit.slope:.0f} Elo a doubling{flat}; rungs within "
                 f"+-{fit.residual_sd:.0f} of it)")
     rung = rung_for_elo(variant, elo, path)
-    ci = rung.get("elo_ci")
-    interval = (f" [{ci[0]:.0f}, {ci[1]:.0f}]" if isinstance(ci, (list, tuple)) and len(ci) == 2
-                and all(isinstance(x, (int, float)) and math.isfinite(x) for x in ci) else "")
+    ci = _interval(rung)
+    interval = f" [{ci[0]:.0f}, {ci[1]:.0f}]" if ci else ""
     games = f", {rung['games']} games" if rung.get("games") else ""
     return (f"UCI_Elo {elo:g}: playing {_label(rung['level'])}, rated {rung['elo']:.0f}"
             f"{interval}{games}, the nearest measured level of the "

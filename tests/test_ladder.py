@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -321,8 +322,9 @@ def test_node_rungs_are_read_through_a_fitted_line(tmp_path):
     assert strength.clamp_note("chess", 1250, path) is None
     note = strength.elo_note("chess", 1250, path)
     assert fit.knee == pytest.approx(math.log2(100))      # noise earns no knee: a line
-    assert note.startswith(f"UCI_Elo 1250: playing nodes {nodes}, by the fit through the "
-                           "chess ladder's 6 node rungs (")
+    assert note.startswith(f"UCI_Elo 1250: playing nodes {nodes}, rated 1250 by the fit "
+                           "through the chess ladder's 6 node rungs (")
+    assert fit.interval(nodes) is None          # these rungs have no intervals
     (tmp_path / "two").mkdir()
     two = _ladder_file(tmp_path / "two", {"chess": rungs[:2]})
     assert strength.node_fit("chess", two) is None
@@ -353,6 +355,32 @@ def test_a_node_fit_may_start_flat(tmp_path):
         "UCI_Elo 1300 is below the weakest the crazyhouse ladder's node rungs offer: "
         f"playing nodes {fit.knee_nodes}")
     assert f"above {fit.knee_nodes} nodes" in strength.elo_note("crazyhouse", 1700, path)
+
+
+def test_a_node_fit_has_an_interval_from_its_rungs(tmp_path):
+    """Four rungs each +-60 on one flat stretch rate it to about +-30 (their mean); the
+    interval widens away from the rungs' centre, and where the rungs stray from the fit
+    more than their intervals explain."""
+    def ladder(folder, elos):
+        folder.mkdir()
+        return _ladder_file(folder, {"crazyhouse": [
+            {"level": {"nodes": 32 * 4 ** i}, "elo": elo, "games": 128,
+             "elo_ci": [elo - 60, elo + 60]} for i, elo in enumerate(elos)]})
+    fit = strength.node_fit("crazyhouse", ladder(tmp_path / "a", [1450, 1450, 1450, 1450,
+                                                                  1630, 1810, 1990]))
+    assert fit is not None and fit.residual_sd < 1
+    lo, hi = fit.interval(64)
+    assert (hi - lo) / 2 == pytest.approx(60 / math.sqrt(4), rel=0.15)
+    mid, top = fit.interval(8192), fit.interval(131072)
+    assert mid[1] - mid[0] < top[1] - top[0]
+    noisy = strength.node_fit("crazyhouse", ladder(tmp_path / "b", [1350, 1550, 1350, 1550,
+                                                                    1630, 1810, 1990]))
+    assert noisy is not None
+    assert noisy.interval(64)[1] - noisy.interval(64)[0] > hi - lo
+    note = strength.elo_note("crazyhouse", 1700, ladder(tmp_path / "c", [1450, 1450, 1450,
+                                                                          1450, 1630, 1810,
+                                                                          1990]))
+    assert re.search(r"playing nodes \d+, rated 1700 \[16\d\d, 17\d\d\] by the fit", note)
 
 
 def test_fallback_and_node_levels(tmp_path):

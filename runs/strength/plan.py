@@ -1,25 +1,28 @@
 """Issue 63's measurements, variant by variant, each step resumable across sessions:
 
 1. node rungs (``runs/ladders/<variant>-nodes``): node budgets a factor of 4 apart, from
-   about depth 1's nodes to beyond depth 6's, 32 games a rung, saved into a candidate
+   about depth 1's nodes to beyond depth 6's, 128 games a rung, saved into a candidate
    ladder, ``runs/strength/ladder.json`` (a copy of the shipped one at first);
-2. held-out rungs between them (``runs/ladders/<variant>-nodes-holdout``), 128 games
-   each, not saved, and the check of the candidate's line against them (its
-   ``check.json``): a rung of 64 games measures its own rating only to about +-90, so
-   the check of a line within 50 Elo needs more (crazyhouse's were 64 games; the plan
-   carries them on to 128);
+2. held-out rungs between them (``runs/ladders/<variant>-nodes-holdout``), 256 games
+   each, not saved, and the check of the candidate's fit against them (its
+   ``check.json``): a rung of 128 games measures its own rating only to about +-61, so
+   a fit can miss it by more than 50 Elo by the rung's noise alone (crazyhouse's hinge
+   missed one by 69); at 256 games, +-43. Decided before crazyhouse's were carried on
+   from 128 to 256 (2026-12-04), and the rule stays: each held-out rung within 50 Elo;
 3. ship: the variant's entries copied from the candidate into the shipped ladder
-   (search/data/ladder.json), where the line serves UCI_Elo alone, only when the line
-   is within 50 Elo of every held-out rung;
+   (search/data/ladder.json), where the fit serves UCI_Elo alone, only when the fit is
+   within 50 Elo of every held-out rung;
 4. the check that matters: ``tdleaf uci`` at UCI_Elo E against the ladder's engine at
    UCI_Elo E, both at 0.1 s a move, 100 games from openings of 8 random plies with both
    colours, at three settings across the variant's shipped range (``runs/strength/check/``).
 
-    python runs/strength/plan.py [--only VARIANT ...] [--steps rungs holdout more ship check]
+    python runs/strength/plan.py [--only VARIANT ...] [--steps more holdout ship check]
                                  [--workers 2]
 
-``--steps more`` carries a variant's node rungs on to 128 games each and checks the new
-line against the held-out rungs again.
+``--steps more`` carries a variant's node rungs on to 128 games each (a variant not begun
+goes straight there: 32-game rungs chase their noise) and checks the new fit against the
+held-out rungs again, if they are measured yet. The default steps are ``more holdout
+ship check``: each resumes where it stopped, and ship refuses a fit that fails.
 
 ``--steps check-candidate`` plays step 4 with the candidate ladder instead (a data folder
 of its own), before or without shipping it.
@@ -90,16 +93,19 @@ def more(variant: str, workers: int) -> None:
     """The node rungs carried on to 128 games each (a line through 32-game rungs chases
     their noise: crazyhouse's), then the held-out check again with the new line."""
     rungs(variant, workers, games=128)
-    check_fit(variant, ROOT / f"runs/ladders/{variant}-nodes-holdout")
+    held = ROOT / f"runs/ladders/{variant}-nodes-holdout"
+    if (held / "ladder.json").exists():
+        check_fit(variant, held)
 
 
-def holdout(variant: str, workers: int) -> None:
+def holdout(variant: str, workers: int, games: int = 256) -> None:
     folder = ROOT / f"runs/ladders/{variant}-nodes-holdout"
     run(["ladder", "--remeasure", "--variant", variant, "--depths", "", "--movetimes", "",
-         "--nodes", ",".join(map(str, HELD_OUT)), "--games", "128", "--workers", str(workers),
+         "--nodes", ",".join(map(str, HELD_OUT)), "--games", str(games),
+         "--workers", str(workers),
          "--out", f"runs/ladders/{variant}-nodes-holdout",
          "--save", f"scratch/holdout-{variant}.json", "--no-progress"],
-        folder, f"{variant}'s held-out node rungs, 128 games each, not saved")
+        folder, f"{variant}'s held-out node rungs, {games} games each, not saved")
     check_fit(variant, folder)
 
 
@@ -192,7 +198,7 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--only", nargs="*", default=VARIANTS)
     p.add_argument("--steps", nargs="*", choices=list(STEPS),
-                   default=["rungs", "holdout", "more", "ship", "check"])
+                   default=["more", "holdout", "ship", "check"])
     p.add_argument("--workers", type=int, default=2)
     args = p.parse_args()
     for variant in args.only:

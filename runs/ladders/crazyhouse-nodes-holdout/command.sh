@@ -7,3 +7,5 @@
 tdleaf ladder --remeasure --variant crazyhouse --depths '' --movetimes '' \
   --nodes 256,4096 --games 128 --workers 2 --out runs/ladders/crazyhouse-nodes-holdout \
   --save scratch/holdout-crazyhouse.json --no-progress
+# Then: crazyhouse's held-out node rungs, 256 games each, not saved.
+tdleaf ladder --remeasure --variant crazyhouse --depths '' --movetimes '' --nodes 256,4096 --games 256 --workers 2 --out runs/ladders/crazyhouse-nodes-holdout --save scratch/holdout-crazyhouse.json --no-progress
