@@ -172,10 +172,10 @@ class NodeFit:
     hi: int
     rungs: int
     residual_sd: float      # of the rungs' ratings about the fit (games-weighted)
-    #: Each rung's (log2 budget, rating, games, rating error: its 95% interval's
-    #: half-width over 1.96, or None without an interval), for :meth:`interval`.
-    points: tuple[tuple[float, float, float, float | None], ...] = field(default=(),
-                                                                         repr=False)
+    #: Each rung's (log2 budget, rating, games), and its rating error (its 95% interval's
+    #: half-width over 1.96; None where a rung has no interval), for :meth:`interval`.
+    points: tuple[tuple[float, float, float], ...] = field(default=(), repr=False)
+    errors: tuple[float, ...] | None = field(default=None, repr=False)
 
     def elo(self, nodes: float) -> float:
         return self.intercept + self.slope * max(math.log2(nodes), self.knee)
@@ -185,21 +185,20 @@ class NodeFit:
         fit is linear in their ratings), widened where the rungs stray from the fit more
         than those errors explain; the knee taken as known. None where a rung has no
         interval."""
-        if not self.points or any(sd is None or sd <= 0 for *_, sd in self.points):
+        if not self.errors:
             return None
-        sds = [float(sd or 0.0) for *_, sd in self.points]
-        us = [max(x, self.knee) for x, *_ in self.points]
-        ws = [w for _, _, w, _ in self.points]
+        us = [max(x, self.knee) for x, _, _ in self.points]
+        ws = [w for _, _, w in self.points]
         sw = sum(ws)
         mu = sum(w * u for w, u in zip(ws, us)) / sw
         suu = sum(w * (u - mu) ** 2 for w, u in zip(ws, us))
         x0 = max(math.log2(nodes), self.knee)
         var = sum((w / sw + (x0 - mu) * (u - mu) * w / suu) ** 2 * sd ** 2
-                  for w, u, sd in zip(ws, us, sds))
-        params = 3 if self.knee > min(x for x, *_ in self.points) + 1e-9 else 2
+                  for w, u, sd in zip(ws, us, self.errors))
+        params = 3 if self.knee > min(x for x, _, _ in self.points) + 1e-9 else 2
         if len(us) > params:
             chi2 = sum(((y - self.intercept - self.slope * u) / sd) ** 2
-                       for (_, y, _, _), u, sd in zip(self.points, us, sds))
+                       for (_, y, _), u, sd in zip(self.points, us, self.errors))
             var *= max(1.0, chi2 / (len(us) - params))
         centre, half = self.elo(nodes), 1.96 * math.sqrt(var)
         return centre - half, centre + half
@@ -301,8 +300,10 @@ def _fit(rungs: tuple[tuple[int, float, float, float | None], ...],
         return None
     msr, intercept, slope, knee = best
     budgets = [n for n, *_ in rungs]
+    errors = tuple(sd for *_, sd in rungs if sd is not None and sd > 0)
     return NodeFit(intercept, slope, knee, min(budgets), max(budgets), len(rungs),
-                   math.sqrt(msr), tuple((x, y, w, sd) for x, (_, y, w, sd) in zip(xs, rungs)))
+                   math.sqrt(msr), tuple(zip(xs, ys, ws)),
+                   errors if len(errors) == len(rungs) else None)
 
 
 def rung_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, Any]:

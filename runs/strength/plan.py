@@ -91,7 +91,8 @@ def rungs(variant: str, workers: int, games: int = 32) -> None:
 
 def more(variant: str, workers: int) -> None:
     """The node rungs carried on to 128 games each (a line through 32-game rungs chases
-    their noise: crazyhouse's), then the held-out check again with the new line."""
+    their noise: crazyhouse's), then the held-out check again with the new fit, once the
+    held-out rungs are measured."""
     rungs(variant, workers, games=128)
     held = ROOT / f"runs/ladders/{variant}-nodes-holdout"
     if (held / "ladder.json").exists():
