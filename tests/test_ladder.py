@@ -782,3 +782,17 @@ def test_tiny_ladder_against_sjeng(tmp_path, capsys):
                  "--engine-depth", "2", "--out", str(out), "--resume", "--save",
                  str(tmp_path / "s.json"), *FAST]) == 2
     assert "no ladder on the UCI_Elo scale" in capsys.readouterr().err
+
+
+def test_the_docs_quote_the_uci_elo_check_as_its_matches_score():
+    """docs/matches.md and BENCHMARKS.md hold runs/strength/report.py's table of the
+    check matches (runs/strength/check/*/summary.json) as it reads today."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("report", ROOT / "runs/strength/report.py")
+    assert spec and spec.loader
+    report = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(report)
+    table = report.table()
+    assert table.count("\n") >= 5                  # the header, its rule, crazyhouse's three
+    for path in report.QUOTED:
+        assert report.quoted(path) == table, f"{path}: python runs/strength/report.py --write"

@@ -1,0 +1,83 @@
+"""Issue 63's check (item 5) as a table: each match in runs/strength/check/ (tdleaf at
+UCI_Elo E against Fairy-Stockfish at UCI_Elo E, 0.1 s a move, 100 games), with the limit
+the shipped ladder plays at E, the score, the Elo difference with its 95% interval from
+game pairs, whether the target holds (the interval includes 0 and lies within +-100) and
+each side's mean time a move.
+
+    python runs/strength/report.py [--check runs/strength/check] [--write]
+
+The markdown goes to stdout; ``--write`` puts it between the ``<!-- report: ... -->`` and
+``<!-- end report -->`` lines of docs/matches.md and BENCHMARKS.md (tests/test_ladder.py
+checks that they hold it).
+"""
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+from search import strength
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+QUOTED = [ROOT / "docs" / "matches.md", ROOT / "BENCHMARKS.md"]
+BLOCK = re.compile(r"(<!-- report: python runs/strength/report.py -->\n).*?(<!-- end report -->)",
+                   re.DOTALL)
+
+
+def limit(variant: str, elo: int) -> str:
+    """The limit the shipped ladder plays at ``elo``, as ``nodes 2,941`` or ``depth 3``:
+    the limit the match played while the variant's shipped ladder stays as it was (a
+    variant re-shipped is checked again)."""
+    kind, value = next(iter(strength.limits_for_elo(variant, elo).items()))
+    return f"{kind} {value:,}"
+
+
+def rows(folder: Path) -> list[str]:
+    out = []
+    for summary in sorted(folder.glob("*/summary.json"),
+                          key=lambda p: (p.parent.name.rsplit("-", 1)[0],
+                                         int(p.parent.name.rsplit("-", 1)[1]))):
+        s = json.loads(summary.read_text())
+        elo = int(summary.parent.name.rsplit("-", 1)[1])
+        lo, hi = s["elo_pentanomial_ci"]
+        diff = s["elo_pentanomial"] + 0.0          # no "-0"
+        met = lo <= 0 <= hi and -100 <= lo and hi <= 100
+        tpm = s["time_per_move"]
+        out.append(
+            f"| {s['variant']} | {elo} | {limit(s['variant'], elo)} | {s['games']} | "
+            f"+{s['wins']} -{s['losses']} ={s['draws']} | {100 * s['score']:.1f}% | "
+            f"{diff:+.0f} [{lo:+.0f}, {hi:+.0f}] | {'yes' if met else 'no'} | "
+            f"{tpm['a']:.3f} s / {tpm['b']:.3f} s |")
+    return out
+
+
+def table(folder: Path = HERE / "check") -> str:
+    """The markdown table, a line a match."""
+    header = ("| variant | UCI_Elo | tdleaf plays | games | +W -L =D | score | "
+              "Elo difference [95%, game pairs] | target met | time a move, tdleaf / FSF |")
+    return "\n".join([header, "|---|---|---|---|---|---|---|---|---|", *rows(folder)]) + "\n"
+
+
+def quoted(path: Path) -> str:
+    """The table as ``path`` quotes it."""
+    found = BLOCK.search(path.read_text())
+    assert found, f"{path}: no report block"
+    return found.group(0)[len(found.group(1)):-len(found.group(2))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", default=str(HERE / "check"),
+                        help="the folder of check matches (default: %(default)s)")
+    parser.add_argument("--write", action="store_true",
+                        help="update the tables in docs/matches.md and BENCHMARKS.md")
+    args = parser.parse_args()
+    text = table(Path(args.check))
+    print(text, end="")
+    for path in QUOTED if args.write else []:
+        path.write_text(BLOCK.sub(lambda m: m.group(1) + text + m.group(2), path.read_text()))
+
+
+if __name__ == "__main__":
+    main()
