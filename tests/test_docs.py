@@ -77,8 +77,9 @@ def test_examples_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _slug(heading: str) -> str:
-    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
-    text = re.sub(r"[`*_]|\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip()).lower()
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens;
+    underscores stay (``UCI_Elo`` -> ``uci_elo``), as on GitHub."""
+    text = re.sub(r"[`*]|\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip()).lower()
     kept = "".join(c for c in text if c in " -_" or unicodedata.category(c)[0] in "LN")
     return kept.replace(" ", "-")
 
