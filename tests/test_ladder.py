@@ -784,7 +784,7 @@ def test_tiny_ladder_against_sjeng(tmp_path, capsys):
     assert "no ladder on the UCI_Elo scale" in capsys.readouterr().err
 
 
-def test_the_docs_quote_the_uci_elo_check_as_its_matches_score():
+def test_the_docs_quote_the_uci_elo_check_as_its_matches_score(monkeypatch):
     """docs/matches.md and BENCHMARKS.md hold runs/strength/report.py's table of the
     check matches (runs/strength/check/*/summary.json) as it reads today."""
     import importlib.util
@@ -796,3 +796,11 @@ def test_the_docs_quote_the_uci_elo_check_as_its_matches_score():
     assert table.count("\n") >= 5                  # the header, its rule, crazyhouse's three
     for path in report.QUOTED:
         assert report.quoted(path) == table, f"{path}: python runs/strength/report.py --write"
+    # A check's chance to meet the target, were the ladder right, counts the fit's error
+    # beside the check's own: below what an exact fit would leave it, and none where
+    # depth rungs, not a fit, chose the limit.
+    from statistics import NormalDist
+    exact = 2 * NormalDist().cdf(45 / (55 / 1.96)) - 1
+    assert 0.5 < report.chance("crazyhouse", 1550, 55) < exact
+    monkeypatch.setattr(report.strength, "node_fit", lambda *args, **kwargs: None)
+    assert report.chance("crazyhouse", 1550, 55) is None

@@ -25,7 +25,11 @@ held-out rungs again, if they are measured yet. The default steps are ``more hol
 ship check``: each resumes where it stopped, and ship refuses a fit that fails.
 
 ``--steps check-candidate`` plays step 4 with the candidate ladder instead (a data folder
-of its own), before or without shipping it.
+of its own), before or without shipping it. ``--steps check-ladder-openings`` plays step
+4 again from the openings of the variant's node rungs (the first 50 of the 64 every rung
+shares, read from their PGN files) instead of its own, into
+``runs/strength/check-ladder-openings/``: whether the checks and the rungs differ by
+their openings.
 
 Every step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet machine.
 Crazyhouse's first six rungs and its held-out rungs were played before this plan
@@ -36,15 +40,20 @@ import argparse
 import gzip
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import chess.pgn
+
 from search import strength
 from tdleaf.play.ladder import remeasure_plan
 from tdleaf.play.ladder.shipped import compact
+from tdleaf.play.openings import random_opening
+from variants import board_class
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -153,9 +162,32 @@ def settings(variant: str, ladder: str = SHIPPED) -> list[int]:
     return sorted({50 * round((lo + (hi - lo) * f) / 50) for f in (0.15, 0.5, 0.85)})
 
 
-def check(variant: str, workers: int, candidate: bool = False) -> None:
+def ladder_openings(variant: str, out: Path, pairs: int = 50) -> None:
+    """The openings of the first ``pairs`` batches of the variant's node rungs (every rung
+    plays the same ones), as a PGN file for ``tdleaf match --openings``: each batch's
+    ``Opening`` tag names its seed, and the same seed gives the same moves."""
+    rung = ROOT / f"runs/ladders/{variant}-nodes/{variant}-fairy-stockfish/nodes-32"
+    games = []
+    for b in range(1, pairs + 1):
+        tag = re.search(r'\[Opening "random (\d+) plies, seed (\d+)"\]',
+                        (rung / f"b{b:03d}.pgn").read_text())
+        assert tag, f"{rung}/b{b:03d}.pgn: no random opening"
+        opening = random_opening(variant, int(tag.group(1)), int(tag.group(2)))
+        board = board_class(variant)(opening.fen)
+        for move in opening.moves:
+            board.push_uci(move)
+        game = chess.pgn.Game.from_board(board)
+        game.headers["Event"] = f"{variant}-nodes batch {b}: {opening.name}"
+        games.append(str(game))
+    out.write_text("\n\n".join(games) + "\n")
+
+
+def check(variant: str, workers: int, candidate: bool = False,
+          openings_of_rungs: bool = False) -> None:
     """The matches at the same UCI_Elo; ``candidate``: with the candidate ladder (in a
-    data folder of its own, scratch/candidate-data), into runs/strength/check-candidate."""
+    data folder of its own, scratch/candidate-data), into runs/strength/check-candidate;
+    ``openings_of_rungs``: from the node rungs' openings, into
+    runs/strength/check-ladder-openings."""
     engine = next(e for v, e in remeasure_plan([variant]) if v == variant)
     spec = "uci:" + engine
     data = None
@@ -163,14 +195,22 @@ def check(variant: str, workers: int, candidate: bool = False) -> None:
         data = "scratch/candidate-data"
         (ROOT / data).mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ROOT / LADDER, ROOT / data / "ladder.json")
+    kind = "check-candidate" if candidate else (
+        "check-ladder-openings" if openings_of_rungs else "check")
     for elo in settings(variant, LADDER if candidate else SHIPPED):
-        folder = HERE / ("check-candidate" if candidate else "check") / f"{variant}-{elo}"
+        folder = HERE / kind / f"{variant}-{elo}"
         pgn, packed = folder / "games.pgn", folder / "games.pgn.gz"
         if packed.exists() and not pgn.exists():
             with gzip.open(packed, "rb") as src, open(pgn, "wb") as dst:
                 shutil.copyfileobj(src, dst)
+        if openings_of_rungs:
+            folder.mkdir(parents=True, exist_ok=True)
+            ladder_openings(variant, folder / "openings.pgn")
+            start = ["--openings", str((folder / "openings.pgn").relative_to(ROOT))]
+        else:
+            start = ["--random-plies", "8", "--seed", "63"]
         args = ["match", "uci:tdleaf uci", spec, "--variant", variant, "--games", "100",
-                "--movetime", "0.1", "--random-plies", "8", "--seed", "63",
+                "--movetime", "0.1", *start,
                 "-o", "A.UCI_LimitStrength=true", "-o", f"A.UCI_Elo={elo}",
                 "-o", "B.UCI_LimitStrength=true", "-o", f"B.UCI_Elo={elo}",
                 "--workers", str(workers), "--pgn", str(pgn.relative_to(ROOT)),
@@ -179,7 +219,9 @@ def check(variant: str, workers: int, candidate: bool = False) -> None:
             run([*args, *(["--resume"] if pgn.exists() else [])], folder,
                 f"{variant}, tdleaf at UCI_Elo {elo} against {engine} at UCI_Elo {elo}, "
                 f"0.1 s a move, 100 games (gunzip -k games.pgn.gz and add --resume)"
-                + (f"; the candidate ladder ({LADDER}) copied into {data}" if data else ""),
+                + (f"; the candidate ladder ({LADDER}) copied into {data}" if data else "")
+                + ("; the openings of the node rungs' first 50 batches (openings.pgn, "
+                   "written by plan.py's ladder_openings)" if openings_of_rungs else ""),
                 data)
         finally:
             if pgn.exists():
@@ -191,8 +233,12 @@ def check_candidate(variant: str, workers: int) -> None:
     check(variant, workers, candidate=True)
 
 
+def check_ladder_openings(variant: str, workers: int) -> None:
+    check(variant, workers, openings_of_rungs=True)
+
+
 STEPS = {"rungs": rungs, "holdout": holdout, "more": more, "ship": ship, "check": check,
-         "check-candidate": check_candidate}
+         "check-candidate": check_candidate, "check-ladder-openings": check_ladder_openings}
 
 
 def main() -> None:

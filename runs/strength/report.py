@@ -1,8 +1,9 @@
 """Issue 63's check (item 5) as a table: each match in runs/strength/check/ (tdleaf at
 UCI_Elo E against Fairy-Stockfish at UCI_Elo E, 0.1 s a move, 100 games), with the limit
 the shipped ladder plays at E, the score, the Elo difference with its 95% interval from
-game pairs, whether the target holds (the interval includes 0 and lies within +-100) and
-each side's mean time a move.
+game pairs, whether the target holds (the interval includes 0 and lies within +-100),
+the chance that it would hold were the ladder right (see :func:`chance`) and each side's
+mean time a move.
 
     python runs/strength/report.py [--check runs/strength/check] [--write]
 
@@ -13,8 +14,10 @@ checks that they hold it).
 
 import argparse
 import json
+import math
 import re
 from pathlib import Path
+from statistics import NormalDist
 
 from search import strength
 
@@ -33,6 +36,22 @@ def limit(variant: str, elo: int) -> str:
     return f"{kind} {value:,}"
 
 
+def chance(variant: str, elo: int, half: float) -> float | None:
+    """The chance that a check whose 95% interval is +-``half`` meets the target were the
+    ladder right on average: its Elo difference then falls about 0 with the check's own
+    error and the node fit's at the budget played (NodeFit.interval), and the target
+    holds where it lies within +-``half`` (the interval includes 0) and within
+    +-(100 - ``half``) (it lies within +-100). None where no node fit chose the budget.
+    Even an exact fit leaves a 100-game check about 0.8."""
+    fit = strength.node_fit(variant)
+    nodes = strength.limits_for_elo(variant, elo).get("nodes")
+    bounds = fit.interval(nodes) if fit is not None and nodes is not None else None
+    if bounds is None:
+        return None
+    sd = math.hypot(half, (bounds[1] - bounds[0]) / 2) / 1.96
+    return max(0.0, 2 * NormalDist().cdf(min(half, 100 - half) / sd) - 1)
+
+
 def rows(folder: Path) -> list[str]:
     out = []
     for summary in sorted(folder.glob("*/summary.json"),
@@ -43,20 +62,23 @@ def rows(folder: Path) -> list[str]:
         lo, hi = s["elo_pentanomial_ci"]
         diff = s["elo_pentanomial"] + 0.0          # no "-0"
         met = lo <= 0 <= hi and -100 <= lo and hi <= 100
+        p = chance(s["variant"], elo, (hi - lo) / 2)
         tpm = s["time_per_move"]
         out.append(
             f"| {s['variant']} | {elo} | {limit(s['variant'], elo)} | {s['games']} | "
             f"+{s['wins']} -{s['losses']} ={s['draws']} | {100 * s['score']:.1f}% | "
             f"{diff:+.0f} [{lo:+.0f}, {hi:+.0f}] | {'yes' if met else 'no'} | "
-            f"{tpm['a']:.3f} s / {tpm['b']:.3f} s |")
+            f"{'-' if p is None else f'{p:.2f}'} | {tpm['a']:.3f} s / {tpm['b']:.3f} s |")
     return out
 
 
 def table(folder: Path = HERE / "check") -> str:
     """The markdown table, a line a match."""
     header = ("| variant | UCI_Elo | tdleaf plays | games | +W -L =D | score | "
-              "Elo difference [95%, game pairs] | target met | time a move, tdleaf / FSF |")
-    return "\n".join([header, "|---|---|---|---|---|---|---|---|---|", *rows(folder)]) + "\n"
+              "Elo difference [95%, game pairs] | target met | its chance, were the ladder "
+              "right | time a move, tdleaf / FSF |")
+    return "\n".join([header, "|---|---|---|---|---|---|---|---|---|---|",
+                      *rows(folder)]) + "\n"
 
 
 def quoted(path: Path) -> str:

@@ -1,0 +1,93 @@
+"""Issue 63: do a check's games and the ladder's rungs play under the same conditions?
+
+For one check (runs/strength/check/<variant>-<elo>):
+1. tdleaf: its recorded moves replayed through the ladder's own player (the internal
+   ``default`` player: a 16 MB table, cleared at each new game and kept between moves)
+   at the node budget the check played, counting the moves it reproduces (the check
+   played ``tdleaf uci``: 64 MB, the budget from UCI_Elo);
+2. Fairy-Stockfish at that UCI_Elo: its median depth and mean time a move in the check
+   and in the ladder's node-rung games against the same setting.
+
+    python runs/strength/conditions.py VARIANT ELO [--games N]
+"""
+
+import argparse
+import gzip
+import io
+import re
+import statistics
+from pathlib import Path
+
+import chess.pgn
+
+from search import strength
+from tdleaf.play.players import InternalPlayer
+from variants import Position
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+_COMMENT = re.compile(r"^[+-]?M?[\d.]+/(\d+) ([\d.]+)s$")
+
+
+def _games(text: str) -> list[chess.pgn.Game]:
+    stream, games = io.StringIO(text), []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        games.append(game)
+    return games
+
+
+def replay(variant: str, elo: int, games: list[chess.pgn.Game]) -> tuple[int, int]:
+    """(tdleaf's moves the ladder's player reproduces, tdleaf's moves)."""
+    nodes = strength.limits_for_elo(variant, elo)["nodes"]
+    player = InternalPlayer("default", {"nodes": nodes})
+    player.start(variant)
+    same = total = 0
+    for game in games:
+        player.new_game(0)
+        tdleaf = game.headers["White"] == "tdleaf"
+        pos = Position.start(variant)
+        for node in game.mainline():
+            if node.parent.turn() == tdleaf and _COMMENT.match(node.comment.strip()):
+                answer = player.play(pos, player.limits)
+                total += 1
+                same += answer.move == node.move.uci()
+            pos.push_uci(node.move.uci())
+    return same, total
+
+
+def engine_moves(games: list[chess.pgn.Game]) -> tuple[list[int], list[float]]:
+    """Fairy-Stockfish's depths and times a move (the side not named tdleaf*)."""
+    depths, times = [], []
+    for game in games:
+        engine_white = not game.headers["White"].startswith("tdleaf")
+        for node in game.mainline():
+            m = _COMMENT.match(node.comment.strip())
+            if m and node.parent.turn() == engine_white:
+                depths.append(int(m.group(1)))
+                times.append(float(m.group(2)))
+    return depths, times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("variant")
+    parser.add_argument("elo", type=int)
+    parser.add_argument("--games", type=int, default=100, help="check games to replay")
+    args = parser.parse_args()
+    with gzip.open(HERE / "check" / f"{args.variant}-{args.elo}" / "games.pgn.gz", "rt") as fh:
+        check = _games(fh.read())
+    same, total = replay(args.variant, args.elo, check[:args.games])
+    print(f"tdleaf: the ladder's player reproduces {same} of {total} moves "
+          f"({len(check[:args.games])} games)")
+    setting = f"(UCI_Elo {args.elo})"
+    rungs = [g for p in sorted(ROOT.glob(f"runs/ladders/{args.variant}-nodes*/*/nodes-*/b*.pgn"))
+             for g in _games(p.read_text())
+             if setting in g.headers["White"] + g.headers["Black"]]
+    for name, games in (("the check", check), (f"the rungs' games at {args.elo}", rungs)):
+        depths, times = engine_moves(games)
+        print(f"Fairy-Stockfish in {name}: {len(games)} games, {len(depths)} moves, median "
+              f"depth {statistics.median(depths):g}, mean {statistics.mean(times):.3f} s a move")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""Issue 63: would the ladder's resign rule have changed the checks' results?
+
+The ladder adjudicates (``tdleaf.play.ladder.config``: a side loses after 4 moves each in
+a row at which it scored itself 10 pawns behind and its opponent scored itself 10 ahead,
+the rule of ``tdleaf.play.game.play_game``); the checks, like a user's games, play on.
+This replays that rule over the scores in each check's PGN comments (``{+0.35/5
+0.120s}``, the mover's view; a mate counts as beyond 10) and counts the games where it
+fires and those whose result it would change, with tdleaf's score change.
+
+    python runs/strength/resign_rule.py [--check runs/strength/check]
+"""
+
+import argparse
+import gzip
+import io
+import re
+from pathlib import Path
+
+import chess.pgn
+
+HERE = Path(__file__).resolve().parent
+MOVES, PAWNS = 4, 10.0
+_SCORE = re.compile(r"^\s*([+-])(M)?(\d+(?:\.\d+)?)/")
+
+
+def _score(comment: str) -> float | None:
+    m = _SCORE.match(comment)
+    if m is None:
+        return None
+    value = 1000.0 if m.group(2) else float(m.group(3))
+    return value if m.group(1) == "+" else -value
+
+
+def adjudicated(game: chess.pgn.Game) -> str | None:
+    """The result the resign rule gives ``game``, or None where it never fires."""
+    losing = {chess.WHITE: 0, chess.BLACK: 0}
+    winning = {chess.WHITE: 0, chess.BLACK: 0}
+    for node in game.mainline():
+        turn = not node.turn()                 # the side that made this move
+        score = _score(node.comment)
+        if score is None:
+            losing[turn] = winning[turn] = 0
+            continue
+        losing[turn] = losing[turn] + 1 if score <= -PAWNS else 0
+        winning[turn] = winning[turn] + 1 if score >= PAWNS else 0
+        for side in (turn, not turn):
+            if losing[side] >= MOVES and winning[not side] >= MOVES:
+                return "0-1" if side == chess.WHITE else "1-0"
+    return None
+
+
+def _tdleaf_points(result: str, tdleaf_white: bool) -> float:
+    white = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+    return white if tdleaf_white else 1.0 - white
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", default=str(HERE / "check"))
+    args = parser.parse_args()
+    print("| check | games | the rule fires | results it changes | tdleaf's points |")
+    print("|---|---|---|---|---|")
+    for packed in sorted(Path(args.check).glob("*/games.pgn.gz")):
+        with gzip.open(packed, "rt") as fh:
+            stream = io.StringIO(fh.read())
+        games = fired = changed = 0
+        delta = 0.0
+        while (game := chess.pgn.read_game(stream)) is not None:
+            games += 1
+            verdict = adjudicated(game)
+            if verdict is None:
+                continue
+            fired += 1
+            played = game.headers["Result"]
+            if verdict != played:
+                changed += 1
+                white = game.headers["White"] == "tdleaf"
+                delta += _tdleaf_points(verdict, white) - _tdleaf_points(played, white)
+        print(f"| {packed.parent.name} | {games} | {fired} | {changed} | {delta:+.1f} |")
+
+
+if __name__ == "__main__":
+    main()
