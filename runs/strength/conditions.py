@@ -13,12 +13,11 @@ For one check (runs/strength/check/<variant>-<elo>):
 
 import argparse
 import gzip
-import io
-import re
 import statistics
 from pathlib import Path
 
 import chess.pgn
+from resign_rule import move_comment, read_pgn  # this folder's: one comment reader
 
 from search import strength
 from tdleaf.play.players import InternalPlayer
@@ -26,14 +25,6 @@ from variants import Position
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-_COMMENT = re.compile(r"^[+-]?M?[\d.]+/(\d+) ([\d.]+)s$")
-
-
-def _games(text: str) -> list[chess.pgn.Game]:
-    stream, games = io.StringIO(text), []
-    while (game := chess.pgn.read_game(stream)) is not None:
-        games.append(game)
-    return games
 
 
 def replay(variant: str, elo: int, games: list[chess.pgn.Game]) -> tuple[int, int]:
@@ -47,7 +38,7 @@ def replay(variant: str, elo: int, games: list[chess.pgn.Game]) -> tuple[int, in
         tdleaf = game.headers["White"] == "tdleaf"
         pos = Position.start(variant)
         for node in game.mainline():
-            if node.parent.turn() == tdleaf and _COMMENT.match(node.comment.strip()):
+            if node.parent.turn() == tdleaf and move_comment(node) is not None:
                 answer = player.play(pos, player.limits)
                 total += 1
                 same += answer.move == node.move.uci()
@@ -61,10 +52,10 @@ def engine_moves(games: list[chess.pgn.Game]) -> tuple[list[int], list[float]]:
     for game in games:
         engine_white = not game.headers["White"].startswith("tdleaf")
         for node in game.mainline():
-            m = _COMMENT.match(node.comment.strip())
-            if m and node.parent.turn() == engine_white:
-                depths.append(int(m.group(1)))
-                times.append(float(m.group(2)))
+            comment = move_comment(node)
+            if comment is not None and node.parent.turn() == engine_white:
+                depths.append(comment[1])
+                times.append(comment[2])
     return depths, times
 
 
@@ -75,13 +66,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="check games to replay")
     args = parser.parse_args()
     with gzip.open(HERE / "check" / f"{args.variant}-{args.elo}" / "games.pgn.gz", "rt") as fh:
-        check = _games(fh.read())
+        check = read_pgn(fh.read())
     same, total = replay(args.variant, args.elo, check[:args.games])
     print(f"tdleaf: the ladder's player reproduces {same} of {total} moves "
           f"({len(check[:args.games])} games)")
     setting = f"(UCI_Elo {args.elo})"
     rungs = [g for p in sorted(ROOT.glob(f"runs/ladders/{args.variant}-nodes*/*/nodes-*/b*.pgn"))
-             for g in _games(p.read_text())
+             for g in read_pgn(p.read_text())
              if setting in g.headers["White"] + g.headers["Black"]]
     for name, games in (("the check", check), (f"the rungs' games at {args.elo}", rungs)):
         depths, times = engine_moves(games)

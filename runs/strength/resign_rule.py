@@ -20,15 +20,26 @@ import chess.pgn
 
 HERE = Path(__file__).resolve().parent
 MOVES, PAWNS = 4, 10.0
-_SCORE = re.compile(r"^\s*([+-])(M)?(\d+(?:\.\d+)?)/")
+#: A move's comment, ``{+0.35/5 0.120s}`` or ``{-M3/12 0.101s}``: score, depth, time.
+_COMMENT = re.compile(r"^([+-])(M)?(\d+(?:\.\d+)?)/(\d+) (\d+\.\d+)s")
 
 
-def _score(comment: str) -> float | None:
-    m = _SCORE.match(comment)
+def move_comment(node: chess.pgn.ChildNode) -> tuple[float, int, float] | None:
+    """(the mover's score in pawns, a mate as 1000; depth; seconds) of a move's comment,
+    or None (a book move, or the game's closing words)."""
+    m = _COMMENT.match(node.comment.strip())
     if m is None:
         return None
     value = 1000.0 if m.group(2) else float(m.group(3))
-    return value if m.group(1) == "+" else -value
+    return (value if m.group(1) == "+" else -value), int(m.group(4)), float(m.group(5))
+
+
+def read_pgn(text: str) -> list[chess.pgn.Game]:
+    """Every game of a PGN text."""
+    stream, games = io.StringIO(text), []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        games.append(game)
+    return games
 
 
 def adjudicated(game: chess.pgn.Game) -> str | None:
@@ -37,10 +48,11 @@ def adjudicated(game: chess.pgn.Game) -> str | None:
     winning = {chess.WHITE: 0, chess.BLACK: 0}
     for node in game.mainline():
         turn = not node.turn()                 # the side that made this move
-        score = _score(node.comment)
-        if score is None:
+        comment = move_comment(node)
+        if comment is None:
             losing[turn] = winning[turn] = 0
             continue
+        score = comment[0]
         losing[turn] = losing[turn] + 1 if score <= -PAWNS else 0
         winning[turn] = winning[turn] + 1 if score >= PAWNS else 0
         for side in (turn, not turn):
@@ -62,11 +74,10 @@ def main() -> None:
     print("|---|---|---|---|---|")
     for packed in sorted(Path(args.check).glob("*/games.pgn.gz")):
         with gzip.open(packed, "rt") as fh:
-            stream = io.StringIO(fh.read())
-        games = fired = changed = 0
+            games = read_pgn(fh.read())
+        fired = changed = 0
         delta = 0.0
-        while (game := chess.pgn.read_game(stream)) is not None:
-            games += 1
+        for game in games:
             verdict = adjudicated(game)
             if verdict is None:
                 continue
@@ -76,7 +87,7 @@ def main() -> None:
                 changed += 1
                 white = game.headers["White"] == "tdleaf"
                 delta += _tdleaf_points(verdict, white) - _tdleaf_points(played, white)
-        print(f"| {packed.parent.name} | {games} | {fired} | {changed} | {delta:+.1f} |")
+        print(f"| {packed.parent.name} | {len(games)} | {fired} | {changed} | {delta:+.1f} |")
 
 
 if __name__ == "__main__":
