@@ -16,13 +16,13 @@ way, variants <- search <- tdleaf).
 
 Only depth and node limits serve a requested Elo: they do not depend on the machine;
 a time limit's strength does, so time rungs are in the file for information only.
-A variant whose ladder has node rungs enough for a fit through them (rating against
-log2 of the nodes, a line that may start flat: :func:`node_fit`) is served by that fit
-alone: a requested Elo gets the node budget the fit rates at it, clamped to the fit's
-range (rungs a few dozen games each are too noisy to pick from one by one, and depth
-rungs rated beside them would let a higher request search less). Any other variant
-gets the measured limit whose rating is nearest the request (:func:`rung_for_elo`). :func:`elo_note` says which
-limit plays, with its rating and interval or the fit.
+A variant whose ladder has node rungs enough for a curve through them (rating against
+log2 of the nodes, monotone, interpolated between the rungs: :func:`node_fit`) is served
+by that curve alone: a requested Elo gets the node budget the curve rates at it, clamped
+to the curve's range (the rungs lie a hundred Elo and more apart, and depth rungs rated
+beside them would let a higher request search less). Any other variant gets the
+measured limit whose rating is nearest the request (:func:`rung_for_elo`).
+:func:`elo_note` says which limit plays, with its rating and interval or the curve's.
 
 A level saved with a ``"bound"`` (``"lower"``: measured mostly against the top of the
 engine's scale, and rated above it; see ``tdleaf.play.ladder.scale``) has no rating,
@@ -32,6 +32,7 @@ clamped to the nearest end, and the note says so.
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 from dataclasses import dataclass, field
@@ -145,7 +146,7 @@ def has_ladder(variant: str, path: str | Path | None = None) -> bool:
 
 def elo_range(variant: str, path: str | Path | None = None) -> tuple[int, int]:
     """The range a UCI front end may offer as ``UCI_Elo``, rounded to whole Elo: that of
-    ``variant``'s node fit (:func:`node_fit`: from its floor to its dearest rung) where it
+    ``variant``'s node curve (:func:`node_fit`: from its floor to its dearest rung) where it
     has one, else the lowest and highest rating among its measured depth and node
     limits."""
     fit = node_fit(variant, path)
@@ -159,105 +160,122 @@ def elo_range(variant: str, path: str | Path | None = None) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class NodeFit:
-    """Rating against node budget, ``elo = intercept + slope * max(log2(nodes), knee)``: a
-    line that may start flat (a hinge), fitted by weighted least squares through a
-    variant's node rungs (weights: their games), valid between the cheapest and the
-    dearest rung it was fitted on (no extrapolation). Below the knee every budget rates
-    the same, :attr:`floor`; a straight line has its knee at the cheapest rung."""
+    """Rating against node budget through a variant's node rungs: their isotonic
+    regression (games-weighted: a rung rated below a cheaper one is pooled with it, so
+    that a higher request never searches less), joined by straight lines in log2 of the
+    nodes, valid between the cheapest and the dearest rung (no extrapolation). A curve
+    that bends wherever the rungs do: the one straight line or hinge tried before rated
+    the budgets just past the rise too low in every variant measured (RESULTS.md, "A
+    curve that bends")."""
 
-    intercept: float
-    slope: float            # Elo per doubling of the nodes, above the knee
-    knee: float             # log2 of the budget where the rise starts
-    lo: int                 # the node budgets of the cheapest and dearest rungs
-    hi: int
-    rungs: int
-    residual_sd: float      # of the rungs' ratings about the fit (games-weighted)
-    #: Each rung's (log2 budget, rating, games), and its rating error (its 95% interval's
-    #: half-width over 1.96; None where a rung has no interval), for :meth:`interval`.
-    points: tuple[tuple[float, float, float], ...] = field(default=(), repr=False)
+    budgets: tuple[int, ...]    # the rungs' node budgets, cheapest first
+    ratings: tuple[float, ...]  # their pooled ratings, non-decreasing
+    pools: tuple[int, ...]      # each rung's pool, numbered from the cheapest
+    games: tuple[float, ...]    # each rung's weight in its pool
+    residual_sd: float          # of the rungs' ratings about the curve (games-weighted)
+    #: Each rung's rating error (its 95% interval's half-width over 1.96), for
+    #: :meth:`interval`; None where a rung has no interval.
     errors: tuple[float, ...] | None = field(default=None, repr=False)
 
+    @property
+    def lo(self) -> int:
+        return self.budgets[0]
+
+    @property
+    def hi(self) -> int:
+        return self.budgets[-1]
+
+    @property
+    def rungs(self) -> int:
+        return len(self.budgets)
+
+    def _segment(self, nodes: float) -> tuple[int, float]:
+        """The rung ``i`` that ``nodes`` lies above (``i + 1`` below, when there is one)
+        and how far towards ``i + 1``, in log2 nodes, clamped to the rungs."""
+        x, xs = math.log2(nodes), [math.log2(n) for n in self.budgets]
+        if x <= xs[0]:
+            return 0, 0.0
+        if x >= xs[-1]:
+            return len(xs) - 2, 1.0
+        i = bisect.bisect_right(xs, x) - 1
+        return i, (x - xs[i]) / (xs[i + 1] - xs[i])
+
     def elo(self, nodes: float) -> float:
-        return self.intercept + self.slope * max(math.log2(nodes), self.knee)
+        i, t = self._segment(nodes)
+        return self.ratings[i] + t * (self.ratings[i + 1] - self.ratings[i])
 
     def interval(self, nodes: float) -> tuple[float, float] | None:
         """The 95% interval of :meth:`elo` at ``nodes``, from the rungs' own errors (the
-        fit is linear in their ratings), widened where the rungs stray from the fit more
-        than those errors explain; the knee taken as known. None where a rung has no
-        interval."""
+        curve is linear in their ratings, the pools taken as known). None where a rung
+        has no interval."""
         if not self.errors:
             return None
-        us = [max(x, self.knee) for x, _, _ in self.points]
-        ws = [w for _, _, w in self.points]
-        sw = sum(ws)
-        mu = sum(w * u for w, u in zip(ws, us)) / sw
-        suu = sum(w * (u - mu) ** 2 for w, u in zip(ws, us))
-        x0 = max(math.log2(nodes), self.knee)
-        var = sum((w / sw + (x0 - mu) * (u - mu) * w / suu) ** 2 * sd ** 2
-                  for w, u, sd in zip(ws, us, self.errors))
-        params = 3 if self.knee > min(x for x, _, _ in self.points) + 1e-9 else 2
-        if len(us) > params:
-            chi2 = sum(((y - self.intercept - self.slope * u) / sd) ** 2
-                       for (_, y, _), u, sd in zip(self.points, us, self.errors))
-            var *= max(1.0, chi2 / (len(us) - params))
-        centre, half = self.elo(nodes), 1.96 * math.sqrt(var)
+        i, t = self._segment(nodes)
+        share = [0.0] * self.rungs          # each rung's coefficient in the rating
+        for k, part in ((i, 1 - t), (i + 1, t)):
+            members = [j for j, p in enumerate(self.pools) if p == self.pools[k]]
+            weight = sum(self.games[j] for j in members)
+            for j in members:
+                share[j] += part * self.games[j] / weight
+        half = 1.96 * math.sqrt(sum((c * sd) ** 2 for c, sd in zip(share, self.errors)))
+        centre = self.elo(nodes)
         return centre - half, centre + half
+
+    def between(self, nodes: float) -> tuple[int, int]:
+        """The budgets of the two rungs whose segment of the curve rates ``nodes``."""
+        i, _ = self._segment(nodes)
+        return self.budgets[i], self.budgets[i + 1]
 
     @property
     def floor(self) -> float:
-        """The rating of every budget up to the knee: the weakest the fit offers."""
-        return self.intercept + self.slope * self.knee
+        """The rating of the cheapest pool: the weakest the curve offers."""
+        return self.ratings[0]
 
     @property
     def knee_nodes(self) -> int:
-        """The dearest budget rated :attr:`floor`, where a request at or below it plays."""
-        return round(min(max(2.0 ** self.knee, self.lo), self.hi))
+        """The dearest budget rated :attr:`floor` (the last rung of the cheapest pool),
+        where a request at or below it plays."""
+        return max(n for n, p in zip(self.budgets, self.pools) if p == self.pools[0])
 
     def nodes(self, elo: float) -> int:
-        """The node budget the fit rates ``elo``, within [knee_nodes, hi]."""
-        n = 2.0 ** ((elo - self.intercept) / self.slope)
+        """The cheapest node budget the curve rates ``elo``, within [knee_nodes, hi]."""
+        if elo <= self.floor:
+            return self.knee_nodes
+        if elo >= self.ratings[-1]:
+            return self.hi
+        i = next(i for i, y in enumerate(self.ratings) if y >= elo)
+        y0, y1 = self.ratings[i - 1], self.ratings[i]
+        x0, x1 = math.log2(self.budgets[i - 1]), math.log2(self.budgets[i])
+        n = 2.0 ** (x0 + (elo - y0) / (y1 - y0) * (x1 - x0))
         return round(min(max(n, self.knee_nodes), self.hi))
 
 
-#: Node rungs a fit needs, and how many the rising part of a hinge keeps at least.
+#: Node rungs a fit needs.
 MIN_FIT_RUNGS = 3
-#: The knees tried, in doublings of the nodes.
-KNEE_STEP = 0.05
-#: A knee is a third parameter that noise alone can place: it is kept only where it
-#: brings the rungs' spread about the fit below this share of their spread about the
-#: straight line (crazyhouse's 128-game rungs: 24 Elo against 96).
-KNEE_GAIN = 2 / 3
 
 
-def _weighted_line(xs: list[float], ys: list[float], ws: list[float]
-                   ) -> tuple[float, float, float] | None:
-    """(intercept, slope, weighted mean squared residual) of y against x, or None where
-    the xs do not vary."""
-    sw = sum(ws)
-    mx = sum(w * x for w, x in zip(ws, xs)) / sw
-    my = sum(w * y for w, y in zip(ws, ys)) / sw
-    sxx = sum(w * (x - mx) ** 2 for w, x in zip(ws, xs))
-    if sxx <= 1e-12:
-        return None
-    slope = sum(w * (x - mx) * (y - my) for w, x, y in zip(ws, xs, ys)) / sxx
-    intercept = my - slope * mx
-    return intercept, slope, sum(w * (y - intercept - slope * x) ** 2
-                                 for w, x, y in zip(ws, xs, ys)) / sw
+def isotonic(ratings: list[float], games: list[float]) -> tuple[list[float], list[int]]:
+    """The games-weighted isotonic regression of ``ratings`` (in budget order; pool
+    adjacent violators): each rating pooled, and each one's pool."""
+    pools: list[list[float]] = []            # [sum of games * rating, sum of games, rungs]
+    for y, w in zip(ratings, games):
+        pools.append([w * y, w, 1])
+        while len(pools) > 1 and pools[-2][0] / pools[-2][1] >= pools[-1][0] / pools[-1][1]:
+            last = pools.pop()
+            pools[-1] = [a + b for a, b in zip(pools[-1], last)]
+    pooled = [s / w for s, w, n in pools for _ in range(int(n))]
+    index = [k for k, (_, _, n) in enumerate(pools) for _ in range(int(n))]
+    return pooled, index
 
 
-def node_fit(variant: str, path: str | Path | None = None, *,
-             hinge: bool = True) -> NodeFit | None:
+def node_fit(variant: str, path: str | Path | None = None) -> NodeFit | None:
     """The :class:`NodeFit` of ``variant``'s node rungs (their ratings, not bounds; all
-    of them, a rung rated below a cheaper one too: the fit is what averages their
-    noise), or None with fewer than :data:`MIN_FIT_RUNGS` of them or a fit that does not
-    rise. The knee is the one (on a grid of :data:`KNEE_STEP` doublings, with at least
-    :data:`MIN_FIT_RUNGS` rungs at or above it) of least squares, kept only where it
-    earns its place (:data:`KNEE_GAIN`; else the straight line): strength that is flat
-    over the cheap rungs and climbs over the dear ones, as crazyhouse's does against
-    Fairy-Stockfish, is not a straight line. ``hinge=False``: the straight line only."""
+    of them, a rung rated below a cheaper one too: pooling is what averages their
+    noise there), or None with fewer than :data:`MIN_FIT_RUNGS` of them or a curve that
+    does not rise."""
     rungs = _rated(variant, path, True, ("nodes",))
-    return _fit(tuple((int(e["level"]["nodes"]), float(e["elo"]), float(e.get("games") or 1),
-                       _error(e)) for e in rungs), hinge)
+    return fit_rungs(tuple(sorted((int(e["level"]["nodes"]), float(e["elo"]),
+                                   float(e.get("games") or 1), _error(e)) for e in rungs)))
 
 
 def _interval(entry: dict[str, Any]) -> tuple[float, float] | None:
@@ -276,34 +294,20 @@ def _error(entry: dict[str, Any]) -> float | None:
 
 
 @lru_cache(maxsize=64)
-def _fit(rungs: tuple[tuple[int, float, float, float | None], ...],
-         hinge: bool) -> NodeFit | None:
-    """:func:`node_fit` of (nodes, rating, games, rating error) rungs; cached, as every
-    ``go`` under ``UCI_Elo`` asks for it."""
-    if len(rungs) < MIN_FIT_RUNGS:
+def fit_rungs(rungs: tuple[tuple[int, float, float, float | None], ...]) -> NodeFit | None:
+    """:func:`node_fit` of (nodes, rating, games, rating error or None) rungs, cheapest
+    first; cached, as every ``go`` under ``UCI_Elo`` asks for it."""
+    if len(rungs) < MIN_FIT_RUNGS or len({n for n, *_ in rungs}) < len(rungs):
         return None
-    xs = [math.log2(n) for n, *_ in rungs]
-    ys = [y for _, y, *_ in rungs]
+    ys = [y for _, y, _, _ in rungs]
     ws = [w for _, _, w, _ in rungs]
-    straight = _weighted_line(xs, ys, ws)
-    best = None                       # (msr, intercept, slope, knee), the knee past min(xs)
-    steps = int((sorted(xs)[-MIN_FIT_RUNGS] - min(xs)) / KNEE_STEP + 1e-9) if hinge else 0
-    for step in range(1, steps + 1):
-        knee = min(xs) + step * KNEE_STEP
-        line = _weighted_line([max(x, knee) for x in xs], ys, ws)
-        if line is not None and line[1] > 0 and (best is None or line[2] < best[0] - 1e-9):
-            best = (line[2], line[0], line[1], knee)
-    if straight is not None and straight[1] > 0 and (
-            best is None or math.sqrt(best[0]) >= KNEE_GAIN * math.sqrt(straight[2])):
-        best = (straight[2], straight[0], straight[1], min(xs))
-    if best is None:
+    pooled, pools = isotonic(ys, ws)
+    if pooled[-1] <= pooled[0]:
         return None
-    msr, intercept, slope, knee = best
-    budgets = [n for n, *_ in rungs]
+    msr = sum(w * (y - p) ** 2 for w, y, p in zip(ws, ys, pooled)) / sum(ws)
     errors = tuple(sd for *_, sd in rungs if sd is not None and sd > 0)
-    return NodeFit(intercept, slope, knee, min(budgets), max(budgets), len(rungs),
-                   math.sqrt(msr), tuple(zip(xs, ys, ws)),
-                   errors if len(errors) == len(rungs) else None)
+    return NodeFit(tuple(n for n, *_ in rungs), tuple(pooled), tuple(pools), tuple(ws),
+                   math.sqrt(msr), errors if len(errors) == len(rungs) else None)
 
 
 def rung_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, Any]:
@@ -316,7 +320,7 @@ def rung_for_elo(variant: str, elo: float, path: str | Path | None = None) -> di
 
 
 def limits_for_elo(variant: str, elo: float, path: str | Path | None = None) -> dict[str, int]:
-    """The search limit for a requested Elo: where the variant has a node fit
+    """The search limit for a requested Elo: where the variant has a node curve
     (:func:`node_fit`), the node budget it rates ``elo`` (clamped to its cheapest and
     dearest rungs); elsewhere that of :func:`rung_for_elo`. E.g. ``{"depth": 3}`` or
     ``{"nodes": 2000}``. Non-decreasing in ``elo``."""
@@ -334,7 +338,7 @@ def _label(level: dict[str, Any]) -> str:
 
 def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str | None:
     """What to tell a user whose requested ``elo`` lies outside ``variant``'s measured
-    range (:func:`elo_range`): that it plays the fit's dearest node rung or, below its
+    range (:func:`elo_range`): that it plays the curve's dearest node rung or, below its
     floor, its knee's budget (the dearest it rates at the floor), or the highest
     (lowest) measured level and, above, which stronger levels are bounds, not ratings
     (None when ``elo`` is within the range, or there is no ladder)."""
@@ -347,10 +351,10 @@ def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str 
             return None
         if elo < lo:
             return (f"UCI_Elo {elo:g} is below the weakest the {name} ladder's node rungs "
-                    f"offer: playing nodes {fit.knee_nodes} (the fit rates it and every "
+                    f"offer: playing nodes {fit.knee_nodes} (the curve rates it and every "
                     f"smaller budget {lo:.0f})")
         return (f"UCI_Elo {elo:g} is above the dearest node rung of the {name} ladder's "
-                f"fit: playing nodes {fit.hi} (the fit rates it {hi:.0f})")
+                f"curve: playing nodes {fit.hi} (the curve rates it {hi:.0f})")
     if not found or found[0]["elo"] <= elo <= found[-1]["elo"]:
         return None
     if elo < found[0]["elo"]:
@@ -369,22 +373,21 @@ def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str 
 
 def elo_note(variant: str, elo: float, path: str | Path | None = None) -> str:
     """The line a front end shows for a requested ``elo``: the rung it plays, with that
-    rung's rating and 95% interval (or the node budget a fit rates at ``elo``, with the
-    fit's interval there), or :func:`clamp_note` outside the measured range."""
+    rung's rating and 95% interval (or the node budget the curve rates at ``elo``, with
+    its interval there), or :func:`clamp_note` outside the measured range."""
     clamped = clamp_note(variant, elo, path)
     if clamped:
         return clamped
     fit = node_fit(variant, path)
     if fit is not None:
-        flat = (f" above {fit.knee_nodes} nodes, {fit.floor:.0f} below"
-                if fit.knee_nodes > fit.lo else "")
         nodes = fit.nodes(elo)
         band = fit.interval(nodes)
         rated = f"{fit.elo(nodes):.0f}" + (f" [{band[0]:.0f}, {band[1]:.0f}]" if band else "")
-        return (f"UCI_Elo {elo:g}: playing nodes {nodes}, rated {rated} by the fit through "
-                f"the {ladder_variant(variant, path)} ladder's {fit.rungs} node rungs "
-                f"({fit.slope:.0f} Elo a doubling{flat}; rungs within "
-                f"+-{fit.residual_sd:.0f} of it)")
+        a, b = fit.between(nodes)
+        return (f"UCI_Elo {elo:g}: playing nodes {nodes}, rated {rated} by the curve "
+                f"through the {ladder_variant(variant, path)} ladder's {fit.rungs} node "
+                f"rungs (between nodes {a}, rated {fit.elo(a):.0f}, and nodes {b}, "
+                f"{fit.elo(b):.0f})")
     rung = rung_for_elo(variant, elo, path)
     ci = _interval(rung)
     interval = f" [{ci[0]:.0f}, {ci[1]:.0f}]" if ci else ""

@@ -295,11 +295,11 @@ def test_elo_note_names_the_rung_with_its_rating_and_interval_or_the_clamp(tmp_p
     assert strength.clamp_note("crazyhouse", 1406.7, path) is None
 
 
-def test_node_rungs_are_read_through_a_fitted_line(tmp_path):
-    """Node rungs, each too noisy to pick from alone, serve UCI_Elo through the line of
-    rating against log2(nodes) between the cheapest and dearest rung, and alone: outside
-    it a request is clamped to its ends (the depth rungs beside it serve no request);
-    with fewer than three node rungs, the nearest rung plays."""
+def test_node_rungs_are_read_through_a_monotone_curve(tmp_path):
+    """Node rungs serve UCI_Elo through the curve that joins their ratings by straight
+    lines in log2(nodes), between the cheapest and dearest rung, and alone: outside it a
+    request is clamped to its ends (the depth rungs beside it serve no request); with
+    fewer than three node rungs, the nearest rung plays."""
     noise = [30, -40, 10, 25, -20, -5]
     rungs = [{"level": {"nodes": 100 * 2 ** i}, "elo": 1000 + 100 * i + noise[i], "games": 32}
              for i in range(6)]
@@ -307,23 +307,24 @@ def test_node_rungs_are_read_through_a_fitted_line(tmp_path):
                                              {"level": {"depth": 6}, "elo": 1900.0}]})
     fit = strength.node_fit("chess", path)
     assert fit is not None and fit.rungs == 6 and (fit.lo, fit.hi) == (100, 3200)
-    assert 95 < fit.slope < 105 and fit.residual_sd < 30
+    assert fit.ratings == (1030, 1060, 1210, 1325, 1380, 1495) and fit.residual_sd == 0
     nodes = strength.limits_for_elo("chess", 1250, path)["nodes"]
-    assert abs(fit.elo(nodes) - 1250) < 1 and 500 < nodes < 650           # about 100 * 2**2.5
+    # 40 of the 115 Elo from 400 nodes (1210) to 800 (1325): 400 * 2 ** (40 / 115)
+    assert abs(fit.elo(nodes) - 1250) < 1 and nodes == round(400 * 2 ** (40 / 115))
+    assert fit.between(nodes) == (400, 800)
     budgets = [strength.limits_for_elo("chess", e, path).get("nodes", 0)
-               for e in range(int(fit.elo(100)) + 1, int(fit.elo(3200)), 10)]
+               for e in range(1031, 1495, 10)]
     assert budgets == sorted(budgets) and len(set(budgets)) > 40           # a fine ladder
     assert strength.limits_for_elo("chess", 1850, path) == {"nodes": 3200}  # beyond: clamped
     assert strength.limits_for_elo("chess", 700, path) == {"nodes": 100}
-    assert strength.elo_range("chess", path) == (int(fit.elo(100)), int(fit.elo(3200)) + 1)
+    assert strength.elo_range("chess", path) == (1030, 1495)
     assert strength.elo_note("chess", 1850, path) == (
-        "UCI_Elo 1850 is above the dearest node rung of the chess ladder's fit: playing "
-        f"nodes 3200 (the fit rates it {fit.elo(3200):.0f})")
+        "UCI_Elo 1850 is above the dearest node rung of the chess ladder's curve: playing "
+        "nodes 3200 (the curve rates it 1495)")
     assert strength.clamp_note("chess", 1250, path) is None
-    note = strength.elo_note("chess", 1250, path)
-    assert fit.knee == pytest.approx(math.log2(100))      # noise earns no knee: a line
-    assert note.startswith(f"UCI_Elo 1250: playing nodes {nodes}, rated 1250 by the fit "
-                           "through the chess ladder's 6 node rungs (")
+    assert strength.elo_note("chess", 1250, path) == (
+        f"UCI_Elo 1250: playing nodes {nodes}, rated 1250 by the curve through the chess "
+        "ladder's 6 node rungs (between nodes 400, rated 1210, and nodes 800, 1325)")
     assert fit.interval(nodes) is None          # these rungs have no intervals
     (tmp_path / "two").mkdir()
     two = _ladder_file(tmp_path / "two", {"chess": rungs[:2]})
@@ -331,56 +332,50 @@ def test_node_rungs_are_read_through_a_fitted_line(tmp_path):
     assert strength.limits_for_elo("chess", 1080, two) == {"nodes": 200}
 
 
-def test_a_node_fit_may_start_flat(tmp_path):
+def test_a_node_curve_may_start_flat(tmp_path):
     """Rungs that rate alike up to a budget and climb above it (crazyhouse's, against
-    Fairy-Stockfish) get a fit that is flat, then a line: its range starts at the flat
-    part's rating, a request below it plays the budget where the rise starts, and the
-    budgets stay monotone in the request."""
+    Fairy-Stockfish) are pooled where they fall: the range starts at the cheapest pool's
+    rating, a request below it plays that pool's dearest budget, and the budgets stay
+    monotone in the request."""
     rungs = [{"level": {"nodes": 32 * 4 ** i}, "elo": elo, "games": 128}
-             for i, elo in enumerate([1460, 1450, 1470, 1455, 1640, 1820, 2000])]
+             for i, elo in enumerate([1460, 1450, 1445, 1480, 1640, 1820, 2000])]
     path = _ladder_file(tmp_path, {"crazyhouse": rungs})
     fit = strength.node_fit("crazyhouse", path)
-    assert fit is not None and 10.5 < fit.knee < 11.5 and 85 < fit.slope < 95
-    assert fit.floor == pytest.approx(1459, abs=10) and fit.residual_sd < 15
-    assert 1400 < fit.knee_nodes < 3000
-    lo, hi = strength.elo_range("crazyhouse", path)
-    assert lo == math.floor(fit.floor) and hi == math.ceil(fit.elo(131072))
-    assert strength.limits_for_elo("crazyhouse", 1300, path) == {"nodes": fit.knee_nodes}
-    assert strength.limits_for_elo("crazyhouse", 1820, path)["nodes"] == pytest.approx(
-        32768, rel=0.15)
+    assert fit is not None and fit.ratings[:4] == pytest.approx([1451.67] * 3 + [1480],
+                                                                 abs=0.01)
+    assert fit.knee_nodes == 512 and fit.residual_sd == pytest.approx(4.08, abs=0.01)
+    assert strength.elo_range("crazyhouse", path) == (1451, 2000)
+    assert strength.limits_for_elo("crazyhouse", 1300, path) == {"nodes": 512}
+    assert strength.limits_for_elo("crazyhouse", 1451.67, path) == {"nodes": 512}
+    assert strength.limits_for_elo("crazyhouse", 1820, path) == {"nodes": 32768}
     budgets = [strength.limits_for_elo("crazyhouse", e, path)["nodes"]
-               for e in range(lo - 50, hi + 50, 10)]
+               for e in range(1400, 2050, 5)]
     assert budgets == sorted(budgets)
-    assert strength.elo_note("crazyhouse", 1300, path).startswith(
+    assert strength.elo_note("crazyhouse", 1300, path) == (
         "UCI_Elo 1300 is below the weakest the crazyhouse ladder's node rungs offer: "
-        f"playing nodes {fit.knee_nodes}")
-    assert f"above {fit.knee_nodes} nodes" in strength.elo_note("crazyhouse", 1700, path)
+        "playing nodes 512 (the curve rates it and every smaller budget 1452)")
 
 
-def test_a_node_fit_has_an_interval_from_its_rungs(tmp_path):
-    """Four rungs each +-60 on one flat stretch rate it to about +-30 (their mean); the
-    interval widens away from the rungs' centre, and where the rungs stray from the fit
-    more than their intervals explain."""
+def test_a_node_curve_has_an_interval_from_its_rungs(tmp_path):
+    """Four rungs each +-60 pooled on one flat stretch rate it to +-30 (their mean); a
+    rung of its own rates its budget to its own +-60, and halfway between two such rungs
+    the curve, their mean, is rated to +-60 / sqrt(2)."""
     def ladder(folder, elos):
         folder.mkdir()
         return _ladder_file(folder, {"crazyhouse": [
             {"level": {"nodes": 32 * 4 ** i}, "elo": elo, "games": 128,
              "elo_ci": [elo - 60, elo + 60]} for i, elo in enumerate(elos)]})
-    fit = strength.node_fit("crazyhouse", ladder(tmp_path / "a", [1450, 1450, 1450, 1450,
-                                                                  1630, 1810, 1990]))
-    assert fit is not None and fit.residual_sd < 1
-    lo, hi = fit.interval(64)
-    assert (hi - lo) / 2 == pytest.approx(60 / math.sqrt(4), rel=0.15)
-    mid, top = fit.interval(8192), fit.interval(131072)
-    assert mid[1] - mid[0] < top[1] - top[0]
-    noisy = strength.node_fit("crazyhouse", ladder(tmp_path / "b", [1350, 1550, 1350, 1550,
-                                                                    1630, 1810, 1990]))
-    assert noisy is not None
-    assert noisy.interval(64)[1] - noisy.interval(64)[0] > hi - lo
-    note = strength.elo_note("crazyhouse", 1700, ladder(tmp_path / "c", [1450, 1450, 1450,
-                                                                          1450, 1630, 1810,
-                                                                          1990]))
-    assert re.search(r"playing nodes \d+, rated 1700 \[16\d\d, 17\d\d\] by the fit", note)
+    path = ladder(tmp_path / "a", [1450, 1450, 1450, 1450, 1630, 1810, 1990])
+    fit = strength.node_fit("crazyhouse", path)
+    assert fit is not None and fit.residual_sd == 0
+
+    def half(nodes):
+        lo, hi = fit.interval(nodes)
+        return (hi - lo) / 2
+    assert half(64) == pytest.approx(30) and half(8192) == pytest.approx(60)
+    assert half(16384) == pytest.approx(60 / math.sqrt(2))
+    note = strength.elo_note("crazyhouse", 1700, path)
+    assert re.search(r"playing nodes \d+, rated 1700 \[16\d\d, 17\d\d\] by the curve", note)
 
 
 def test_fallback_and_node_levels(tmp_path):
@@ -394,9 +389,9 @@ def test_fallback_and_node_levels(tmp_path):
     assert strength.elo_range("antichess", path) == (1000, 1400)
 
 
-def test_the_node_fit_averages_every_node_rung(tmp_path):
-    """The line through the node rungs uses all of them, a rung rated below a cheaper
-    one too (what a lookup leaves out): the line is what averages their noise."""
+def test_the_node_curve_pools_every_node_rung(tmp_path):
+    """The curve through the node rungs uses all of them, a rung rated below a cheaper
+    one too (what a lookup leaves out): it is pooled with that one, games-weighted."""
     path = _ladder_file(tmp_path, {"crazyhouse": [
         {"level": {"nodes": 100}, "elo": 1500.0, "games": 32},
         {"level": {"nodes": 400}, "elo": 1450.0, "games": 32},
@@ -404,7 +399,7 @@ def test_the_node_fit_averages_every_node_rung(tmp_path):
         {"level": {"nodes": 6400}, "elo": 1750.0, "games": 32}]})
     fit = strength.node_fit("crazyhouse", path)
     assert fit is not None and fit.rungs == 4 and (fit.lo, fit.hi) == (100, 6400)
-    assert fit.slope == pytest.approx(50.0)     # least squares: 50 Elo a doubling
+    assert fit.ratings == (1475, 1475, 1700, 1750) and fit.knee_nodes == 400
     assert [e["level"]["nodes"] for e in strength.levels("crazyhouse", path)] == [100, 1600, 6400]
 
 
@@ -804,3 +799,16 @@ def test_the_docs_quote_the_uci_elo_check_as_its_matches_score(monkeypatch):
     assert 0.5 < report.chance("crazyhouse", 1550, 55) < exact
     monkeypatch.setattr(report.strength, "node_fit", lambda *args, **kwargs: None)
     assert report.chance("crazyhouse", 1550, 55) is None
+
+
+def test_the_node_curve_pools_by_games():
+    """A rung rated below a cheaper one is pooled with it, games-weighted, and the pooled
+    ratings are joined by straight lines in log2 nodes, flat beyond the ends."""
+    assert strength.isotonic([1300, 1100, 1400], [100, 300, 100]) == ([1150, 1150, 1400],
+                                                                      [0, 0, 1])
+    fit = strength.fit_rungs(((32, 1300.0, 100.0, None), (128, 1100.0, 300.0, None),
+                              (512, 1400.0, 100.0, None)))
+    assert fit is not None and fit.elo(256) == pytest.approx(1275.0)
+    assert fit.elo(16) == 1150.0 and fit.elo(1024) == 1400.0
+    assert strength.fit_rungs(((32, 1300.0, 1.0, None), (128, 1200.0, 1.0, None),
+                               (512, 1250.0, 1.0, None))) is None       # does not rise

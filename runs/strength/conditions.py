@@ -1,14 +1,18 @@
 """Issue 63: do a check's games and the ladder's rungs play under the same conditions?
 
-For one check (runs/strength/check/<variant>-<elo>):
+For one check (runs/strength/check/<variant>-<elo>, or another ``--check`` folder's):
 1. tdleaf: its recorded moves replayed through the ladder's own player (the internal
    ``default`` player: a 16 MB table, cleared at each new game and kept between moves)
-   at the node budget the check played, counting the moves it reproduces (the check
-   played ``tdleaf uci``: 64 MB, the budget from UCI_Elo);
+   at the node budget the check played (``--nodes``: what the shipped ladder plays at
+   that UCI_Elo now, unless given), counting the moves it reproduces (the check played
+   ``tdleaf uci``: 64 MB, the budget from UCI_Elo);
 2. Fairy-Stockfish at that UCI_Elo: its median depth and mean time a move in the check
    and in the ladder's node-rung games against the same setting.
 
-    python runs/strength/conditions.py VARIANT ELO [--games N]
+    python runs/strength/conditions.py VARIANT ELO [--games N] [--check FOLDER] [--nodes N]
+
+The hinge's checks (runs/strength/check-hinge) played chess 1450 at 701 nodes and
+three-check 1450 at 5,203.
 """
 
 import argparse
@@ -27,9 +31,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 
-def replay(variant: str, elo: int, games: list[chess.pgn.Game]) -> tuple[int, int]:
-    """(tdleaf's moves the ladder's player reproduces, tdleaf's moves)."""
-    nodes = strength.limits_for_elo(variant, elo)["nodes"]
+def replay(variant: str, nodes: int, games: list[chess.pgn.Game]) -> tuple[int, int]:
+    """(tdleaf's moves the ladder's player reproduces at ``nodes``, tdleaf's moves)."""
     player = InternalPlayer("default", {"nodes": nodes})
     player.start(variant)
     same = total = 0
@@ -64,10 +67,15 @@ def main() -> None:
     parser.add_argument("variant")
     parser.add_argument("elo", type=int)
     parser.add_argument("--games", type=int, default=100, help="check games to replay")
+    parser.add_argument("--check", type=Path, default=HERE / "check",
+                        help="the folder of checks (default: runs/strength/check)")
+    parser.add_argument("--nodes", type=int,
+                        help="the budget the check played (default: the shipped ladder's now)")
     args = parser.parse_args()
-    with gzip.open(HERE / "check" / f"{args.variant}-{args.elo}" / "games.pgn.gz", "rt") as fh:
+    with gzip.open(args.check / f"{args.variant}-{args.elo}" / "games.pgn.gz", "rt") as fh:
         check = read_pgn(fh.read())
-    same, total = replay(args.variant, args.elo, check[:args.games])
+    nodes = args.nodes or strength.limits_for_elo(args.variant, args.elo)["nodes"]
+    same, total = replay(args.variant, nodes, check[:args.games])
     print(f"tdleaf: the ladder's player reproduces {same} of {total} moves "
           f"({len(check[:args.games])} games)")
     setting = f"(UCI_Elo {args.elo})"

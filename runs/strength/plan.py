@@ -99,7 +99,7 @@ def rungs(variant: str, workers: int, games: int = 32) -> None:
 
 
 def more(variant: str, workers: int) -> None:
-    """The node rungs carried on to 128 games each (a line through 32-game rungs chases
+    """The node rungs carried on to 128 games each (a fit through 32-game rungs chases
     their noise: crazyhouse's), then the held-out check again with the new fit, once the
     held-out rungs are measured."""
     rungs(variant, workers, games=128)
@@ -120,7 +120,8 @@ def holdout(variant: str, workers: int, games: int = 256) -> None:
 
 
 def check_fit(variant: str, folder: Path) -> None:
-    """The shipped fit (search.strength.node_fit) against the held-out rungs."""
+    """The shipped curve (search.strength.node_fit) against the held-out rungs (the
+    hinge served before it was checked so too: check-hinge.json, RESULTS.md)."""
     fit = strength.node_fit(variant, ROOT / LADDER)
     assert fit is not None, f"{variant}: no node fit in {LADDER}"
     held = json.loads((folder / "ladder.json").read_text())
@@ -133,11 +134,12 @@ def check_fit(variant: str, folder: Path) -> None:
                     "games": r["games"], "fit": round(line, 1), "difference": round(diff, 1),
                     "fit_in_ci": lo <= line <= hi, "within_50": abs(diff) <= 50})
         print(f"{variant}: held-out {r['level']['nodes']} nodes {r['elo']:.0f} "
-              f"[{lo:.0f}, {hi:.0f}], the line {line:.0f}: {diff:+.0f}", file=sys.stderr)
+              f"[{lo:.0f}, {hi:.0f}], the curve {line:.0f}: {diff:+.0f}", file=sys.stderr)
     (folder / "check.json").write_text(json.dumps(
-        {"ladder": LADDER, "slope": fit.slope, "intercept": fit.intercept, "knee": fit.knee,
-         "rungs": fit.rungs,
-         "residual_sd": fit.residual_sd, "held_out": out}, indent=1) + "\n")
+        {"ladder": LADDER, "curve": {"nodes": list(fit.budgets),
+                                     "ratings": [round(r, 1) for r in fit.ratings]},
+         "rungs": fit.rungs, "residual_sd": round(fit.residual_sd, 1), "held_out": out},
+        indent=1) + "\n")
 
 
 def ship(variant: str, workers: int) -> None:
@@ -145,7 +147,7 @@ def ship(variant: str, workers: int) -> None:
     its held-out check passed."""
     checked = json.loads((ROOT / f"runs/ladders/{variant}-nodes-holdout/check.json").read_text())
     if not all(h["within_50"] for h in checked["held_out"]):
-        raise SystemExit(f"{variant}: the line misses a held-out rung by more than 50 Elo "
+        raise SystemExit(f"{variant}: the curve misses a held-out rung by more than 50 Elo "
                          f"(runs/ladders/{variant}-nodes-holdout/check.json); not shipped")
     candidate = json.loads((ROOT / LADDER).read_text())
     shipped = json.loads((ROOT / SHIPPED).read_text())

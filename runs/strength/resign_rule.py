@@ -8,6 +8,8 @@ This replays that rule over the scores in each check's PGN comments (``{+0.35/5
 fires and those whose result it would change, with tdleaf's score change.
 
     python runs/strength/resign_rule.py [--check runs/strength/check]
+
+(The hinge's checks, which RESULTS.md quotes this on, are in runs/strength/check-hinge.)
 """
 
 import argparse

@@ -1,0 +1,3 @@
+# Issue 63: crazyhouse, tdleaf at UCI_Elo 1950 against fairy-stockfish at UCI_Elo 1950, 0.1 s a move, 100 games (gunzip -k games.pgn.gz and add --resume). The same command carries on.
+tdleaf match 'uci:tdleaf uci' uci:fairy-stockfish --variant crazyhouse --games 100 --movetime 0.1 --random-plies 8 --seed 63 -o A.UCI_LimitStrength=true -o A.UCI_Elo=1950 -o B.UCI_LimitStrength=true -o B.UCI_Elo=1950 --workers 2 --pgn runs/strength/check/crazyhouse-1950/games.pgn --json runs/strength/check/crazyhouse-1950/summary.json --no-progress
+# Moved here from runs/strength/check/ when the curve replaced the hinge (2026-12-04, RESULTS.md "A curve that bends"); the paths below are those of then.
