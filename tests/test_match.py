@@ -892,3 +892,21 @@ def test_wasm_fairy_stockfish_is_named_by_its_folder_or_its_uci_js(tmp_path, mon
         engines.fairy_stockfish_wasm_command()
     with pytest.raises(PlayerError, match="TDLEAF_FSF_WASM"):
         make_player("uci:fairy-stockfish-wasm")
+
+
+def test_the_resign_rule_needs_both_sides_streaks_unbroken():
+    """ResignRule (play_game's, and runs/strength/resign_rule.py's replays): a side
+    loses once it has scored itself lost, and its opponent won, for N own moves in a
+    row each; a move without a score breaks its mover's streak; N = 0 is off."""
+    from tdleaf.play.game import ResignRule
+    rule = ResignRule(2, 10.0)
+    moves = [(chess.WHITE, 11.0), (chess.BLACK, -10.0), (chess.WHITE, None),
+             (chess.BLACK, -12.0), (chess.WHITE, 10.5), (chess.BLACK, -30.0),
+             (chess.WHITE, 11.0)]          # white's streak, broken, is two again only here
+    assert [rule.loser(side, score) for side, score in moves] == [None] * 6 + [chess.BLACK]
+    rule = ResignRule(2, 10.0)
+    assert [rule.loser(side, score) for side, score in moves[:2] + [(chess.WHITE, 12.0)]] \
+        == [None, None, None]                   # black's one move: not yet
+    off = ResignRule(0, 10.0)
+    assert all(off.loser(side, -99.0 if side else 99.0) is None
+               for side in [chess.WHITE, chess.BLACK] * 4)

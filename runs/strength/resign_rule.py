@@ -2,7 +2,8 @@
 
 The ladder adjudicates (``tdleaf.play.ladder.config``: a side loses after 4 moves each in
 a row at which it scored itself 10 pawns behind and its opponent scored itself 10 ahead,
-the rule of ``tdleaf.play.game.play_game``); the checks, like a user's games, play on.
+``tdleaf.play.game.ResignRule``, which play_game applies); the checks, like a user's
+games, play on.
 This replays that rule over the scores in each check's PGN comments (``{+0.35/5
 0.120s}``, the mover's view; a mate counts as beyond 10) and counts the games where it
 fires and those whose result it would change, with tdleaf's score change.
@@ -20,8 +21,12 @@ from pathlib import Path
 
 import chess.pgn
 
+from tdleaf.play.game import ResignRule
+from tdleaf.play.ladder.config import LadderConfig
+
 HERE = Path(__file__).resolve().parent
-MOVES, PAWNS = 4, 10.0
+#: The ladder's adjudication: its resign rule's moves and pawns.
+LADDER = LadderConfig().adjudication
 #: A move's comment, ``{+0.35/5 0.120s}`` or ``{-M3/12 0.101s}``: score, depth, time.
 _COMMENT = re.compile(r"^([+-])(M)?(\d+(?:\.\d+)?)/(\d+) (\d+\.\d+)s")
 
@@ -45,21 +50,13 @@ def read_pgn(text: str) -> list[chess.pgn.Game]:
 
 
 def adjudicated(game: chess.pgn.Game) -> str | None:
-    """The result the resign rule gives ``game``, or None where it never fires."""
-    losing = {chess.WHITE: 0, chess.BLACK: 0}
-    winning = {chess.WHITE: 0, chess.BLACK: 0}
+    """The result the ladder's resign rule gives ``game``, or None where it never fires."""
+    rule = ResignRule(LADDER.resign_moves, LADDER.resign_score)
     for node in game.mainline():
-        turn = not node.turn()                 # the side that made this move
         comment = move_comment(node)
-        if comment is None:
-            losing[turn] = winning[turn] = 0
-            continue
-        score = comment[0]
-        losing[turn] = losing[turn] + 1 if score <= -PAWNS else 0
-        winning[turn] = winning[turn] + 1 if score >= PAWNS else 0
-        for side in (turn, not turn):
-            if losing[side] >= MOVES and winning[not side] >= MOVES:
-                return "0-1" if side == chess.WHITE else "1-0"
+        loser = rule.loser(not node.turn(), None if comment is None else comment[0])
+        if loser is not None:
+            return "0-1" if loser == chess.WHITE else "1-0"
     return None
 
 

@@ -75,6 +75,34 @@ class Adjudication:
         return self
 
 
+class ResignRule:
+    """cutechess-cli's two-sided resign, move by move: a side loses once, for ``moves``
+    of its own moves in a row, it has scored itself at least ``score`` pawns behind and
+    its opponent, for as many of its own, has scored itself that much ahead (scores
+    from the mover's view). One place for :func:`play_game` and for replays of recorded
+    scores (runs/strength/resign_rule.py)."""
+
+    def __init__(self, moves: int, score: float) -> None:
+        self.moves, self.score = moves, score
+        self.losing = {chess.WHITE: 0, chess.BLACK: 0}
+        self.winning = {chess.WHITE: 0, chess.BLACK: 0}
+
+    def loser(self, mover: chess.Color, score: float | None) -> chess.Color | None:
+        """Count the move ``mover`` just made with its own ``score`` (None: a move
+        without one, which breaks its streaks); the side that loses by the rule, or
+        None (always None with ``moves`` 0: the rule is off)."""
+        if score is None:
+            self.losing[mover] = self.winning[mover] = 0
+            return None
+        self.losing[mover] = self.losing[mover] + 1 if score <= -self.score else 0
+        self.winning[mover] = self.winning[mover] + 1 if score >= self.score else 0
+        if self.moves:
+            for side in (mover, not mover):
+                if self.losing[side] >= self.moves and self.winning[not side] >= self.moves:
+                    return side
+        return None
+
+
 @dataclass
 class PlyRecord:
     move: str
@@ -161,10 +189,9 @@ def play_game(white: Player, black: Player, variant: str, opening: Opening, *,
     for player in (white, black):
         player.new_game(seed)
     times = {chess.WHITE: clock.base, chess.BLACK: clock.base} if clock else None
-    # Own moves in a row each side has scored itself lost / won, and plies in a row
-    # both have scored near 0: cutechess's resign (two-sided) and draw adjudication.
-    losing = {chess.WHITE: 0, chess.BLACK: 0}
-    winning = {chess.WHITE: 0, chess.BLACK: 0}
+    # cutechess's resign (two-sided) and draw adjudication: own moves in a row each
+    # side has scored itself lost / won, and plies in a row both have scored near 0.
+    resign = ResignRule(adj.resign_moves, adj.resign_score)
     draw_streak = 0
     while True:
         outcome = rules_outcome(pos)
@@ -200,18 +227,14 @@ def play_game(white: Player, black: Player, variant: str, opening: Opening, *,
         assert answer.move is not None
         game.plies.append(PlyRecord(answer.move, answer))
         # Adjudication by the players' own scores (mover's view, pawns).
+        loser = resign.loser(turn, answer.score)
+        if loser is not None:
+            _finish(game, "0-1" if loser else "1-0",
+                    f"{_side(not loser)} wins by adjudication", "adjudication")
+            return game
         if answer.score is None:
-            losing[turn] = winning[turn] = 0
             draw_streak = 0
             continue
-        losing[turn] = losing[turn] + 1 if answer.score <= -adj.resign_score else 0
-        winning[turn] = winning[turn] + 1 if answer.score >= adj.resign_score else 0
-        if adj.resign_moves:
-            for side in (turn, not turn):
-                if losing[side] >= adj.resign_moves and winning[not side] >= adj.resign_moves:
-                    _finish(game, "0-1" if side else "1-0",
-                            f"{_side(not side)} wins by adjudication", "adjudication")
-                    return game
         if adj.draw_moves and pos.fullmove_number > adj.draw_from:
             draw_streak = draw_streak + 1 if abs(answer.score) <= adj.draw_score else 0
             if draw_streak >= 2 * adj.draw_moves:
