@@ -812,3 +812,22 @@ def test_the_node_curve_pools_by_games():
     assert fit.elo(16) == 1150.0 and fit.elo(1024) == 1400.0
     assert strength.fit_rungs(((32, 1300.0, 1.0, None), (128, 1200.0, 1.0, None),
                                (512, 1250.0, 1.0, None))) is None       # does not rise
+
+
+def test_a_check_records_the_limit_it_plays_and_refuses_another(tmp_path):
+    """runs/strength/plan.py's checks: each folder records the limit the ladder plays at
+    its UCI_Elo (report.py shows that one), and a check whose ladder now plays another
+    is not carried on as if it were the same."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("plan", ROOT / "runs/strength/plan.py")
+    assert spec and spec.loader
+    plan = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plan)
+    folder = tmp_path / "crazyhouse-1750"
+    plan.played_at(folder, "crazyhouse", 1750, plan.SHIPPED)
+    recorded = json.loads((folder / "limit.json").read_text())
+    assert recorded["limit"] == strength.limits_for_elo("crazyhouse", 1750)
+    plan.played_at(folder, "crazyhouse", 1750, plan.SHIPPED)          # the same: carries on
+    (folder / "limit.json").write_text(json.dumps({**recorded, "limit": {"nodes": 1}}))
+    with pytest.raises(SystemExit, match="now plays"):
+        plan.played_at(folder, "crazyhouse", 1750, plan.SHIPPED)

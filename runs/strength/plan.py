@@ -199,8 +199,10 @@ def check(variant: str, workers: int, candidate: bool = False,
         shutil.copyfile(ROOT / LADDER, ROOT / data / "ladder.json")
     kind = "check-candidate" if candidate else (
         "check-ladder-openings" if openings_of_rungs else "check")
-    for elo in settings(variant, LADDER if candidate else SHIPPED):
+    ladder = LADDER if candidate else SHIPPED
+    for elo in settings(variant, ladder):
         folder = HERE / kind / f"{variant}-{elo}"
+        played_at(folder, variant, elo, ladder)
         pgn, packed = folder / "games.pgn", folder / "games.pgn.gz"
         if packed.exists() and not pgn.exists():
             with gzip.open(packed, "rb") as src, open(pgn, "wb") as dst:
@@ -229,6 +231,23 @@ def check(variant: str, workers: int, candidate: bool = False,
             if pgn.exists():
                 with open(pgn, "rb") as src, gzip.open(packed, "wb") as dst:
                     shutil.copyfileobj(src, dst)
+
+
+def played_at(folder: Path, variant: str, elo: int, ladder: str) -> None:
+    """The limit ``ladder`` plays at ``elo``, recorded in ``folder``/limit.json (what
+    report.py shows), or a refusal where a check there was played at another one (the
+    ladder or its curve changed since: move the folder away to check again)."""
+    limit = strength.limits_for_elo(variant, elo, ROOT / ladder)
+    recorded = folder / "limit.json"
+    if recorded.exists():
+        before = json.loads(recorded.read_text())["limit"]
+        if before != limit:
+            raise SystemExit(f"{folder}: played at {before}, but {ladder} "
+                             f"now plays {limit} at UCI_Elo {elo}: move the folder away to "
+                             f"check again")
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    recorded.write_text(json.dumps({"UCI_Elo": elo, "limit": limit, "ladder": ladder}) + "\n")
 
 
 def check_candidate(variant: str, workers: int) -> None:

@@ -28,11 +28,16 @@ BLOCK = re.compile(r"(<!-- report: python runs/strength/report.py -->\n).*?(<!--
                    re.DOTALL)
 
 
-def limit(variant: str, elo: int) -> str:
-    """The limit the shipped ladder plays at ``elo``, as ``nodes 2,941`` or ``depth 3``:
-    the limit the match played while the variant's shipped ladder stays as it was (a
-    variant re-shipped is checked again)."""
-    kind, value = next(iter(strength.limits_for_elo(variant, elo).items()))
+def limit(variant: str, elo: int, folder: Path | None = None) -> str:
+    """The limit a check played, as ``nodes 2,941`` or ``depth 3``: the one its folder's
+    limit.json records (plan.py writes it), else what the shipped ladder plays at
+    ``elo`` now."""
+    recorded = folder / "limit.json" if folder is not None else None
+    if recorded is not None and recorded.exists():
+        played = json.loads(recorded.read_text())["limit"]
+    else:
+        played = strength.limits_for_elo(variant, elo)
+    kind, value = next(iter(played.items()))
     return f"{kind} {value:,}"
 
 
@@ -65,7 +70,7 @@ def rows(folder: Path) -> list[str]:
         p = chance(s["variant"], elo, (hi - lo) / 2)
         tpm = s["time_per_move"]
         out.append(
-            f"| {s['variant']} | {elo} | {limit(s['variant'], elo)} | {s['games']} | "
+            f"| {s['variant']} | {elo} | {limit(s['variant'], elo, summary.parent)} | {s['games']} | "
             f"+{s['wins']} -{s['losses']} ={s['draws']} | {100 * s['score']:.1f}% | "
             f"{diff:+.0f} [{lo:+.0f}, {hi:+.0f}] | {'yes' if met else 'no'} | "
             f"{'-' if p is None else f'{p:.2f}'} | {tpm['a']:.3f} s / {tpm['b']:.3f} s |")
