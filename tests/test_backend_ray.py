@@ -10,7 +10,6 @@ command in a subprocess (its driver), as a user runs it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -171,11 +170,12 @@ def test_ctrl_c_leaves_no_engine_behind(tmp_path, address):
             _, err = proc.communicate(timeout=120)
         except subprocess.TimeoutExpired:       # say where it stopped, not only that it did
             proc.send_signal(signal.SIGABRT)    # faulthandler prints every thread's stack
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.communicate(timeout=30)
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, err = proc.communicate()
-            pytest.fail(f"still running 120 s after Ctrl-C; its stderr: {err[-3000:]}")
+            try:
+                _, err = proc.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                _, err = proc.communicate()
+            pytest.fail(f"still running 120 s after Ctrl-C; its stderr: {err[-6000:]}")
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
