@@ -119,3 +119,10 @@ def start_tdleaf(*args: str, env: dict[str, str] | None = None) -> subprocess.Po
     return subprocess.Popen([sys.executable, "-m", "tdleaf", *args], env=env or driver_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
+
+
+def kill_session(proc: subprocess.Popen) -> str:
+    """SIGKILL the session ``proc`` leads (``start_new_session``) and return what it wrote
+    to stderr: a hung job's last words for a test's failure message."""
+    os.killpg(proc.pid, signal.SIGKILL)
+    return proc.communicate()[1]

@@ -22,7 +22,15 @@ import pytest
 from tdleaf.cli import main
 
 from helpers_engines import engine_path
-from helpers_ray import Head, actor_processes, driver_env, processes, start_tdleaf, tdleaf
+from helpers_ray import (
+    Head,
+    actor_processes,
+    driver_env,
+    kill_session,
+    processes,
+    start_tdleaf,
+    tdleaf,
+)
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("ray")
@@ -173,8 +181,7 @@ def test_ctrl_c_leaves_no_engine_behind(tmp_path, address):
             try:
                 _, err = proc.communicate(timeout=30)
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                _, err = proc.communicate()
+                err = kill_session(proc)
             pytest.fail(f"still running 120 s after Ctrl-C; its stderr: {err[-6000:]}")
     finally:
         if proc.poll() is None:

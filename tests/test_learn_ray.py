@@ -27,6 +27,8 @@ import pytest
 from search.layout import PIECES
 from tdleaf.cli import main
 
+from helpers_ray import kill_session
+
 if os.environ.get("CI") != "true":
     pytest.importorskip("ray")
 
@@ -82,8 +84,7 @@ def test_learn_on_a_local_ray_instance(tmp_path, ray_tmpdir, learner):
     try:
         stdout, stderr = proc.communicate(timeout=400)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        stdout, stderr = proc.communicate()
+        stderr = kill_session(proc)
         pytest.fail(f"tdleaf learn --backend ray did not finish in 400 s:\n{stderr[-3000:]}")
     finally:
         # Whatever Ray left running (it names our temp folder on its command lines).
