@@ -910,3 +910,13 @@ def test_the_resign_rule_needs_both_sides_streaks_unbroken():
     off = ResignRule(0, 10.0)
     assert all(off.loser(side, -99.0 if side else 99.0) is None
                for side in [chess.WHITE, chess.BLACK] * 4)
+
+
+def test_a_scored_move_comment_reads_back():
+    """tdleaf.play.pgn.scored_comment reads what the match writes after a move (the
+    closing words python-chess joins after the last one included); a move without a
+    score reads as None."""
+    from tdleaf.play.pgn import scored_comment
+    assert scored_comment("+0.35/5 0.120s") == (0.35, 5, 0.12)
+    assert scored_comment("-M3/12 0.101s White mates") == (-1000.0, 12, 0.101)
+    assert scored_comment("book") is None and scored_comment("0.120s") is None

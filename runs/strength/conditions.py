@@ -3,16 +3,12 @@
 For one check (runs/strength/check/<variant>-<elo>, or another ``--check`` folder's):
 1. tdleaf: its recorded moves replayed through the ladder's own player (the internal
    ``default`` player: a 16 MB table, cleared at each new game and kept between moves)
-   at the node budget the check played (``--nodes``: what the shipped ladder plays at
-   that UCI_Elo now, unless given), counting the moves it reproduces (the check played
-   ``tdleaf uci``: 64 MB, the budget from UCI_Elo);
+   at the node budget the check played (its folder's limit.json), counting the moves it
+   reproduces (the check played ``tdleaf uci``: 64 MB, the budget from UCI_Elo);
 2. Fairy-Stockfish at that UCI_Elo: its median depth and mean time a move in the check
    and in the ladder's node-rung games against the same setting.
 
-    python runs/strength/conditions.py VARIANT ELO [--games N] [--check FOLDER] [--nodes N]
-
-The hinge's checks (runs/strength/check-hinge) played chess 1450 at 701 nodes and
-three-check 1450 at 5,203.
+    python runs/strength/conditions.py VARIANT ELO [--games N] [--check FOLDER]
 """
 
 import argparse
@@ -21,9 +17,10 @@ import statistics
 from pathlib import Path
 
 import chess.pgn
-from resign_rule import move_comment, read_pgn  # this folder's: one comment reader
+from report import played  # this folder's: the limit a check played
 
-from search import strength
+from tdleaf.play.gamefiles import read_pgn_games
+from tdleaf.play.pgn import scored_comment
 from tdleaf.play.players import InternalPlayer
 from variants import Position
 
@@ -41,7 +38,7 @@ def replay(variant: str, nodes: int, games: list[chess.pgn.Game]) -> tuple[int, 
         tdleaf = game.headers["White"] == "tdleaf"
         pos = Position.start(variant)
         for node in game.mainline():
-            if node.parent.turn() == tdleaf and move_comment(node) is not None:
+            if node.parent.turn() == tdleaf and scored_comment(node.comment) is not None:
                 answer = player.play(pos, player.limits)
                 total += 1
                 same += answer.move == node.move.uci()
@@ -55,7 +52,7 @@ def engine_moves(games: list[chess.pgn.Game]) -> tuple[list[int], list[float]]:
     for game in games:
         engine_white = not game.headers["White"].startswith("tdleaf")
         for node in game.mainline():
-            comment = move_comment(node)
+            comment = scored_comment(node.comment)
             if comment is not None and node.parent.turn() == engine_white:
                 depths.append(comment[1])
                 times.append(comment[2])
@@ -69,18 +66,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="check games to replay")
     parser.add_argument("--check", type=Path, default=HERE / "check",
                         help="the folder of checks (default: runs/strength/check)")
-    parser.add_argument("--nodes", type=int,
-                        help="the budget the check played (default: the shipped ladder's now)")
     args = parser.parse_args()
-    with gzip.open(args.check / f"{args.variant}-{args.elo}" / "games.pgn.gz", "rt") as fh:
-        check = read_pgn(fh.read())
-    nodes = args.nodes or strength.limits_for_elo(args.variant, args.elo)["nodes"]
+    folder = args.check / f"{args.variant}-{args.elo}"
+    with gzip.open(folder / "games.pgn.gz", "rt") as fh:
+        check = [g for _, g, _ in read_pgn_games(fh.read(), args.variant, str(folder))]
+    nodes = played(args.variant, args.elo, folder)["nodes"]
     same, total = replay(args.variant, nodes, check[:args.games])
     print(f"tdleaf: the ladder's player reproduces {same} of {total} moves "
           f"({len(check[:args.games])} games)")
     setting = f"(UCI_Elo {args.elo})"
     rungs = [g for p in sorted(ROOT.glob(f"runs/ladders/{args.variant}-nodes*/*/nodes-*/b*.pgn"))
-             for g in read_pgn(p.read_text())
+             for _, g, _ in read_pgn_games(p.read_text(), args.variant, str(p))
              if setting in g.headers["White"] + g.headers["Black"]]
     for name, games in (("the check", check), (f"the rungs' games at {args.elo}", rungs)):
         depths, times = engine_moves(games)

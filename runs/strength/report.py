@@ -28,16 +28,18 @@ BLOCK = re.compile(r"(<!-- report: python runs/strength/report.py -->\n).*?(<!--
                    re.DOTALL)
 
 
-def limit(variant: str, elo: int, folder: Path | None = None) -> str:
-    """The limit a check played, as ``nodes 2,941`` or ``depth 3``: the one its folder's
-    limit.json records (plan.py writes it), else what the shipped ladder plays at
-    ``elo`` now."""
+def played(variant: str, elo: int, folder: Path | None = None) -> dict[str, int]:
+    """The limit a check played, ``{"nodes": 2941}``: the one its folder's limit.json
+    records (plan.py writes it), else what the shipped ladder plays at ``elo`` now."""
     recorded = folder / "limit.json" if folder is not None else None
     if recorded is not None and recorded.exists():
-        played = json.loads(recorded.read_text())["limit"]
-    else:
-        played = strength.limits_for_elo(variant, elo)
-    kind, value = next(iter(played.items()))
+        return dict(json.loads(recorded.read_text())["limit"])
+    return strength.limits_for_elo(variant, elo)
+
+
+def limit(variant: str, elo: int, folder: Path | None = None) -> str:
+    """:func:`played` as ``nodes 2,941`` or ``depth 3``."""
+    kind, value = next(iter(played(variant, elo, folder).items()))
     return f"{kind} {value:,}"
 
 

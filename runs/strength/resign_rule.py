@@ -15,45 +15,25 @@ fires and those whose result it would change, with tdleaf's score change.
 
 import argparse
 import gzip
-import io
-import re
 from pathlib import Path
 
 import chess.pgn
 
 from tdleaf.play.game import ResignRule
+from tdleaf.play.gamefiles import read_pgn_games
 from tdleaf.play.ladder.config import LadderConfig
+from tdleaf.play.pgn import scored_comment
 
 HERE = Path(__file__).resolve().parent
 #: The ladder's adjudication: its resign rule's moves and pawns.
 LADDER = LadderConfig().adjudication
-#: A move's comment, ``{+0.35/5 0.120s}`` or ``{-M3/12 0.101s}``: score, depth, time.
-_COMMENT = re.compile(r"^([+-])(M)?(\d+(?:\.\d+)?)/(\d+) (\d+\.\d+)s")
-
-
-def move_comment(node: chess.pgn.ChildNode) -> tuple[float, int, float] | None:
-    """(the mover's score in pawns, a mate as 1000; depth; seconds) of a move's comment,
-    or None (a book move, or the game's closing words)."""
-    m = _COMMENT.match(node.comment.strip())
-    if m is None:
-        return None
-    value = 1000.0 if m.group(2) else float(m.group(3))
-    return (value if m.group(1) == "+" else -value), int(m.group(4)), float(m.group(5))
-
-
-def read_pgn(text: str) -> list[chess.pgn.Game]:
-    """Every game of a PGN text."""
-    stream, games = io.StringIO(text), []
-    while (game := chess.pgn.read_game(stream)) is not None:
-        games.append(game)
-    return games
 
 
 def adjudicated(game: chess.pgn.Game) -> str | None:
     """The result the ladder's resign rule gives ``game``, or None where it never fires."""
     rule = ResignRule(LADDER.resign_moves, LADDER.resign_score)
     for node in game.mainline():
-        comment = move_comment(node)
+        comment = scored_comment(node.comment)
         loser = rule.loser(not node.turn(), None if comment is None else comment[0])
         if loser is not None:
             return "0-1" if loser == chess.WHITE else "1-0"
@@ -72,8 +52,9 @@ def main() -> None:
     print("| check | games | the rule fires | results it changes | tdleaf's points |")
     print("|---|---|---|---|---|")
     for packed in sorted(Path(args.check).glob("*/games.pgn.gz")):
+        variant = packed.parent.name.rsplit("-", 1)[0]          # <variant>-<elo>
         with gzip.open(packed, "rt") as fh:
-            games = read_pgn(fh.read())
+            games = [g for _, g, _ in read_pgn_games(fh.read(), variant, str(packed))]
         fired = changed = 0
         delta = 0.0
         for game in games:

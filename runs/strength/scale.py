@@ -20,9 +20,10 @@ import math
 import sys
 from pathlib import Path
 
-import chess.pgn
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar
+
+from tdleaf.play.pgn import read_games
 
 ROOT = Path(__file__).resolve().parents[2]
 LN10 = math.log(10) / 400
@@ -33,16 +34,13 @@ def rung_games(folder: Path) -> tuple[list[float], list[float]]:
     against a UCI_Elo setting."""
     elos, scores = [], []
     for batch in json.loads((folder / "batches.json").read_text()):
-        if not batch["setting"].startswith("UCI_Elo") or not (folder / batch["file"]).exists():
+        if not batch["setting"].startswith("UCI_Elo"):
             continue
-        with open(folder / batch["file"]) as fh:
-            while (headers := chess.pgn.read_headers(fh)) is not None:
-                white = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(headers["Result"])
-                if white is None:
-                    continue
-                tdleaf_white = headers["White"].startswith("tdleaf")
+        for game in read_games(folder / batch["file"]):
+            white = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(game.result)
+            if white is not None:
                 elos.append(float(batch["elo"]))
-                scores.append(white if tdleaf_white else 1.0 - white)
+                scores.append(white if game.white.startswith("tdleaf") else 1.0 - white)
     return elos, scores
 
 
@@ -71,7 +69,8 @@ def main() -> None:
             if len(s) >= 32 and 0 < s.sum() < len(s):
                 rungs.append((e, s))
                 names.append(f"{folder.parent.parent.name}/{folder.name}")
-        best = minimize_scalar(lambda k: -loglik(rungs, k), bounds=(0.2, 3.0), method="bounded")
+        best = minimize_scalar(lambda k, rungs=rungs: -loglik(rungs, k), bounds=(0.2, 3.0),
+                               method="bounded")
         k, top = float(best.x), -float(best.fun)
         inside = [x for x in np.arange(0.2, 3.0, 0.01) if 2 * (top - loglik(rungs, x)) <= 3.84]
         print(f"{variant}: {len(rungs)} rungs, {sum(len(s) for _, s in rungs)} games against "

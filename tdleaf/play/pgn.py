@@ -31,6 +31,9 @@ _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")      # "*": a rules dispute, unscored
 _HEADER = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]\s*$')
 #: The time at the end of a move's comment, ``{+0.35/5 0.120s}`` (see :func:`_comment`).
 _MOVE_TIME = re.compile(r"\{[^{}]*?(\d+\.\d+)s\}")
+#: A scored move's comment as :func:`_comment` writes it, ``+0.35/5 0.120s`` or
+#: ``-M3/12 0.101s``: sign, mate, score, depth, time.
+_SCORED = re.compile(r"^([+-])(M)?(\d+(?:\.\d+)?)/(\d+) (\d+\.\d+)s")
 
 
 @dataclass
@@ -61,6 +64,18 @@ def _comment(game: GameResult, i: int) -> str:
         parts[-1] += f"/{a.depth}"
     parts.append(f"{a.seconds:.3f}s")
     return " ".join(parts)
+
+
+def scored_comment(comment: str) -> tuple[float, int, float] | None:
+    """(the mover's score in pawns, a mate as +-1000; the depth; the seconds) of a move's
+    comment as :func:`_comment` writes it (python-chess joins the game's closing words
+    after it), or None for a move without a score (a book move, one an engine gave no
+    score for)."""
+    m = _SCORED.match(comment.strip())
+    if m is None:
+        return None
+    value = 1000.0 if m.group(2) else float(m.group(3))
+    return (value if m.group(1) == "+" else -value), int(m.group(4)), float(m.group(5))
 
 
 def game_text(game: GameResult, variant: str, round_: int, *, event: str = "tdleaf match",
