@@ -791,14 +791,26 @@ def test_the_docs_quote_the_uci_elo_check_as_its_matches_score(monkeypatch):
     assert table.count("\n") >= 5                  # the header, its rule, crazyhouse's three
     for path in report.QUOTED:
         assert report.quoted(path) == table, f"{path}: python runs/strength/report.py --write"
-    # A check's chance to meet the target, were the ladder right, counts the fit's error
-    # beside the check's own: below what an exact fit would leave it, and none where
-    # depth rungs, not a fit, chose the limit.
+    # A check's chance to meet the target, were the ladder right, counts the curve's error
+    # beside the check's own: below what an exact curve would leave it, and none where
+    # depth rungs, not a curve, chose the limit.
     from statistics import NormalDist
     exact = 2 * NormalDist().cdf(45 / (55 / 1.96)) - 1
-    assert 0.5 < report.chance("crazyhouse", 1550, 55) < exact
-    monkeypatch.setattr(report.strength, "node_fit", lambda *args, **kwargs: None)
-    assert report.chance("crazyhouse", 1550, 55) is None
+    assert report.chance(55, 0.0) == pytest.approx(exact)
+    assert 0.5 < report.chance(55, 15.0) < exact
+    assert report.chance(55, None) is None
+    # All checks together: a variant's checks share their curve's error, so three
+    # checks of one variant tell its lean no better than that error allows, and two
+    # variants' leans are weighted by their errors.
+    folder = ROOT / "runs/strength/check"
+    found = [c for c in report.checks(folder) if c[1]["variant"] == "crazyhouse"]
+    assert len(found) == 3
+    mean, half = report.lean(found)
+    assert mean == pytest.approx(sum(s["elo_pentanomial"] for _, s, _ in found) / 3)
+    curve = sum(report.fit_sd("crazyhouse", f, elo) for f, _, elo in found) / 3
+    assert half > 1.96 * curve
+    monkeypatch.setattr(report, "fit_sd", lambda *args: None)
+    assert report.lean(found) is None
 
 
 def test_the_node_curve_pools_by_games():

@@ -16,13 +16,20 @@
    UCI_Elo E, both at 0.1 s a move, 100 games from openings of 8 random plies with both
    colours, at three settings across the variant's shipped range (``runs/strength/check/``).
 
-    python runs/strength/plan.py [--only VARIANT ...] [--steps more holdout ship check]
+    python runs/strength/plan.py [--only VARIANT ...] [--steps more holdout ship check deeper]
                                  [--workers 2]
 
 ``--steps more`` carries a variant's node rungs on to 128 games each (a variant not begun
 goes straight there: 32-game rungs chase their noise) and checks the new fit against the
 held-out rungs again, if they are measured yet. The default steps are ``more holdout
 ship check``: each resumes where it stopped, and ship refuses a fit that fails.
+
+``--steps deeper`` carries the node rungs on to 256 games each (their intervals about
++-43, as the held-out rungs'), then checks the new curve against the same held-out
+rungs, by the same rule (each within 50 Elo, or not shipped). Decided 2026-12-04, before
+any rung was carried past 128: for king of the hill, whose curve through 128-game rungs
+missed its held-out rungs by +74 and +51, and for the lean of the checks above the
+request (about +20 Elo over 26 measurements): a curve through rungs of half the variance.
 
 ``--steps check-candidate`` plays step 4 with the candidate ladder instead (a data folder
 of its own), before or without shipping it. ``--steps check-ladder-openings`` plays step
@@ -103,6 +110,14 @@ def more(variant: str, workers: int) -> None:
     their noise: crazyhouse's), then the held-out check again with the new fit, once the
     held-out rungs are measured."""
     rungs(variant, workers, games=128)
+    held = ROOT / f"runs/ladders/{variant}-nodes-holdout"
+    if (held / "ladder.json").exists():
+        check_fit(variant, held)
+
+
+def deeper(variant: str, workers: int) -> None:
+    """The node rungs carried on to 256 games each, then the held-out check again."""
+    rungs(variant, workers, games=256)
     held = ROOT / f"runs/ladders/{variant}-nodes-holdout"
     if (held / "ladder.json").exists():
         check_fit(variant, held)
@@ -258,7 +273,7 @@ def check_ladder_openings(variant: str, workers: int) -> None:
     check(variant, workers, openings_of_rungs=True)
 
 
-STEPS = {"rungs": rungs, "holdout": holdout, "more": more, "ship": ship, "check": check,
+STEPS = {"rungs": rungs, "holdout": holdout, "more": more, "deeper": deeper, "ship": ship, "check": check,
          "check-candidate": check_candidate, "check-ladder-openings": check_ladder_openings}
 
 

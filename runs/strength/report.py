@@ -43,49 +43,118 @@ def limit(variant: str, elo: int, folder: Path | None = None) -> str:
     return f"{kind} {value:,}"
 
 
-def chance(variant: str, elo: int, half: float) -> float | None:
+def half_width(summary: dict) -> float:
+    """Half the width of a check's 95% interval (game pairs)."""
+    lo, hi = summary["elo_pentanomial_ci"]
+    return (hi - lo) / 2
+
+
+def fit_sd(variant: str, folder: Path, elo: int) -> float | None:
+    """The standard error of the node curve's rating of the budget a check played
+    (NodeFit.interval), None where no curve chose it."""
+    fit = strength.node_fit(variant)
+    nodes = played(variant, elo, folder).get("nodes")
+    bounds = fit.interval(nodes) if fit is not None and nodes is not None else None
+    return None if bounds is None else (bounds[1] - bounds[0]) / 2 / 1.96
+
+
+def chance(half: float, fit_sd: float | None) -> float | None:
     """The chance that a check whose 95% interval is +-``half`` meets the target were the
     ladder right on average: its Elo difference then falls about 0 with the check's own
-    error and the node fit's at the budget played (NodeFit.interval), and the target
-    holds where it lies within +-``half`` (the interval includes 0) and within
-    +-(100 - ``half``) (it lies within +-100). None where no node fit chose the budget.
-    Even an exact fit leaves a 100-game check about 0.8."""
-    fit = strength.node_fit(variant)
-    nodes = strength.limits_for_elo(variant, elo).get("nodes")
-    bounds = fit.interval(nodes) if fit is not None and nodes is not None else None
-    if bounds is None:
+    error and the curve's at the budget played (``fit_sd``, :func:`fit_sd`), and the
+    target holds where it lies within +-``half`` (the interval includes 0) and within
+    +-(100 - ``half``) (it lies within +-100). None where no node curve chose the budget.
+    Even an exact curve leaves a 100-game check about 0.8."""
+    if fit_sd is None:
         return None
-    sd = math.hypot(half, (bounds[1] - bounds[0]) / 2) / 1.96
+    sd = math.hypot(half / 1.96, fit_sd)
     return max(0.0, 2 * NormalDist().cdf(min(half, 100 - half) / sd) - 1)
+
+
+def checks(folder: Path) -> list[tuple[Path, dict, int]]:
+    """Each check's folder, summary and UCI_Elo, by variant and setting."""
+    found = []
+    for summary in sorted(folder.glob("*/summary.json"),
+                          key=lambda p: (p.parent.name.rsplit("-", 1)[0],
+                                         int(p.parent.name.rsplit("-", 1)[1]))):
+        found.append((summary.parent, json.loads(summary.read_text()),
+                      int(summary.parent.name.rsplit("-", 1)[1])))
+    return found
+
+
+def met(summary: dict) -> bool:
+    """The issue's target: the 95% interval includes 0 and lies within +-100."""
+    lo, hi = summary["elo_pentanomial_ci"]
+    return bool(lo <= 0 <= hi and -100 <= lo and hi <= 100)
+
+
+def lean(found: list[tuple[Path, dict, int]]) -> tuple[float, float] | None:
+    """How far tdleaf plays from the request over all checks, with its 95% half-width:
+    each variant's checks averaged, their error from the checks' own and, in full, the
+    mean of their curve's (which a variant's checks share), then the variants weighted
+    by their variances. None where a check has no curve."""
+    by_variant: dict[str, list[tuple[float, float, float]]] = {}
+    for folder, s, elo in found:
+        sd = fit_sd(s["variant"], folder, elo)
+        if sd is None:
+            return None
+        by_variant.setdefault(s["variant"], []).append(
+            (s["elo_pentanomial"], half_width(s) / 1.96, sd))
+    means = []
+    for xs in by_variant.values():
+        n = len(xs)
+        var = sum(own ** 2 for _, own, _ in xs) / n ** 2 + (sum(f for *_, f in xs) / n) ** 2
+        means.append((sum(x for x, _, _ in xs) / n, var))
+    if not means:
+        return None
+    weight = sum(1 / var for _, var in means)
+    return sum(m / var for m, var in means) / weight, 1.96 / math.sqrt(weight)
+
+
+def verdict(folder: Path) -> str:
+    """All checks together: how many meet the target against how many would were the
+    ladder right (the sum of their chances), and how far tdleaf plays from the request
+    (:func:`lean`)."""
+    found = checks(folder)
+    if not found:
+        return "No check played yet.\n"
+    chances = [chance(half_width(s), fit_sd(s["variant"], where, elo))
+               for where, s, elo in found]
+    text = (f"{sum(met(s) for _, s, _ in found)} of {len(found)} checks meet the target; "
+            f"{sum(c for c in chances if c is not None):.1f} would be expected were the "
+            f"ladder right (the sum of their chances).")
+    together = lean(found)
+    if together is not None:
+        mean, half = together
+        text += (f" Together tdleaf plays {mean:+.0f} [{mean - half:+.0f}, "
+                 f"{mean + half:+.0f}] Elo from the request (each variant's checks "
+                 f"averaged, the error from theirs and their curve's, the variants "
+                 f"weighted by it; 95%).")
+    return text + "\n"
 
 
 def rows(folder: Path) -> list[str]:
     out = []
-    for summary in sorted(folder.glob("*/summary.json"),
-                          key=lambda p: (p.parent.name.rsplit("-", 1)[0],
-                                         int(p.parent.name.rsplit("-", 1)[1]))):
-        s = json.loads(summary.read_text())
-        elo = int(summary.parent.name.rsplit("-", 1)[1])
+    for where, s, elo in checks(folder):
         lo, hi = s["elo_pentanomial_ci"]
         diff = s["elo_pentanomial"] + 0.0          # no "-0"
-        met = lo <= 0 <= hi and -100 <= lo and hi <= 100
-        p = chance(s["variant"], elo, (hi - lo) / 2)
+        p = chance(half_width(s), fit_sd(s["variant"], where, elo))
         tpm = s["time_per_move"]
         out.append(
-            f"| {s['variant']} | {elo} | {limit(s['variant'], elo, summary.parent)} | {s['games']} | "
+            f"| {s['variant']} | {elo} | {limit(s['variant'], elo, where)} | {s['games']} | "
             f"+{s['wins']} -{s['losses']} ={s['draws']} | {100 * s['score']:.1f}% | "
-            f"{diff:+.0f} [{lo:+.0f}, {hi:+.0f}] | {'yes' if met else 'no'} | "
+            f"{diff:+.0f} [{lo:+.0f}, {hi:+.0f}] | {'yes' if met(s) else 'no'} | "
             f"{'-' if p is None else f'{p:.2f}'} | {tpm['a']:.3f} s / {tpm['b']:.3f} s |")
     return out
 
 
 def table(folder: Path = HERE / "check") -> str:
-    """The markdown table, a line a match."""
+    """The markdown table, a line a match, and the verdict under it."""
     header = ("| variant | UCI_Elo | tdleaf plays | games | +W -L =D | score | "
               "Elo difference [95%, game pairs] | target met | its chance, were the ladder "
               "right | time a move, tdleaf / FSF |")
     return "\n".join([header, "|---|---|---|---|---|---|---|---|---|---|",
-                      *rows(folder)]) + "\n"
+                      *rows(folder)]) + "\n\n" + verdict(folder)
 
 
 def quoted(path: Path) -> str:
