@@ -38,6 +38,15 @@ shares, read from their PGN files) instead of its own, into
 ``runs/strength/check-ladder-openings/``: whether the checks and the rungs differ by
 their openings.
 
+From racing kings on, the node and held-out rungs play their games out
+(``--resign-moves 0``), as the checks and a user's games do: the ladder's resign rule
+(4 moves each, both agreeing on 10 pawns), replayed over the checks, would have turned
+25 of crazyhouse's 300 games and 14 of giveaway's to tdleaf, none the other way
+(runs/strength/resign-rule-check.txt): adjudicated rungs rate a search that scores
+itself won but does not convert above what it plays. Decided 2026-12-04, before those
+variants' rungs; the five variants measured before (:data:`ADJUDICATED`) keep their
+adjudicated rungs.
+
 Every step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet machine.
 Crazyhouse's first six rungs and its held-out rungs were played before this plan
 (RESULTS.md, "Strength on request"); the plan adds its dearest rung.
@@ -71,6 +80,8 @@ LADDER = "runs/strength/ladder.json"        # the candidate
 #: Crazyhouse's depths 1-6 take about 26 to 22,000 nodes; the other variants' are alike.
 NODES = [32, 128, 512, 2048, 8192, 32768, 131072]
 HELD_OUT = [256, 4096]
+#: The variants whose node rungs were measured with the ladder's resign rule.
+ADJUDICATED = ("crazyhouse", "chess", "3check", "kingofthehill", "giveaway")
 VARIANTS = ["crazyhouse", "chess", "3check", "kingofthehill", "giveaway", "atomic",
             "racingkings", "horde", "antichess"]
 
@@ -94,12 +105,18 @@ def run(args: list[str], folder: Path, what: str, data: str | None = None) -> No
     subprocess.run([*TDLEAF, *args], check=True, cwd=ROOT, env=env)
 
 
+def played_out(variant: str) -> list[str]:
+    """The ladder's options that play a variant's games out (none where its rungs were
+    measured adjudicated)."""
+    return [] if variant in ADJUDICATED else ["--resign-moves", "0"]
+
+
 def rungs(variant: str, workers: int, games: int = 32) -> None:
     if not (ROOT / LADDER).exists():
         shutil.copyfile(ROOT / SHIPPED, ROOT / LADDER)
     run(["ladder", "--remeasure", "--variant", variant, "--depths", "", "--movetimes", "",
          "--nodes", ",".join(map(str, NODES)), "--games", str(games), "--workers", str(workers),
-         "--out", f"runs/ladders/{variant}-nodes", "--save", LADDER,
+         *played_out(variant), "--out", f"runs/ladders/{variant}-nodes", "--save", LADDER,
          "--note", f"{variant}'s node rungs (issue 63), two games at a time", "--no-progress"],
         ROOT / f"runs/ladders/{variant}-nodes",
         f"{variant}'s node rungs, {games} games each, saved into the candidate ladder")
@@ -127,7 +144,7 @@ def holdout(variant: str, workers: int, games: int = 256) -> None:
     folder = ROOT / f"runs/ladders/{variant}-nodes-holdout"
     run(["ladder", "--remeasure", "--variant", variant, "--depths", "", "--movetimes", "",
          "--nodes", ",".join(map(str, HELD_OUT)), "--games", str(games),
-         "--workers", str(workers),
+         "--workers", str(workers), *played_out(variant),
          "--out", f"runs/ladders/{variant}-nodes-holdout",
          "--save", f"scratch/holdout-{variant}.json", "--no-progress"],
         folder, f"{variant}'s held-out node rungs, {games} games each, not saved")
