@@ -800,8 +800,8 @@ def test_the_docs_quote_the_uci_elo_check_as_its_matches_score(monkeypatch):
     assert 0.5 < report.chance(55, 15.0) < exact
     assert report.chance(55, None) is None
     # All checks together: a variant's checks share their curve's error, so three
-    # checks of one variant tell its lean no better than that error allows, and two
-    # variants' leans are weighted by their errors.
+    # checks of one variant tell its lean no better than that error allows; a check
+    # without a curve leaves no figure.
     folder = ROOT / "runs/strength/check"
     found = [c for c in report.checks(folder) if c[1]["variant"] == "crazyhouse"]
     assert len(found) == 3

@@ -290,8 +290,9 @@ def check_ladder_openings(variant: str, workers: int) -> None:
     check(variant, workers, openings_of_rungs=True)
 
 
-STEPS = {"rungs": rungs, "holdout": holdout, "more": more, "deeper": deeper, "ship": ship, "check": check,
-         "check-candidate": check_candidate, "check-ladder-openings": check_ladder_openings}
+STEPS = {"rungs": rungs, "holdout": holdout, "more": more, "deeper": deeper, "ship": ship,
+         "check": check, "check-candidate": check_candidate,
+         "check-ladder-openings": check_ladder_openings}
 
 
 def main() -> None:

@@ -58,16 +58,16 @@ def fit_sd(variant: str, folder: Path, elo: int) -> float | None:
     return None if bounds is None else (bounds[1] - bounds[0]) / 2 / 1.96
 
 
-def chance(half: float, fit_sd: float | None) -> float | None:
+def chance(half: float, curve_sd: float | None) -> float | None:
     """The chance that a check whose 95% interval is +-``half`` meets the target were the
     ladder right on average: its Elo difference then falls about 0 with the check's own
-    error and the curve's at the budget played (``fit_sd``, :func:`fit_sd`), and the
+    error and the curve's at the budget played (``curve_sd``, :func:`fit_sd`), and the
     target holds where it lies within +-``half`` (the interval includes 0) and within
     +-(100 - ``half``) (it lies within +-100). None where no node curve chose the budget.
     Even an exact curve leaves a 100-game check about 0.8."""
-    if fit_sd is None:
+    if curve_sd is None:
         return None
-    sd = math.hypot(half / 1.96, fit_sd)
+    sd = math.hypot(half / 1.96, curve_sd)
     return max(0.0, 2 * NormalDist().cdf(min(half, 100 - half) / sd) - 1)
 
 
