@@ -122,22 +122,24 @@ def rungs(variant: str, workers: int, games: int = 32) -> None:
         f"{variant}'s node rungs, {games} games each, saved into the candidate ladder")
 
 
-def more(variant: str, workers: int) -> None:
-    """The node rungs carried on to 128 games each (a fit through 32-game rungs chases
-    their noise: crazyhouse's), then the held-out check again with the new fit, once the
-    held-out rungs are measured."""
-    rungs(variant, workers, games=128)
+def carried_on(variant: str, workers: int, games: int) -> None:
+    """The node rungs carried on to ``games`` each, then the held-out check again with the
+    new fit, once the held-out rungs are measured."""
+    rungs(variant, workers, games=games)
     held = ROOT / f"runs/ladders/{variant}-nodes-holdout"
     if (held / "ladder.json").exists():
         check_fit(variant, held)
+
+
+def more(variant: str, workers: int) -> None:
+    """To 128 games a rung (a fit through 32-game rungs chases their noise:
+    crazyhouse's)."""
+    carried_on(variant, workers, 128)
 
 
 def deeper(variant: str, workers: int) -> None:
-    """The node rungs carried on to 256 games each, then the held-out check again."""
-    rungs(variant, workers, games=256)
-    held = ROOT / f"runs/ladders/{variant}-nodes-holdout"
-    if (held / "ladder.json").exists():
-        check_fit(variant, held)
+    """To 256 games a rung (the docstring's ``deeper``)."""
+    carried_on(variant, workers, 256)
 
 
 def holdout(variant: str, workers: int, games: int = 256) -> None:
