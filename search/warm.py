@@ -101,7 +101,7 @@ def proof() -> None:
 
 
 def endgame(build_all: bool = False) -> None:
-    """The endgame tables' code (:mod:`search.endgame`), by building two small tables;
+    """The endgame tables' code (:mod:`search.endgame`), by building the smallest table;
     with ``build_all``, every table of every set of rules that has them, saved where
     the engine loads them before its first timed move."""
     from variants.spec import VARIANTS, get
@@ -116,8 +116,10 @@ def endgame(build_all: bool = False) -> None:
                 t.build_all(lambda done, _total, t=t: done % 48 == 0 and t.save())
                 t.save()
             else:
-                t.build(material_key([5, 11]))           # K v k
-                t.build(material_key([5, 0, 11]))        # KP v k
+                # K v k runs every compiled function of the builder (numba compiles a
+                # function with all it calls); KP v k would add the tables a promotion
+                # leads to, about 50 s of building and nothing more to load.
+                t.build(material_key([5, 11]))
 
 
 def front_end() -> None:

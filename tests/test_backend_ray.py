@@ -216,7 +216,7 @@ def test_an_engine_missing_on_the_workers_is_named_with_their_node(tmp_path):
 def test_learning_on_ray_with_a_killed_worker_learns_what_it_learns_here(tmp_path, address):
     """A run whose worker dies carries on from its last recorded game on another: the
     run folders are those of the job played in this process."""
-    job = ["--variant", "suicide", "--depth", "2", "--games", "40", "--runs", "2",
+    job = ["--variant", "suicide", "--depth", "2", "--games", "20", "--runs", "2",
            "--seed", "3", "--no-progress", "--no-plot"]
     out = tmp_path / "ray"
     assert not _wait_gone(actor_processes), "workers of an earlier job still running"

@@ -12,9 +12,9 @@ from search.engine import F_ASPIRATION, SELECTIVE_OFF, SELECTIVE_ON, search_flag
 from tdleaf.bench.selective import applies, format_report, run, techniques
 
 
-def _tiny(tmp_path, ablate: bool) -> dict:
+def _tiny(tmp_path, ablate: bool, only: list[str] | None = None) -> dict:
     return run("suicide", tmp_path / ("ablate" if ablate else "add"), movetime=0.005, max_games=2,
-               sprt="0,15", workers=1, resume=False, random_plies=4, ablate=ablate,
+               sprt="0,15", workers=1, resume=False, random_plies=4, ablate=ablate, only=only,
                progress=lambda text: None)
 
 
@@ -37,9 +37,13 @@ def test_adding_techniques_one_at_a_time(tmp_path):
 
 
 def test_ablation_takes_each_technique_out_of_the_full_set(tmp_path):
-    report = _tiny(tmp_path, ablate=True)
+    """Two of the techniques (each row is two games and a search to depth 5: the test
+    above plays all of them)."""
+    only = ["late-move reductions", "forcing move ordering"]
+    report = _tiny(tmp_path, ablate=True, only=only)
     full = search_flags("selective") | ab.F_ONLY_MOVE | ab.F_FORCED_EXT | ab.F_FORCING_ORDER
     assert report["rows"][0]["flags"] == full
+    assert [r["technique"] for r in report["rows"][1:]] == only
     left_out = 0
     for row in report["rows"][1:]:
         bit = dict(techniques())[row["technique"]]

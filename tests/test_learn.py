@@ -34,6 +34,7 @@ import pytest
 from search.layout import MATERIAL, PIECES
 from tdleaf.cli import main
 from tdleaf.cli.tools import exclusive
+from tdleaf.learn import runs
 from tdleaf.learn.config import LearnConfig
 from tdleaf.learn.runs import run_learning
 from tdleaf.learn.td import (
@@ -665,29 +666,42 @@ def test_random_plies_open_each_game_differently_and_are_not_learnt_from(tmp_pat
     assert LearnConfig.from_json(old).random_plies == 0
 
 
+def _carry_on(tmp_path: Path, data: str, games: int, **learn) -> Path:
+    """A copy of the committed job tests/data/``data`` set to ``games`` more games (and
+    ``learn``'s settings): a resume plays them."""
+    out = tmp_path / "job"
+    shutil.copytree(REPO / "tests" / "data" / data, out)
+    cfg = json.loads((out / "config.json").read_text())
+    cfg["learn"].update(learn, games=cfg["learn"]["games"] - 100 + games)
+    (out / "config.json").write_text(json.dumps(cfg))
+    return out
+
+
+#: The watches' windows in the two tests below: 20 and 25 games, not 100, for time
+#: (the same code decides; only how many games it looks back over changes).
+REPEATS, ONE_SIDED = 20, 25
+
+
 @pytest.mark.parametrize("random_plies", [0, 4])
-def test_a_run_that_keeps_repeating_one_game_is_warned_about(tmp_path, capsys, random_plies):
+def test_a_run_that_keeps_repeating_one_game_is_warned_about(tmp_path, capsys, monkeypatch,
+                                                             random_plies):
     """tests/data/chess_psq_repeating: chess psq run 0 as it was learnt from the initial
     position (its checkpoint after 2,000 games, the last 365 of them 361 times one 16-ply
-    repetition draw), with 100 more games to play. Carried on as it was, it repeats that
-    game (88 of the 100 when written) and the job says so, once; from 4 random plies it
-    does not, and stays quiet."""
-    out = tmp_path / "job"
-    shutil.copytree(REPO / "tests" / "data" / "chess_psq_repeating", out)
-    if random_plies:
-        cfg = json.loads((out / "config.json").read_text())
-        cfg["learn"]["random_plies"] = random_plies
-        (out / "config.json").write_text(json.dumps(cfg))
+    repetition draw). Carried on as it was, it repeats that game (88 of 100 when
+    written) and the job says so, once; from 4 random plies it does not, and stays
+    quiet."""
+    monkeypatch.setattr(runs, "REPEAT_WINDOW", REPEATS)
+    out = _carry_on(tmp_path, "chess_psq_repeating", REPEATS, random_plies=random_plies)
     code, _, err = _learn(capsys, "--resume", "--workers", "1", "--out", str(out))
     assert code == 0, err
     rows = list(csv.DictReader((out / "run-00" / "history.csv").open()))
-    assert len(rows) == 100
+    assert len(rows) == REPEATS
     short = sum(r["termination"] == "threefold_repetition" and int(r["plies"]) < 40 for r in rows)
     if random_plies:
-        assert short < 50 and "repeating one game" not in err, (short, err)
+        assert short < REPEATS / 2 and "repeating one game" not in err, (short, err)
     else:
-        assert short >= 75 and err.count("repeating one game") == 1, (short, err)
-        assert "--random-plies" in err
+        assert short >= 0.75 * REPEATS and err.count("repeating one game") == 1, (short, err)
+        assert f"of its last {REPEATS} games" in err and "--random-plies" in err
 
 
 # -- what the terminal says ----------------------------------------------------------------
@@ -773,21 +787,20 @@ def test_learn_says_it_is_compiling_before_its_bar_when_the_cache_is_cold(tmp_pa
     assert header.startswith("tdleaf learn: chess, material, 1 runs x 1 games")
 
 
-def test_a_run_that_one_colour_always_wins_is_warned_about(tmp_path, capsys):
+def test_a_run_that_one_colour_always_wins_is_warned_about(tmp_path, capsys, monkeypatch):
     """tests/data/horde_one_sided: horde material runs 0 and 1 as learnt from weights of
-    1, with 100 more games each at depth 3. In run 0 White won every game from its first
-    on, and goes on doing so: the job says so, once. Run 1's results split, and it stays
-    quiet."""
-    out = tmp_path / "job"
-    shutil.copytree(REPO / "tests" / "data" / "horde_one_sided", out)
+    1, carried on at depth 3. In run 0 White won every game from its first on, and goes
+    on doing so: the job says so, once. Run 1's results split, and it stays quiet."""
+    monkeypatch.setattr(runs, "ONE_SIDED", ONE_SIDED)
+    out = _carry_on(tmp_path, "horde_one_sided", ONE_SIDED)
     code, _, err = _learn(capsys, "--resume", "--workers", "1", "--out", str(out))
     assert code == 0, err
     white = [sum(float(r["result"]) for r in csv.DictReader((out / f"run-{k:02d}" /
                                                              "history.csv").open()))
              for k in (0, 1)]
-    assert white[0] == 100 and 20 < white[1] < 80, white
-    assert err.count("won each of its last 100 games") == 1, err
-    assert "run 0: White won each of its last 100 games" in err
+    assert white[0] == ONE_SIDED and 0.2 * ONE_SIDED < white[1] < 0.8 * ONE_SIDED, white
+    assert err.count(f"won each of its last {ONE_SIDED} games") == 1, err
+    assert f"run 0: White won each of its last {ONE_SIDED} games" in err
 
 
 def test_a_worker_whose_job_was_killed_stops_after_its_game(tmp_path):

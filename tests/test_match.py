@@ -595,11 +595,12 @@ def test_an_engine_dies_with_the_process_that_started_it():
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
 def test_no_engine_outlives_a_parallel_match(tmp_path):
     """Only the Sjeng processes this match started count (those below this process
-    while it runs), not any other Sjeng on the machine."""
+    while it runs), not any other Sjeng on the machine. (Crazyhouse, to 120 plies: in
+    suicide Sjeng spends 3-9 s on a move at depth 2.)"""
     engine_path("sjeng")
-    cfg = MatchConfig("suicide", PlayerConfig("traditional", {"depth": 1}),
+    cfg = MatchConfig("crazyhouse", PlayerConfig("traditional", {"depth": 1}),
                       PlayerConfig("xboard:sjeng", {"depth": 2}), games=4, backend=Backend(workers=2),
-                      pgn=str(tmp_path / "p.pgn"))
+                      pgn=str(tmp_path / "p.pgn"), adjudication=Adjudication(max_plies=120))
     with Descendants("sjeng") as ours:
         assert run_match(cfg).games == 4
     # One Sjeng in each worker (the one started to check the specs may come and go

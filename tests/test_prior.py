@@ -275,17 +275,17 @@ def test_bench_prior_beats_the_baselines():
 def test_bench_prior_saves_the_temperature_into_weights_json(tmp_path, capsys):
     from search.layout import load_weights, value_set
 
-    w = value_set("sunsetter", "crazyhouse")
+    w = value_set("traditional", "atomic")        # atomic's positions: the cheapest
     del w.meta["value_set"]                        # as learnt weights: no value set
     path = tmp_path / "weights.json"
     w.save(path)
-    assert main(["bench", "prior", "--variant", "crazyhouse", "--depth", "0", "--weights",
+    assert main(["bench", "prior", "--variant", "atomic", "--depth", "0", "--weights",
                  str(tmp_path), "--save", "--no-mcts"]) == 0
-    assert "| crazyhouse | 0 | 2000 |" in capsys.readouterr().out
-    saved = load_weights(path, "crazyhouse")
+    assert "| atomic | 0 | 2000 |" in capsys.readouterr().out
+    saved = load_weights(path, "atomic")
     t = saved.meta["prior_temperature"]["0"]
-    assert 0.1 < t < 20 and fitted_temperature("crazyhouse", saved, 0) == t
-    assert HeuristicPrior("crazyhouse", str(path)).temperature == t
+    assert 0.1 < t < 20 and fitted_temperature("atomic", saved, 0) == t
+    assert HeuristicPrior("atomic", str(path)).temperature == t
 
 
 def test_labelled_positions_from_engine_games():
