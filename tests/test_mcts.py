@@ -411,7 +411,7 @@ def test_value_to_cp_inverts_crazyara():
 def test_plays_complete_legal_games(variant):
     """MCTS against itself with tree reuse: every move legal for python-chess, up to the
     end of the game or 120 plies. (16 playouts a move: the heuristic prior of a
-    crazyhouse position, many drops each searched, costs about 10 ms.)"""
+    crazyhouse position, many drops each searched, costs 10-20 ms.)"""
     board = new_board(variant)
     players = [MCTS(variant, seed=1), MCTS(variant, seed=2)]
     for ply in range(120):

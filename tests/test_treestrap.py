@@ -423,7 +423,8 @@ def test_the_reservoir_is_a_seeded_sample_of_the_whole_collection():
 
 # -- `tdleaf learn --method ...` ----------------------------------------------------------
 
-JOB = ["--variant", "suicide", "--depth", "2", "--games", "30", "--seed", "3",
+JOB_GAMES = 12
+JOB = ["--variant", "suicide", "--depth", "2", "--games", str(JOB_GAMES), "--seed", "3",
        "--method", "treestrap-ab", "--runs", "1", "--workers", "1"]
 
 
@@ -475,7 +476,7 @@ def test_same_seed_one_worker_gives_the_same_weights(reference_job, tmp_path):
     out = tmp_path / "again"
     assert main(["learn", "--no-progress", "--no-plot", *JOB, "--out", str(out)]) == 0
     a, b = _checkpoint(reference_job), _checkpoint(out)
-    assert a["games"] == b["games"] == 30
+    assert a["games"] == b["games"] == JOB_GAMES
     assert a["w"] == b["w"] and a["tc_net"] == b["tc_net"] and a["tc_total"] == b["tc_total"]
     assert (reference_job / "run-00" / "games.pgn").read_bytes() == \
         (out / "run-00" / "games.pgn").read_bytes()
@@ -486,13 +487,13 @@ def test_resume_after_kill_gives_the_weights_of_an_uninterrupted_run(reference_j
     out = tmp_path / "killed"
     ck_path = kill_after_4_games(JOB, out)
     done = json.loads(ck_path.read_text())["games"]
-    assert 4 <= done < 30
+    assert 4 <= done < JOB_GAMES
     resumed = subprocess.run(learn_command("--resume", "--out", str(out)), env=checkout_env(),
                              capture_output=True, text=True, timeout=300, check=False)
     assert resumed.returncode == 0, resumed.stderr
     assert f"{done} games already played" in resumed.stdout
     a, b = _checkpoint(reference_job), _checkpoint(out)
-    assert a["games"] == b["games"] == 30
+    assert a["games"] == b["games"] == JOB_GAMES
     assert a["w"] == b["w"] and a["tc_net"] == b["tc_net"] and a["visits"] == b["visits"]
     assert json.loads((out / "weights.json").read_text()) == \
         json.loads((reference_job / "weights.json").read_text())
