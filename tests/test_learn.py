@@ -667,12 +667,13 @@ def test_random_plies_open_each_game_differently_and_are_not_learnt_from(tmp_pat
 
 
 def _carry_on(tmp_path: Path, data: str, games: int, **learn) -> Path:
-    """A copy of the committed job tests/data/``data`` set to ``games`` more games (and
-    ``learn``'s settings): a resume plays them."""
+    """A copy of the committed job tests/data/``data`` set to ``games`` more games than
+    its checkpoint has played (and ``learn``'s settings): a resume plays them."""
     out = tmp_path / "job"
     shutil.copytree(REPO / "tests" / "data" / data, out)
+    played = json.loads((out / "run-00" / "checkpoint.json").read_text())["games"]
     cfg = json.loads((out / "config.json").read_text())
-    cfg["learn"].update(learn, games=cfg["learn"]["games"] - 100 + games)
+    cfg["learn"].update(learn, games=played + games)
     (out / "config.json").write_text(json.dumps(cfg))
     return out
 
