@@ -3,7 +3,9 @@ The same scheduler drives Ray's actors (tests/test_backend_ray.py)."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +104,24 @@ def test_take_returning_true_starts_no_new_unit():
         return u == 1
     run_units(Backend(), Squares(), [1, 2, 3], take)
     assert seen == [1]
+
+
+def test_ctrl_c_stops_the_workers_and_is_raised():
+    """SIGINT while the workers play (here sent from ``take``, between two polls, where a
+    terminal's Ctrl-C lands) stops the job with KeyboardInterrupt, no worker left, and
+    gives back the SIGINT handler it found."""
+    before = signal.getsignal(signal.SIGINT)
+    taken: list[int] = []
+
+    def take(u: int, item) -> None:
+        taken.append(u)
+        if len(taken) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        run_units(Backend(workers=2), Squares(), range(1, 400), take)
+    assert signal.getsignal(signal.SIGINT) is before
+    assert len(taken) < sum(range(1, 400))
+    assert multiprocessing.active_children() == []
 
 
 @pytest.mark.parametrize("backend, message", [

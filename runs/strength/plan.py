@@ -16,13 +16,13 @@
    UCI_Elo E, both at 0.1 s a move, 100 games from openings of 8 random plies with both
    colours, at three settings across the variant's shipped range (``runs/strength/check/``).
 
-    python runs/strength/plan.py [--only VARIANT ...] [--steps more holdout ship check deeper]
-                                 [--workers 2]
+    python runs/strength/plan.py [--only VARIANT ...] [--workers 2]
+                                 [--steps more holdout ship-or-deeper check ...]
 
 ``--steps more`` carries a variant's node rungs on to 128 games each (a variant not begun
 goes straight there: 32-game rungs chase their noise) and checks the new fit against the
 held-out rungs again, if they are measured yet. The default steps are ``more holdout
-ship check``: each resumes where it stopped, and ship refuses a fit that fails.
+ship-or-deeper check``: each resumes where it stopped, and ship refuses a fit that fails.
 
 ``--steps deeper`` carries the node rungs on to 256 games each (their intervals about
 +-43, as the held-out rungs'), then checks the new curve against the same held-out
@@ -30,6 +30,11 @@ rungs, by the same rule (each within 50 Elo, or not shipped). Decided 2026-12-04
 any rung was carried past 128: for king of the hill, whose curve through 128-game rungs
 missed its held-out rungs by +74 and +51, and for the lean of the checks above the
 request (about +20 Elo over 26 measurements): a curve through rungs of half the variance.
+Racing kings' 128-game curve missed its 4,096-node held-out rung by -75 (2026-12-05);
+decided then, before any of its rungs was carried on, for it and every variant after it:
+the default steps end in ``ship-or-deeper``, which ships a curve through 128-game rungs
+that passes, and otherwise carries the rungs on to 256 games (``deeper``) and ships only
+a curve that passes then.
 
 ``--steps check-candidate`` plays step 4 with the candidate ladder instead (a data folder
 of its own), before or without shipping it. ``--steps check-ladder-openings`` plays step
@@ -190,6 +195,17 @@ def ship(variant: str, workers: int) -> None:
     (ROOT / SHIPPED).write_text(compact(shipped))
 
 
+def ship_or_deeper(variant: str, workers: int) -> None:
+    """Ship; where the curve misses a held-out rung, carry the rungs on to 256 games
+    first (``deeper``) and ship only a curve that passes then."""
+    try:
+        ship(variant, workers)
+    except SystemExit as refused:
+        print(f"{refused}; carrying the rungs on to 256 games", file=sys.stderr, flush=True)
+        deeper(variant, workers)
+        ship(variant, workers)
+
+
 def settings(variant: str, ladder: str = SHIPPED) -> list[int]:
     """Three UCI_Elo settings across the variant's range in ``ladder`` (Fairy-Stockfish's
     UCI_Elo starts at 1350), rounded to 50."""
@@ -293,7 +309,7 @@ def check_ladder_openings(variant: str, workers: int) -> None:
 
 
 STEPS = {"rungs": rungs, "holdout": holdout, "more": more, "deeper": deeper, "ship": ship,
-         "check": check, "check-candidate": check_candidate,
+         "ship-or-deeper": ship_or_deeper, "check": check, "check-candidate": check_candidate,
          "check-ladder-openings": check_ladder_openings}
 
 
@@ -301,7 +317,7 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--only", nargs="*", default=VARIANTS)
     p.add_argument("--steps", nargs="*", choices=list(STEPS),
-                   default=["more", "holdout", "ship", "check"])
+                   default=["more", "holdout", "ship-or-deeper", "check"])
     p.add_argument("--workers", type=int, default=2)
     args = p.parse_args()
     for variant in args.only:

@@ -26,8 +26,11 @@ unit into the next that changes play.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -174,40 +177,64 @@ def _schedule(lanes: Lanes, workers: int | None, units: list[Any], take: Take,
     stopping = False
     graceful = False
     try:
-        n = lanes.open(workers, len(units))
-        for lane in range(n):
-            if queue:
-                running[lane] = queue.popleft()
-                lanes.submit(lane, running[lane][1])
-        while running:
-            for ev in lanes.poll(0.5):
-                if ev.lane not in running:
-                    continue
-                pos, unit = running[ev.lane]
-                if ev.kind == "item":
-                    if take(unit, ev.item) and not stopping:
-                        stopping = True
-                        queue.clear()
-                    continue
-                del running[ev.lane]
-                if ev.kind == "lost":
-                    lost[pos] = lost.get(pos, 0) + 1
-                    if lost[pos] > RETRIES:
-                        raise BackendError(f"unit {pos} lost its worker {lost[pos]} times "
-                                           f"(last: {ev.why}); giving up")
-                    rest = again(unit)
-                    print(f"tdleaf: a worker was lost ({ev.why}); "
-                          + ("its unit is played again on a fresh one" if rest is not None
-                             else "its unit had finished"), file=sys.stderr, flush=True)
-                    if rest is not None:
-                        queue.appendleft((pos, rest))
-                    lanes.replace(ev.lane)
+        with _sigint_noted() as interrupted:
+            n = lanes.open(workers, len(units))
+            if interrupted():
+                raise KeyboardInterrupt
+            for lane in range(n):
                 if queue:
-                    running[ev.lane] = queue.popleft()
-                    lanes.submit(ev.lane, running[ev.lane][1])
+                    running[lane] = queue.popleft()
+                    lanes.submit(lane, running[lane][1])
+            while running:
+                events = lanes.poll(0.5)
+                if interrupted():
+                    raise KeyboardInterrupt
+                for ev in events:
+                    if ev.lane not in running:
+                        continue
+                    pos, unit = running[ev.lane]
+                    if ev.kind == "item":
+                        if take(unit, ev.item) and not stopping:
+                            stopping = True
+                            queue.clear()
+                        continue
+                    del running[ev.lane]
+                    if ev.kind == "lost":
+                        lost[pos] = lost.get(pos, 0) + 1
+                        if lost[pos] > RETRIES:
+                            raise BackendError(f"unit {pos} lost its worker {lost[pos]} times "
+                                               f"(last: {ev.why}); giving up")
+                        rest = again(unit)
+                        print(f"tdleaf: a worker was lost ({ev.why}); "
+                              + ("its unit is played again on a fresh one" if rest is not None
+                                 else "its unit had finished"), file=sys.stderr, flush=True)
+                        if rest is not None:
+                            queue.appendleft((pos, rest))
+                        lanes.replace(ev.lane)
+                    if queue:
+                        running[ev.lane] = queue.popleft()
+                        lanes.submit(ev.lane, running[ev.lane][1])
         graceful = True
     finally:
         lanes.close(graceful)
+
+
+@contextlib.contextmanager
+def _sigint_noted() -> Iterator[Callable[[], bool]]:
+    """SIGINT noted by a flag while the lanes run, for the caller to raise as
+    KeyboardInterrupt between polls: raised inside Ray's wait (whose C++ side checks for
+    signals and runs the handler there) a KeyboardInterrupt can be swallowed ("Exception
+    ignored"), and the job would play on. Yields the flag's reader; outside the main
+    thread, where no handler can be set, one that is never True."""
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
+    try:
+        yield lambda: bool(noted)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def worker_count(workers: int | None, available: int, units: int) -> int:
