@@ -25,6 +25,18 @@ os.environ["TDLEAF_DATA"] = _USER_DATA
 
 import variants
 
+#: Test modules that share a machine-wide resource, and the group each runs in: with
+#: pytest-xdist (``-n auto --dist loadgroup``) a group's tests run in turn on one worker.
+#: Ray's tests start heads and count the machine's Ray workers.
+SERIAL_GROUPS = {"test_backend_ray.py": "ray", "test_learn_ray.py": "ray"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        group = SERIAL_GROUPS.get(item.path.name)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
 
 def pytest_report_header(config):
     return f"rules oracle: python-chess {chess.__version__}; variants: {', '.join(variants.VARIANTS)}"

@@ -48,6 +48,17 @@ def test_readme_fits_on_a_screen() -> None:
     assert lines <= README_MAX_LINES, f"README.md has {lines} lines (at most {README_MAX_LINES})"
 
 
+def test_ci_runs_the_readmes_test_command() -> None:
+    """The README's second command (install the test extra, run the tests) is the one
+    .ci/run runs, verbatim."""
+    block = README.read_text(encoding="utf-8").split("```sh\n", 1)[1].split("```", 1)[0]
+    test_line = block.strip().splitlines()[1]
+    command = test_line.split(" && ", 1)[1]
+    assert command.startswith("python -m pytest"), test_line
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert command in ci, f".ci/run does not run the README's test command: {command}"
+
+
 def _examples(page: Path) -> str:
     """The page with everything but its ```python / ```pycon blocks blanked out (line
     numbers kept), so that a block's closing fence ends an example's expected output."""

@@ -5,4 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 tdleaf warmup > /dev/null
-TDLEAF_REQUIRE_ENGINES=1 RAY_AUTH_MODE=token python -m pytest -q --durations=120 -p no:randomly
+# Before 2026-12-05 (one at a time: DATE-before.txt):
+#   TDLEAF_REQUIRE_ENGINES=1 RAY_AUTH_MODE=token python -m pytest -q --durations=120 -p no:randomly
+# Since (the README's command, on every core: DATE-xdist*.txt):
+TDLEAF_REQUIRE_ENGINES=1 RAY_AUTH_MODE=token python -m pytest -q -n auto --dist loadgroup --durations=150 -p no:randomly
