@@ -216,7 +216,8 @@ def test_a_rung_above_the_top_of_the_scale_is_saved_and_shown_as_a_bound(tmp_pat
 def test_the_shipped_ladder_marks_the_bounds_its_records_show():
     """search/data/ladder.json carries every bound its measurements in runs/ladders/
     show (tdleaf.play.ladder.mark_bounds finds nothing to change), atomic's upper rungs
-    among them; the marks follow from the records, not from hand edits."""
+    among them, and racing kings' dearest node rung; the marks follow from the records,
+    not from hand edits."""
     shipped = json.loads((ROOT / "search" / "data" / "ladder.json").read_text())
     records = sorted((ROOT / "runs" / "ladders").glob("*/ladder.json"))
     assert records
@@ -225,7 +226,8 @@ def test_the_shipped_ladder_marks_the_bounds_its_records_show():
     bounds = {(v, json.dumps(e["level"])): e["bound"] for v, entries in shipped["variants"].items()
               for e in entries if e.get("bound")}
     assert bounds == {("atomic", '{"depth": 6}'): "lower", ("atomic", '{"movetime": 0.1}'): "lower",
-                      ("atomic", '{"movetime": 1.0}'): "lower"}
+                      ("atomic", '{"movetime": 1.0}'): "lower",
+                      ("racingkings", '{"nodes": 131072}'): "lower"}
     assert strength.levels("atomic")[-1]["level"] == {"depth": 5}
 
 
