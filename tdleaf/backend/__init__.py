@@ -177,14 +177,14 @@ def _schedule(lanes: Lanes, workers: int | None, units: list[Any], take: Take,
     stopping = False
     graceful = False
     try:
+        n = lanes.open(workers, len(units))
+        for lane in range(n):
+            if queue:
+                running[lane] = queue.popleft()
+                lanes.submit(lane, running[lane][1])
+        # Not around open: a worker that waits for a CPU of the cluster may hold it up
+        # for long, and Ctrl-C must still end that wait.
         with _sigint_noted() as interrupted:
-            n = lanes.open(workers, len(units))
-            if interrupted():
-                raise KeyboardInterrupt
-            for lane in range(n):
-                if queue:
-                    running[lane] = queue.popleft()
-                    lanes.submit(lane, running[lane][1])
             while running:
                 events = lanes.poll(0.5)
                 if interrupted():
@@ -221,7 +221,7 @@ def _schedule(lanes: Lanes, workers: int | None, units: list[Any], take: Take,
 
 @contextlib.contextmanager
 def _sigint_noted() -> Iterator[Callable[[], bool]]:
-    """SIGINT noted by a flag while the lanes run, for the caller to raise as
+    """SIGINT noted by a flag while the lanes play, for the caller to raise as
     KeyboardInterrupt between polls: raised inside Ray's wait (whose C++ side checks for
     signals and runs the handler there) a KeyboardInterrupt can be swallowed ("Exception
     ignored"), and the job would play on. Yields the flag's reader; outside the main
