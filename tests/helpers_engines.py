@@ -62,7 +62,7 @@ def engine_path(name: str) -> str:
 
 # -- processes ------------------------------------------------------------------------------
 
-def _stat(pid: str) -> tuple[str, int] | None:
+def process_stat(pid: str) -> tuple[str, int] | None:
     """(command name, parent pid) of a process, or None when it is gone or a zombie."""
     try:
         text = Path(f"/proc/{pid}/stat").read_text()
@@ -81,7 +81,7 @@ def descendants(root: int) -> dict[int, str]:
     parent: dict[int, int] = {}
     names: dict[int, str] = {}
     for entry in os.listdir("/proc"):
-        if entry.isdigit() and (st := _stat(entry)) is not None:
+        if entry.isdigit() and (st := process_stat(entry)) is not None:
             names[int(entry)], parent[int(entry)] = st
     out: dict[int, str] = {}
     for pid, name in names.items():
@@ -96,7 +96,7 @@ def descendants(root: int) -> dict[int, str]:
 
 def alive(pid: int) -> bool:
     """Whether a process runs (a zombie waiting to be reaped does not)."""
-    return _stat(str(pid)) is not None
+    return process_stat(str(pid)) is not None
 
 
 def still_running(pids: set[int], seconds: float = 15.0) -> set[int]:

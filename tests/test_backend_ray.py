@@ -21,7 +21,7 @@ import pytest
 
 from tdleaf.cli import main
 
-from helpers_engines import _stat, engine_path
+from helpers_engines import engine_path, process_stat
 from helpers_ray import (
     Head,
     actor_processes,
@@ -94,14 +94,14 @@ def _wait_gone(pids_of, limit: float = 120) -> list[int]:
 
 
 def _the_two_workers(limit: float = 60) -> list[int]:
-    """The job's two worker processes. On a loaded machine a third and fourth process
-    titled as a worker have been seen for a moment (2026-12-05, two pytest-xdist
-    workers); a liveness bound, not a timing: more than two for a minute fails, naming
-    each one's parent."""
+    """The job's two worker processes. On a loaded machine four processes titled as
+    workers were once seen where the job had two (2026-12-05, two pytest-xdist workers;
+    not understood); a liveness bound, not a timing: other than two for a minute fails,
+    naming each one's parent."""
     deadline = time.monotonic() + limit
     while len(actors := actor_processes()) != 2 and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert len(actors) == 2, {pid: _stat(str(pid)) for pid in actors}
+    assert len(actors) == 2, {pid: process_stat(str(pid)) for pid in actors}
     return actors
 
 

@@ -181,13 +181,20 @@ def check_fit(variant: str, folder: Path) -> None:
         indent=1) + "\n")
 
 
+def missed(variant: str) -> str | None:
+    """Why the variant's curve may not ship (it misses a held-out rung), or None."""
+    checked = json.loads((ROOT / f"runs/ladders/{variant}-nodes-holdout/check.json").read_text())
+    if all(h["within_50"] for h in checked["held_out"]):
+        return None
+    return (f"{variant}: the curve misses a held-out rung by more than 50 Elo "
+            f"(runs/ladders/{variant}-nodes-holdout/check.json)")
+
+
 def ship(variant: str, workers: int) -> None:
     """The variant's levels and sources from the candidate into the shipped ladder, when
     its held-out check passed."""
-    checked = json.loads((ROOT / f"runs/ladders/{variant}-nodes-holdout/check.json").read_text())
-    if not all(h["within_50"] for h in checked["held_out"]):
-        raise SystemExit(f"{variant}: the curve misses a held-out rung by more than 50 Elo "
-                         f"(runs/ladders/{variant}-nodes-holdout/check.json); not shipped")
+    if why := missed(variant):
+        raise SystemExit(f"{why}; not shipped")
     candidate = json.loads((ROOT / LADDER).read_text())
     shipped = json.loads((ROOT / SHIPPED).read_text())
     for key in ("variants", "sources"):
@@ -198,12 +205,10 @@ def ship(variant: str, workers: int) -> None:
 def ship_or_deeper(variant: str, workers: int) -> None:
     """Ship; where the curve misses a held-out rung, carry the rungs on to 256 games
     first (``deeper``) and ship only a curve that passes then."""
-    try:
-        ship(variant, workers)
-    except SystemExit as refused:
-        print(f"{refused}; carrying the rungs on to 256 games", file=sys.stderr, flush=True)
+    if why := missed(variant):
+        print(f"{why}; carrying the rungs on to 256 games", file=sys.stderr, flush=True)
         deeper(variant, workers)
-        ship(variant, workers)
+    ship(variant, workers)
 
 
 def settings(variant: str, ladder: str = SHIPPED) -> list[int]:
