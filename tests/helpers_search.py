@@ -324,3 +324,23 @@ def assert_scores_are_w_dot_x(pos, layout, w: np.ndarray) -> np.ndarray:
         float(w[leaf] @ x[leaf]), abs=1e-12)
     return x
 
+
+
+def few_labelled(folder, variant: str, n: int):
+    """The first ``n`` labelled positions of ``variant``'s shipped
+    ``prior_<variant>.epd``, copied into ``folder``: as a per-user data folder's (read
+    before the package's), ``tdleaf bench prior`` then fits on ``n`` positions, not the
+    2,000 shipped, for tests of what it saves rather than of what it measures."""
+    from pathlib import Path
+
+    from search import shipped
+    from tdleaf.bench.prior_data import epd_name
+
+    name = epd_name(variant)
+    lines = (shipped.package_data_dir() / name).read_text().splitlines(keepends=True)
+    header = [x for x in lines if x.startswith("#")]
+    rows = [x for x in lines if x.strip() and not x.startswith("#")][:n]
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    target = Path(folder) / name
+    target.write_text("".join(header + rows))
+    return target

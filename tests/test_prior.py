@@ -17,7 +17,7 @@ from search.prior import DEFAULT_QLIMIT, HeuristicPrior, fitted_temperature, pri
 from tdleaf.cli import main
 
 from helpers_engines import require_engine
-from helpers_search import VARIANTS, new_board, random_positions
+from helpers_search import VARIANTS, few_labelled, new_board, random_positions
 
 N_RANDOM = 40
 
@@ -272,8 +272,11 @@ def test_bench_prior_beats_the_baselines():
     assert "| atomic | 0 | 2000 |" in format_report(report)
 
 
-def test_bench_prior_saves_the_temperature_into_weights_json(tmp_path, capsys):
+def test_bench_prior_saves_the_temperature_into_weights_json(tmp_path, capsys, monkeypatch):
     from search.layout import load_weights, value_set
+
+    monkeypatch.setenv("TDLEAF_DATA", str(tmp_path / "data"))      # 300 positions, for time
+    few_labelled(tmp_path / "data", "atomic", 300)
 
     w = value_set("traditional", "atomic")        # atomic's positions: the cheapest
     del w.meta["value_set"]                        # as learnt weights: no value set
@@ -281,7 +284,7 @@ def test_bench_prior_saves_the_temperature_into_weights_json(tmp_path, capsys):
     w.save(path)
     assert main(["bench", "prior", "--variant", "atomic", "--depth", "0", "--weights",
                  str(tmp_path), "--save", "--no-mcts"]) == 0
-    assert "| atomic | 0 | 2000 |" in capsys.readouterr().out
+    assert "| atomic | 0 | 300 |" in capsys.readouterr().out
     saved = load_weights(path, "atomic")
     t = saved.meta["prior_temperature"]["0"]
     assert 0.1 < t < 20 and fitted_temperature("atomic", saved, 0) == t

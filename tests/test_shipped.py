@@ -32,6 +32,8 @@ from search.prior import HeuristicPrior, fitted_temperature, save_temperature
 from tdleaf.cli import main
 from variants.spec import SPECS
 
+from helpers_search import few_labelled
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "search" / "data"
 
@@ -250,7 +252,9 @@ def test_a_saved_file_goes_to_the_user_folder_and_is_read_first(user_data):
 
 def test_bench_prior_save_of_shipped_weights_goes_to_a_user_copy(user_data, capsys):
     """`tdleaf bench prior --save` for the default (shipped, learnt) weights: a copy of
-    their weights.json with the fitted temperature in the user folder, read from then on."""
+    their weights.json with the fitted temperature in the user folder, read from then on
+    (fitted on 300 of the labelled positions, for time)."""
+    few_labelled(user_data, "atomic", 300)
     assert main(["bench", "prior", "--variant", "atomic", "--depth", "0", "--save",
                  "--no-mcts"]) == 0
     kind = shipped.default_name("atomic")
