@@ -15,6 +15,7 @@ import subprocess
 import threading
 import time
 from functools import cache
+from pathlib import Path
 from typing import Self
 
 import chess
@@ -325,14 +326,11 @@ def assert_scores_are_w_dot_x(pos, layout, w: np.ndarray) -> np.ndarray:
     return x
 
 
-
-def few_labelled(folder, variant: str, n: int):
+def few_labelled(folder: str | os.PathLike[str], variant: str, n: int) -> Path:
     """The first ``n`` labelled positions of ``variant``'s shipped
     ``prior_<variant>.epd``, copied into ``folder``: as a per-user data folder's (read
     before the package's), ``tdleaf bench prior`` then fits on ``n`` positions, not the
     2,000 shipped, for tests of what it saves rather than of what it measures."""
-    from pathlib import Path
-
     from search import shipped
     from tdleaf.bench.prior_data import epd_name
 
