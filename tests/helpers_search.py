@@ -332,13 +332,10 @@ def few_labelled(folder: str | os.PathLike[str], variant: str, n: int) -> Path:
     before the package's), ``tdleaf bench prior`` then fits on ``n`` positions, not the
     2,000 shipped, for tests of what it saves rather than of what it measures."""
     from search import shipped
-    from tdleaf.bench.prior_data import epd_name
+    from tdleaf.bench.prior_data import epd_name, read_labelled, write_epd
 
-    name = epd_name(variant)
-    lines = (shipped.package_data_dir() / name).read_text().splitlines(keepends=True)
-    header = [x for x in lines if x.startswith("#")]
-    rows = [x for x in lines if x.strip() and not x.startswith("#")][:n]
+    source = shipped.package_data_dir() / epd_name(variant)
     Path(folder).mkdir(parents=True, exist_ok=True)
-    target = Path(folder) / name
-    target.write_text("".join(header + rows))
+    target = Path(folder) / source.name
+    write_epd(read_labelled(source)[:n], target, f"the first {n} positions of {source}")
     return target
