@@ -25,17 +25,20 @@ os.environ["TDLEAF_DATA"] = _USER_DATA
 
 import variants
 
-#: Test modules that share a machine-wide resource, and the group each runs in: with
-#: pytest-xdist (``-n auto --dist loadgroup``) a group's tests run in turn on one worker.
-#: Ray's tests start heads and count the machine's Ray workers.
-SERIAL_GROUPS = {"test_backend_ray.py": "ray", "test_learn_ray.py": "ray"}
 
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        group = SERIAL_GROUPS.get(item.path.name)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
+@pytest.fixture(autouse=True)
+def _in_turn(request):
+    """Tests that use the whole machine (Ray's heads and workers, a saturated machine)
+    are marked ``xdist_group("machine")`` in their modules, so that with pytest-xdist
+    (``-n auto --dist loadgroup``) they run in turn on one worker. The worker groups a
+    test by a suffix on its node id; where that is lost (pytest 9.2, pytest-xdist#1386:
+    the Ray tests ran side by side and hung for the whole run) such a test fails at once."""
+    node = request.node
+    if (getattr(request.config.option, "loadgroup", False)
+            and node.get_closest_marker("xdist_group") and "@" not in node.nodeid):
+        pytest.fail(f"pytest-xdist's --dist loadgroup does not group this test with pytest "
+                    f"{pytest.__version__}: the tests that use the whole machine would run "
+                    "side by side")
 
 
 def pytest_report_header(config):

@@ -35,6 +35,9 @@ from helpers_ray import (
 if os.environ.get("CI") != "true":
     pytest.importorskip("ray")
 
+#: They start Ray heads and count the machine's Ray workers: in turn (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("machine")
+
 #: Internal players at a fixed depth: games decided by their index alone.
 MATCH = ["traditional", "ones", "--variant", "atomic", "--depth", "3", "--seed", "4",
          "--no-progress"]

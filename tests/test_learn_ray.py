@@ -32,6 +32,9 @@ from helpers_ray import kill_session
 if os.environ.get("CI") != "true":
     pytest.importorskip("ray")
 
+#: They start Ray heads and count the machine's Ray workers: in turn (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("machine")
+
 REPO = Path(__file__).resolve().parent.parent
 #: Two runs of six suicide games at depth 1: seconds of play, the rest is Ray's start-up.
 JOB = ["--variant", "suicide", "--depth", "1", "--games", "6", "--runs", "2", "--seed", "5"]

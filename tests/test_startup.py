@@ -187,9 +187,11 @@ def test_uci_help_lists_every_declared_option(capsys):
 
 @pytest.fixture
 def busy_cpus():
-    """Two busy processes per CPU, killed afterwards."""
+    """Two busy processes per CPU, counting the other pytest-xdist workers' tests as one
+    each, killed afterwards."""
+    others = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) - 1
     procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-             for _ in range(2 * (os.cpu_count() or 2))]
+             for _ in range(max(1, 2 * (os.cpu_count() or 2) - others))]
     try:
         yield
     finally:
@@ -199,6 +201,7 @@ def busy_cpus():
             p.wait()
 
 
+@pytest.mark.xdist_group("machine")     # not beside the Ray tests
 def test_python_chess_accepts_both_front_ends_on_a_saturated_machine(busy_cpus):
     """The handshake with python-chess's default timeouts, every CPU busy twice over;
     then each front end plays a legal move."""
