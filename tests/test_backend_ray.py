@@ -97,10 +97,10 @@ def _wait_gone(pids_of, limit: float = 120) -> list[int]:
 
 
 def _the_two_workers(limit: float = 60) -> list[int]:
-    """The job's two worker processes. On a loaded machine four processes titled as
-    workers were once seen where the job had two (2026-12-05, two pytest-xdist workers;
-    not understood); a liveness bound, not a timing: other than two for a minute fails,
-    naming each one's parent."""
+    """The job's two worker processes. Four processes titled as workers were once seen
+    where the job had two (2026-12-05: two Ray tests side by side, their grouping lost,
+    tests/conftest.py); a liveness bound, not a timing: other than two for a minute
+    fails, naming each one's parent."""
     deadline = time.monotonic() + limit
     while len(actors := actor_processes()) != 2 and time.monotonic() < deadline:
         time.sleep(0.2)
