@@ -107,13 +107,16 @@ def monotone(points: Sequence[Point], x: float) -> float:
 
 
 def rungs_of(variant: str) -> tuple[list[Point], list[Point]]:
-    """The variant's node rungs in the candidate ladder, and its held-out rungs."""
+    """The variant's node rungs in the candidate ladder, and its (first) held-out rungs,
+    which are left out of the rungs where they have joined the curve (plan.py's
+    ``again``)."""
+    held = json.loads((ROOT / f"runs/ladders/{variant}-nodes-holdout/ladder.json").read_text())
+    out = [(math.log2(r["level"]["nodes"]), r["elo"], r["games"])
+           for lad in held["ladders"] for r in lad["rungs"]]
     entries = json.loads(LADDER.read_text())["variants"][variant]
     rungs = [(math.log2(e["level"]["nodes"]), e["elo"], e["games"])
              for e in entries if "nodes" in e["level"]]
-    held = json.loads((ROOT / f"runs/ladders/{variant}-nodes-holdout/ladder.json").read_text())
-    return rungs, [(math.log2(r["level"]["nodes"]), r["elo"], r["games"])
-                   for lad in held["ladders"] for r in lad["rungs"]]
+    return [r for r in rungs if r[0] not in {x for x, *_ in out}], out
 
 
 def bends() -> None:
