@@ -113,10 +113,10 @@ def rungs_of(variant: str) -> tuple[list[Point], list[Point]]:
     held = json.loads((ROOT / f"runs/ladders/{variant}-nodes-holdout/ladder.json").read_text())
     out = [(math.log2(r["level"]["nodes"]), r["elo"], r["games"])
            for lad in held["ladders"] for r in lad["rungs"]]
+    joined = {x for x, *_ in out}
     entries = json.loads(LADDER.read_text())["variants"][variant]
-    rungs = [(math.log2(e["level"]["nodes"]), e["elo"], e["games"])
-             for e in entries if "nodes" in e["level"]]
-    return [r for r in rungs if r[0] not in {x for x, *_ in out}], out
+    return [(x, e["elo"], e["games"]) for e in entries if "nodes" in e["level"]
+            if (x := math.log2(e["level"]["nodes"])) not in joined], out
 
 
 def bends() -> None:
