@@ -1,0 +1,71 @@
+"""How deep the ladder's opponent searched, rung by rung and batch range by batch range:
+the mean depth of Fairy-Stockfish's scored moves (mates left out: their depth is the
+mate's search, not the clock's) and tdleaf's score, read from the rungs' PGN files.
+
+Fairy-Stockfish plays the ladder at 0.1 s a move, so its depth, and where forced lines
+decide games its strength at a given ``UCI_Elo``, follow the machine's speed. Batches
+played on different machines show it as a step in depth between their ranges.
+
+    python runs/strength/opponent_depth.py RUNG_FOLDER ... [--split 64]
+
+Each RUNG_FOLDER holds a rung's ``b001.pgn``, ``b002.pgn``, ...; ``--split B``: batches
+1..B and B+1.. reported apart (0: together).
+"""
+
+import argparse
+import statistics
+from pathlib import Path
+
+import chess.pgn
+
+from tdleaf.play.pgn import scored_comment
+
+
+def batch_range(folder: Path, first: int, last: int | None) -> dict[str, float]:
+    """Games, tdleaf's score and each side's mean depth over batches first..last."""
+    score, games, depth = 0.0, 0, {"opponent": [], "tdleaf": []}  # type: ignore[var-annotated]
+    batch = first
+    while (last is None or batch <= last) and (path := folder / f"b{batch:03d}.pgn").exists():
+        with open(path, encoding="utf-8") as fh:
+            while (game := chess.pgn.read_game(fh)) is not None:
+                tdleaf_white = game.headers["White"].startswith("tdleaf")
+                result = game.headers["Result"]
+                if result == "*":
+                    continue
+                games += 1
+                score += {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5) if tdleaf_white \
+                    else {"1-0": 0.0, "0-1": 1.0}.get(result, 0.5)
+                for node in game.mainline():
+                    scored = scored_comment(node.comment)
+                    if scored is None or abs(scored[0]) == 1000.0:
+                        continue
+                    white_moved = not node.turn()
+                    side = "tdleaf" if white_moved == tdleaf_white else "opponent"
+                    depth[side].append(scored[1])
+        batch += 1
+    return {"first": first, "last": batch - 1, "games": games,
+            "tdleaf_score": score / games if games else float("nan"),
+            **{f"{side}_depth": statistics.mean(d) if d else float("nan")
+               for side, d in depth.items()}}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("folders", nargs="+", type=Path)
+    p.add_argument("--split", type=int, default=64)
+    args = p.parse_args()
+    print("| rung | batches | games | tdleaf's score | Fairy-Stockfish's mean depth "
+          "| tdleaf's mean depth |")
+    print("|---|---|---|---|---|---|")
+    for folder in args.folders:
+        ranges = [(1, args.split), (args.split + 1, None)] if args.split else [(1, None)]
+        for first, last in ranges:
+            r = batch_range(folder, first, last)
+            if r["games"]:
+                print(f"| {folder.parent.parent.name} {folder.name} | {r['first']}-{r['last']} "
+                      f"| {r['games']} | {r['tdleaf_score']:.3f} | {r['opponent_depth']:.2f} "
+                      f"| {r['tdleaf_depth']:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
