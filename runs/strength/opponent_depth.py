@@ -23,7 +23,8 @@ from tdleaf.play.pgn import scored_comment
 
 def batch_range(folder: Path, first: int, last: int | None) -> dict[str, float]:
     """Games, tdleaf's score and each side's mean depth over batches first..last."""
-    score, games, depth = 0.0, 0, {"opponent": [], "tdleaf": []}  # type: ignore[var-annotated]
+    score, games = 0.0, 0
+    depth: dict[str, list[int]] = {"opponent": [], "tdleaf": []}
     batch = first
     while (last is None or batch <= last) and (path := folder / f"b{batch:03d}.pgn").exists():
         with open(path, encoding="utf-8") as fh:

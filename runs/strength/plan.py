@@ -47,6 +47,17 @@ holdout2``), which the new curve must meet by the same rule (each within 50 Elo)
 that misses the new held-out rungs too is not shipped (no third try): the variant keeps
 its depth rungs.
 
+Antichess's curve missed its new held-out rungs too (-69 and -80, 2026-12-05): not
+shipped. Its node rungs' first 64 batches were played on one machine, their last 64 and
+all its held-out rungs on the next session's, a new one, where Fairy-Stockfish at 0.1 s
+a move searched 2.0 to 3.3 plies deeper in the same positions
+(runs/strength/opponent-depth.md): the scale moved under the rungs. Decided then, before
+any further game, for atomic and for antichess measured again: a variant's node rungs,
+held-out rungs and checks are played on one machine; a session on another machine first
+replays the opponent where it moved in a few batches already played
+(``opponent_replay.py``) and, where its depth differs by more than half a ply, measures
+the variant again whole rather than carry its rungs on.
+
 ``--steps check-candidate`` plays step 4 with the candidate ladder instead (a data folder
 of its own), before or without shipping it. ``--steps check-ladder-openings`` plays step
 4 again from the openings of the variant's node rungs (the first 50 of the 64 every rung
