@@ -21,8 +21,9 @@
 
 ``--steps more`` carries a variant's node rungs on to 128 games each (a variant not begun
 goes straight there: 32-game rungs chase their noise) and checks the new fit against the
-held-out rungs again, if they are measured yet. The default steps are ``more holdout
-ship-or-deeper check``: each resumes where it stopped, and ship refuses a fit that fails.
+held-out rungs again, if they are measured yet. The default steps are ``same-machine more
+holdout ship-or-deeper check`` (``same-machine``: below): each resumes where it stopped,
+and ship refuses a fit that fails.
 
 ``--steps deeper`` carries the node rungs on to 256 games each (their intervals about
 +-43, as the held-out rungs'), then checks the new curve against the same held-out
@@ -53,10 +54,11 @@ all its held-out rungs on the next session's, a new one, where Fairy-Stockfish a
 a move searched 2.0 to 3.3 plies deeper in the same positions
 (runs/strength/opponent-depth.md): the scale moved under the rungs. Decided then, before
 any further game, for atomic and for antichess measured again: a variant's node rungs,
-held-out rungs and checks are played on one machine; a session on another machine first
-replays the opponent where it moved in a few batches already played
-(``opponent_replay.py``) and, where its depth differs by more than half a ply, measures
-the variant again whole rather than carry its rungs on.
+held-out rungs and checks are played on one machine. The default steps begin with
+``same-machine``: the opponent asked again where it moved in the last four batches of
+the variant's 32-node rung (``opponent_replay.py``); where its depth differs by more
+than half a ply from what they recorded, the plan stops, and the variant is measured
+again whole rather than carried on.
 
 ``--steps check-candidate`` plays step 4 with the candidate ladder instead (a data folder
 of its own), before or without shipping it. ``--steps check-ladder-openings`` plays step
@@ -109,6 +111,11 @@ NODES = [32, 128, 512, 2048, 8192, 32768, 131072]
 HELD_OUT = [256, 4096]
 #: The second held-out rungs (``again``), once the first have joined the curve.
 HELD_OUT_AGAIN = [64, 1024]
+#: How far (plies) the opponent's mean depth, asked again here, may lie from what the
+#: rungs recorded before the machine counts as another one (``same-machine``).
+SAME_DEPTH = 0.5
+#: The batches asked again: the last ones of the variant's 32-node rung.
+REPLAYED_BATCHES = 4
 #: The variants whose node rungs were measured with the ladder's resign rule.
 ADJUDICATED = ("crazyhouse", "chess", "3check", "kingofthehill", "giveaway")
 VARIANTS = ["crazyhouse", "chess", "3check", "kingofthehill", "giveaway", "atomic",
@@ -380,7 +387,33 @@ def check_ladder_openings(variant: str, workers: int) -> None:
     check(variant, workers, openings_of_rungs=True)
 
 
-STEPS = {"rungs": rungs, "holdout": holdout, "more": more, "deeper": deeper, "again": again,
+def same_machine(variant: str, workers: int) -> None:
+    """Refuse to carry a variant's rungs on where the opponent, asked again in the
+    positions of the last batches of its 32-node rung, searches more than
+    :data:`SAME_DEPTH` plies deeper or shallower than it did (the docstring's rule):
+    those rungs were played on another machine, or under another load."""
+    if str(HERE) not in sys.path:            # plan.py imported by its path (the tests)
+        sys.path.insert(0, str(HERE))
+    from opponent_replay import replay  # beside this file
+
+    rung = ROOT / f"runs/ladders/{variant}-nodes/{variant}-fairy-stockfish/nodes-32"
+    played = sorted(int(p.stem[1:]) for p in rung.glob("b[0-9][0-9][0-9].pgn"))
+    if not played:
+        return
+    first, last = max(1, played[-1] - REPLAYED_BATCHES + 1), played[-1]
+    engine = shutil.which("fairy-stockfish") or "fairy-stockfish"
+    pairs = replay(rung, first, last, engine)
+    shift = sum(now - then for then, now in pairs) / len(pairs) if pairs else 0.0
+    print(f"{variant}: the opponent asked again in batches {first}-{last} of "
+          f"{rung.relative_to(ROOT)}: {shift:+.2f} plies ({len(pairs)} moves)",
+          file=sys.stderr, flush=True)
+    if abs(shift) > SAME_DEPTH:
+        raise SystemExit(f"{variant}: the opponent searches {shift:+.2f} plies from what its "
+                         f"rungs recorded: another machine; measure the variant again whole "
+                         f"(move runs/ladders/{variant}-nodes* away) rather than carry it on")
+
+
+STEPS = {"same-machine": same_machine, "rungs": rungs, "holdout": holdout, "more": more, "deeper": deeper, "again": again,
          "ship": ship,
          "ship-or-deeper": ship_or_deeper, "check": check, "check-candidate": check_candidate,
          "check-ladder-openings": check_ladder_openings}
@@ -390,7 +423,7 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--only", nargs="*", default=VARIANTS)
     p.add_argument("--steps", nargs="*", choices=list(STEPS),
-                   default=["more", "holdout", "ship-or-deeper", "check"])
+                   default=["same-machine", "more", "holdout", "ship-or-deeper", "check"])
     p.add_argument("--workers", type=int, default=2)
     args = p.parse_args()
     for variant in args.only:
