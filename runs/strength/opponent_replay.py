@@ -5,7 +5,8 @@ move at the game's own settings (``UCI_Elo`` or Skill Level, 0.1 s a move, one
 beside the depth its PGN comment recorded. A paired test of whether the machine, not the
 positions, made it search deeper (runs/strength/opponent-depth.md).
 
-    python runs/strength/opponent_replay.py RUNG_FOLDER FIRST LAST [--engine fairy-stockfish]
+    python runs/strength/opponent_replay.py RUNG_FOLDER FIRST LAST [--movetime 0.1]
+                                            [--engine fairy-stockfish]
 
 Prints one markdown row: the rung, the batches, the moves compared, the mean recorded
 depth, the mean depth now, the mean difference with its 95% interval.
@@ -31,8 +32,11 @@ def options(settings: str) -> dict[str, str]:
     return {k.strip(): v for k, v in pairs if k.strip() != "movetime"}
 
 
-def replay(folder: Path, first: int, last: int, command: str) -> list[tuple[int, int]]:
-    """(recorded depth, depth now) of Fairy-Stockfish's scored non-mate moves."""
+def replay(folder: Path, first: int, last: int, command: str,
+           movetime: float = 0.1) -> list[tuple[int, int]]:
+    """(recorded depth, depth now) of Fairy-Stockfish's scored non-mate moves, asked now
+    for ``movetime`` seconds a move (the ladder's 0.1 s; less: what this machine needs
+    to search as deep as the one that played them)."""
     pairs = []
     engine = chess.engine.SimpleEngine.popen_uci(command)
     try:
@@ -49,7 +53,7 @@ def replay(folder: Path, first: int, last: int, command: str) -> list[tuple[int,
                         recorded = scored_comment(node.comment)
                         if (board.turn == chess.WHITE) == fs_white and recorded is not None \
                                 and abs(recorded[0]) != 1000.0:
-                            result = engine.play(board, chess.engine.Limit(time=0.1),
+                            result = engine.play(board, chess.engine.Limit(time=movetime),
                                                  game=marker, info=chess.engine.INFO_BASIC)
                             if "depth" in result.info:
                                 pairs.append((recorded[1], int(result.info["depth"])))
@@ -64,9 +68,11 @@ def main() -> None:
     p.add_argument("folder", type=Path)
     p.add_argument("first", type=int)
     p.add_argument("last", type=int)
+    p.add_argument("--movetime", type=float, default=0.1,
+                   help="seconds a move now (default 0.1, the ladder's)")
     p.add_argument("--engine", default=shutil.which("fairy-stockfish") or "fairy-stockfish")
     args = p.parse_args()
-    pairs = replay(args.folder, args.first, args.last, args.engine)
+    pairs = replay(args.folder, args.first, args.last, args.engine, args.movetime)
     diffs = [now - then for then, now in pairs]
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
     mean = statistics.mean(diffs)
