@@ -828,15 +828,21 @@ def test_the_node_curve_pools_by_games():
                                (512, 1250.0, 1.0, None))) is None       # does not rise
 
 
+def _strength_script(name: str):
+    """A script of runs/strength/ imported by its path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, ROOT / f"runs/strength/{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_a_check_records_the_limit_it_plays_and_refuses_another(tmp_path):
     """runs/strength/plan.py's checks: each folder records the limit the ladder plays at
     its UCI_Elo (report.py shows that one), and a check whose ladder now plays another
     is not carried on as if it were the same."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("plan", ROOT / "runs/strength/plan.py")
-    assert spec and spec.loader
-    plan = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(plan)
+    plan = _strength_script("plan")
     folder = tmp_path / "crazyhouse-1750"
     plan.played_at(folder, "crazyhouse", 1750, plan.SHIPPED)
     recorded = json.loads((folder / "limit.json").read_text())
@@ -845,3 +851,23 @@ def test_a_check_records_the_limit_it_plays_and_refuses_another(tmp_path):
     (folder / "limit.json").write_text(json.dumps({**recorded, "limit": {"nodes": 1}}))
     with pytest.raises(SystemExit, match="now plays"):
         plan.played_at(folder, "crazyhouse", 1750, plan.SHIPPED)
+
+
+def test_the_opponents_depth_in_antichess_rungs_is_what_results_cites():
+    """runs/strength/opponent_depth.py reads the committed rung's games: Fairy-Stockfish
+    searched deeper in the batches played on the second machine (RESULTS.md,
+    "Antichess")."""
+    depth = _strength_script("opponent_depth")
+    rung = ROOT / "runs/ladders/antichess-nodes/antichess-fairy-stockfish/nodes-32"
+    first = depth.batch_range(rung, 1, 64)
+    second = depth.batch_range(rung, 65, None)
+    assert (first["games"], second["games"], second["last"]) == (128, 128, 128)
+    assert round(first["opponent_depth"], 2) == 9.83 and round(second["opponent_depth"], 2) == 12.41
+    assert round(first["tdleaf_score"], 3) == 0.492 and round(second["tdleaf_score"], 3) == 0.379
+
+
+def test_a_replayed_games_settings_become_the_opponents_options():
+    replay = _strength_script("opponent_replay")
+    assert replay.options("movetime=0.1 UCI_LimitStrength=true UCI_Elo=1500") == {
+        "UCI_LimitStrength": "true", "UCI_Elo": "1500"}
+    assert replay.options("movetime=0.1 Skill Level=-4") == {"Skill Level": "-4"}
