@@ -32,7 +32,7 @@ def options(settings: str) -> dict[str, str]:
     return {k.strip(): v for k, v in pairs if k.strip() != "movetime"}
 
 
-def replay(folder: Path, first: int, last: int, command: str,
+def replay(folder: Path, first: int, last: int, command: str | list[str],
            movetime: float = 0.1) -> list[tuple[int, int]]:
     """(recorded depth, depth now) of Fairy-Stockfish's scored non-mate moves, asked now
     for ``movetime`` seconds a move (the ladder's 0.1 s; less: what this machine needs
@@ -43,7 +43,7 @@ def replay(folder: Path, first: int, last: int, command: str,
         for batch in range(first, last + 1):
             with open(folder / f"b{batch:03d}.pgn", encoding="utf-8") as fh:
                 while (game := chess.pgn.read_game(fh)) is not None:
-                    fs_white = game.headers["White"].startswith("Fairy")
+                    fs_white = not game.headers["White"].startswith("tdleaf")
                     tag = "WhiteSettings" if fs_white else "BlackSettings"
                     engine.configure({k: v for k, v in options(game.headers[tag]).items()
                                       if k in engine.options})

@@ -95,6 +95,7 @@ from pathlib import Path
 import chess.pgn
 
 from search import strength
+from tdleaf.play.engines import resolve_command
 from tdleaf.play.ladder import remeasure_plan
 from tdleaf.play.ladder.shipped import compact
 from tdleaf.play.openings import random_opening
@@ -396,13 +397,13 @@ def same_machine(variant: str, workers: int) -> None:
         sys.path.insert(0, str(HERE))
     from opponent_replay import replay  # beside this file
 
-    rung = ROOT / f"runs/ladders/{variant}-nodes/{variant}-fairy-stockfish/nodes-32"
+    engine = next(e for v, e in remeasure_plan([variant]) if v == variant)
+    rung = ROOT / f"runs/ladders/{variant}-nodes/{variant}-{engine}/nodes-32"
     played = sorted(int(p.stem[1:]) for p in rung.glob("b[0-9][0-9][0-9].pgn"))
     if not played:
         return
     first, last = max(1, played[-1] - REPLAYED_BATCHES + 1), played[-1]
-    engine = shutil.which("fairy-stockfish") or "fairy-stockfish"
-    pairs = replay(rung, first, last, engine)
+    pairs = replay(rung, first, last, resolve_command([engine]))
     shift = sum(now - then for then, now in pairs) / len(pairs) if pairs else 0.0
     print(f"{variant}: the opponent asked again in batches {first}-{last} of "
           f"{rung.relative_to(ROOT)}: {shift:+.2f} plies ({len(pairs)} moves)",
@@ -413,9 +414,9 @@ def same_machine(variant: str, workers: int) -> None:
                          f"(move runs/ladders/{variant}-nodes* away) rather than carry it on")
 
 
-STEPS = {"same-machine": same_machine, "rungs": rungs, "holdout": holdout, "more": more, "deeper": deeper, "again": again,
-         "ship": ship,
-         "ship-or-deeper": ship_or_deeper, "check": check, "check-candidate": check_candidate,
+STEPS = {"same-machine": same_machine, "rungs": rungs, "holdout": holdout, "more": more,
+         "deeper": deeper, "again": again, "ship": ship, "ship-or-deeper": ship_or_deeper,
+         "check": check, "check-candidate": check_candidate,
          "check-ladder-openings": check_ladder_openings}
 
 
