@@ -1,0 +1,2 @@
+# Issue 63: runs/strength/check/giveaway-1850 played again on the next session's machine (2026-12-05), the same command. Add --resume to carry on.
+tdleaf match 'uci:tdleaf uci' uci:fairy-stockfish --variant giveaway --games 100 --movetime 0.1 --random-plies 8 --seed 63 -o A.UCI_LimitStrength=true -o A.UCI_Elo=1850 -o B.UCI_LimitStrength=true -o B.UCI_Elo=1850 --workers 2 --pgn runs/strength/check-machine/giveaway-1850/games.pgn --json runs/strength/check-machine/giveaway-1850/summary.json --no-progress
