@@ -829,8 +829,11 @@ def test_the_node_curve_pools_by_games():
 
 
 def _strength_script(name: str):
-    """A script of runs/strength/ imported by its path."""
+    """A script of runs/strength/ imported by its path (the folder on sys.path, as when
+    run, for the scripts it imports in turn)."""
     import importlib.util
+    if str(ROOT / "runs/strength") not in sys.path:
+        sys.path.insert(0, str(ROOT / "runs/strength"))
     spec = importlib.util.spec_from_file_location(name, ROOT / f"runs/strength/{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

@@ -14,6 +14,7 @@ Each RUNG_FOLDER holds a rung's ``b001.pgn``, ``b002.pgn``, ...; ``--split B``: 
 
 import argparse
 import statistics
+from collections.abc import Iterator
 from pathlib import Path
 
 import chess.pgn
@@ -21,31 +22,44 @@ import chess.pgn
 from tdleaf.play.pgn import scored_comment
 
 
-def batch_range(folder: Path, first: int, last: int | None) -> dict[str, float]:
-    """Games, tdleaf's score and each side's mean depth over batches first..last."""
-    score, games = 0.0, 0
-    depth: dict[str, list[int]] = {"opponent": [], "tdleaf": []}
+def games(folder: Path, first: int,
+          last: int | None) -> Iterator[tuple[int, chess.pgn.Game]]:
+    """(batch, game) of a rung's batches first..last (None: to the last file there)."""
     batch = first
     while (last is None or batch <= last) and (path := folder / f"b{batch:03d}.pgn").exists():
         with open(path, encoding="utf-8") as fh:
             while (game := chess.pgn.read_game(fh)) is not None:
-                tdleaf_white = game.headers["White"].startswith("tdleaf")
-                result = game.headers["Result"]
-                if result == "*":
-                    continue
-                games += 1
-                score += {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5) if tdleaf_white \
-                    else {"1-0": 0.0, "0-1": 1.0}.get(result, 0.5)
-                for node in game.mainline():
-                    scored = scored_comment(node.comment)
-                    if scored is None or abs(scored[0]) == 1000.0:
-                        continue
-                    white_moved = not node.turn()
-                    side = "tdleaf" if white_moved == tdleaf_white else "opponent"
-                    depth[side].append(scored[1])
+                yield batch, game
         batch += 1
-    return {"first": first, "last": batch - 1, "games": games,
-            "tdleaf_score": score / games if games else float("nan"),
+
+
+def scored_moves(game: chess.pgn.Game) -> Iterator[tuple[bool, chess.Board, int]]:
+    """(whether tdleaf moved, the board before the move, the recorded depth) of each move
+    with a score that is not a mate. The board is the live one: use it before the next."""
+    tdleaf_white = game.headers["White"].startswith("tdleaf")
+    board = game.board()
+    for node in game.mainline():
+        scored = scored_comment(node.comment)
+        if scored is not None and abs(scored[0]) != 1000.0:
+            yield (board.turn == chess.WHITE) == tdleaf_white, board, scored[1]
+        board.push(node.move)
+
+
+def batch_range(folder: Path, first: int, last: int | None) -> dict[str, float]:
+    """Games, tdleaf's score and each side's mean depth over batches first..last."""
+    score, played, last_batch = 0.0, 0, first - 1
+    depth: dict[str, list[int]] = {"opponent": [], "tdleaf": []}
+    for last_batch, game in games(folder, first, last):
+        result = game.headers["Result"]
+        if result == "*":
+            continue
+        played += 1
+        white_points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+        score += white_points if game.headers["White"].startswith("tdleaf") else 1 - white_points
+        for by_tdleaf, _, d in scored_moves(game):
+            depth["tdleaf" if by_tdleaf else "opponent"].append(d)
+    return {"first": first, "last": last_batch, "games": played,
+            "tdleaf_score": score / played if played else float("nan"),
             **{f"{side}_depth": statistics.mean(d) if d else float("nan")
                for side, d in depth.items()}}
 

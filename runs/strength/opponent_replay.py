@@ -20,9 +20,7 @@ import statistics
 from pathlib import Path
 
 import chess.engine
-import chess.pgn
-
-from tdleaf.play.pgn import scored_comment
+from opponent_depth import games, scored_moves  # beside this file
 
 
 def options(settings: str) -> dict[str, str]:
@@ -40,24 +38,19 @@ def replay(folder: Path, first: int, last: int, command: str | list[str],
     pairs = []
     engine = chess.engine.SimpleEngine.popen_uci(command)
     try:
-        for batch in range(first, last + 1):
-            with open(folder / f"b{batch:03d}.pgn", encoding="utf-8") as fh:
-                while (game := chess.pgn.read_game(fh)) is not None:
-                    fs_white = not game.headers["White"].startswith("tdleaf")
-                    tag = "WhiteSettings" if fs_white else "BlackSettings"
-                    engine.configure({k: v for k, v in options(game.headers[tag]).items()
-                                      if k in engine.options})
-                    marker = object()
-                    board = game.board()
-                    for node in game.mainline():
-                        recorded = scored_comment(node.comment)
-                        if (board.turn == chess.WHITE) == fs_white and recorded is not None \
-                                and abs(recorded[0]) != 1000.0:
-                            result = engine.play(board, chess.engine.Limit(time=movetime),
-                                                 game=marker, info=chess.engine.INFO_BASIC)
-                            if "depth" in result.info:
-                                pairs.append((recorded[1], int(result.info["depth"])))
-                        board.push(node.move)
+        for _, game in games(folder, first, last):
+            tag = "BlackSettings" if game.headers["White"].startswith("tdleaf") \
+                else "WhiteSettings"
+            engine.configure({k: v for k, v in options(game.headers[tag]).items()
+                              if k in engine.options})
+            marker = object()
+            for by_tdleaf, board, recorded in scored_moves(game):
+                if by_tdleaf:
+                    continue
+                result = engine.play(board, chess.engine.Limit(time=movetime), game=marker,
+                                     info=chess.engine.INFO_BASIC)
+                if "depth" in result.info:
+                    pairs.append((recorded, int(result.info["depth"])))
     finally:
         engine.quit()
     return pairs

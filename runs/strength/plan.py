@@ -93,6 +93,7 @@ import sys
 from pathlib import Path
 
 import chess.pgn
+from opponent_replay import replay  # beside this file
 
 from search import strength
 from tdleaf.play.engines import resolve_command
@@ -298,7 +299,7 @@ def ladder_openings(variant: str, out: Path, pairs: int = 50) -> None:
     """The openings of the first ``pairs`` batches of the variant's node rungs (every rung
     plays the same ones), as a PGN file for ``tdleaf match --openings``: each batch's
     ``Opening`` tag names its seed, and the same seed gives the same moves."""
-    rung = ROOT / f"runs/ladders/{variant}-nodes/{variant}-fairy-stockfish/nodes-32"
+    rung = node_rung(variant, 32)
     games = []
     for b in range(1, pairs + 1):
         tag = re.search(r'\[Opening "random (\d+) plies, seed (\d+)"\]',
@@ -314,13 +315,24 @@ def ladder_openings(variant: str, out: Path, pairs: int = 50) -> None:
     out.write_text("\n\n".join(games) + "\n")
 
 
+def ladder_engine(variant: str) -> str:
+    """The engine of the variant's ladder: ``fairy-stockfish``, atomic's the wasm build."""
+    return next(e for v, e in remeasure_plan([variant]) if v == variant)
+
+
+def node_rung(variant: str, nodes: int) -> Path:
+    """The folder of one of the variant's node rungs, its batches' PGN files."""
+    return (ROOT / f"runs/ladders/{variant}-nodes/{variant}-{ladder_engine(variant)}"
+            / f"nodes-{nodes}")
+
+
 def check(variant: str, workers: int, candidate: bool = False,
           openings_of_rungs: bool = False) -> None:
     """The matches at the same UCI_Elo; ``candidate``: with the candidate ladder (in a
     data folder of its own, scratch/candidate-data), into runs/strength/check-candidate;
     ``openings_of_rungs``: from the node rungs' openings, into
     runs/strength/check-ladder-openings."""
-    engine = next(e for v, e in remeasure_plan([variant]) if v == variant)
+    engine = ladder_engine(variant)
     spec = "uci:" + engine
     data = None
     if candidate:
@@ -393,17 +405,12 @@ def same_machine(variant: str, workers: int) -> None:
     positions of the last batches of its 32-node rung, searches more than
     :data:`SAME_DEPTH` plies deeper or shallower than it did (the docstring's rule):
     those rungs were played on another machine, or under another load."""
-    if str(HERE) not in sys.path:            # plan.py imported by its path (the tests)
-        sys.path.insert(0, str(HERE))
-    from opponent_replay import replay  # beside this file
-
-    engine = next(e for v, e in remeasure_plan([variant]) if v == variant)
-    rung = ROOT / f"runs/ladders/{variant}-nodes/{variant}-{engine}/nodes-32"
-    played = sorted(int(p.stem[1:]) for p in rung.glob("b[0-9][0-9][0-9].pgn"))
-    if not played:
+    rung = node_rung(variant, 32)
+    last = max((int(p.stem[1:]) for p in rung.glob("b[0-9][0-9][0-9].pgn")), default=0)
+    if not last:
         return
-    first, last = max(1, played[-1] - REPLAYED_BATCHES + 1), played[-1]
-    pairs = replay(rung, first, last, resolve_command([engine]))
+    first = max(1, last - REPLAYED_BATCHES + 1)
+    pairs = replay(rung, first, last, resolve_command([ladder_engine(variant)]))
     shift = sum(now - then for then, now in pairs) / len(pairs) if pairs else 0.0
     print(f"{variant}: the opponent asked again in batches {first}-{last} of "
           f"{rung.relative_to(ROOT)}: {shift:+.2f} plies ({len(pairs)} moves)",
