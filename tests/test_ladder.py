@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import chess.engine
+import chess.pgn
 import pytest
 
 from search import strength
@@ -605,6 +606,11 @@ def test_the_command_line_of_a_config_reproduces_it():
         lad.LadderConfig(random_plies=-1).validate()
     with pytest.raises(lad.LadderError, match="must be > 0"):
         lad.LadderConfig(engine_limits={"movetime": 0.0}).validate()
+    # A node limit: the opponent's search the same on any machine.
+    cfg = lad.LadderConfig(rungs=lad.make_rungs([], [512], []), engine_limits={"nodes": 42000})
+    assert lad.command_line(cfg)[-2:] == ["--engine-nodes", "42000"]
+    with pytest.raises(lad.LadderError, match="--engine-nodes"):
+        lad.LadderConfig(engine_limits={"Hash": 8}).validate()
 
 
 def test_cli_errors(tmp_path, capsys, monkeypatch):
@@ -675,6 +681,24 @@ def test_tiny_ladder_against_fairy_stockfish(tmp_path, capsys):
     capsys.readouterr()
     assert {p: p.read_bytes() for p in pgns} == before
     assert json.loads((out / "ladder.json").read_text())["ladders"][0]["rungs"] == ladder["rungs"]
+
+
+def test_a_ladder_against_fairy_stockfish_at_a_node_limit(tmp_path, capsys):
+    """--engine-nodes: the opponent gets a node limit, not a move time, in every game,
+    and the ladder records it (the command that measured it, its limits)."""
+    engine_path("fairy-stockfish")
+    out = tmp_path / "ladder"
+    assert main(["ladder", "--variant", "chess", "--engine", "fairy-stockfish", "--depths", "1",
+                 "--engine-nodes", "3000", "--engine-option", "Hash=8", "--out", str(out),
+                 *FAST]) == 0
+    assert "3000 nodes" in capsys.readouterr().out
+    (ladder,) = json.loads((out / "ladder.json").read_text())["ladders"]
+    assert ladder["engine_limits"] == {"nodes": 3000}
+    assert "--engine-nodes 3000" in json.loads((out / "ladder.json").read_text())["command"]
+    text = (out / "chess-fairy-stockfish/depth-1/b001.pgn").read_text()
+    settings = re.findall(r'\[(?:White|Black)Settings "([^"]*)"\]', text)
+    engine = [s for s in settings if "UCI_LimitStrength" in s or "Skill" in s]
+    assert len(engine) == 2 and all("nodes=3000" in s and "movetime" not in s for s in engine)
 
 
 def test_remeasure_killed_and_resumed_against_fairy_stockfish(tmp_path, monkeypatch, capsys):
@@ -874,3 +898,34 @@ def test_a_replayed_games_settings_become_the_opponents_options():
     assert replay.options("movetime=0.1 UCI_LimitStrength=true UCI_Elo=1500") == {
         "UCI_LimitStrength": "true", "UCI_Elo": "1500"}
     assert replay.options("movetime=0.1 Skill Level=-4") == {"Skill Level": "-4"}
+    # Games saved before the Settings headers name the setting in the opponent's name.
+    game = chess.pgn.Game()
+    game.headers.update({"White": "tdleaf depth 3", "Black": "Fairy-Stockfish LB (UCI_Elo 1900)"})
+    assert replay.settings_of(game) == {"UCI_LimitStrength": "true", "UCI_Elo": "1900"}
+    game.headers.update({"White": "Fairy-Stockfish 11.1 LB 64 (Skill Level -3)",
+                         "Black": "tdleaf nodes 32"})
+    assert replay.settings_of(game) == {"Skill Level": "-3"}
+    game.headers["WhiteSettings"] = "nodes=22000 UCI_LimitStrength=true UCI_Elo=1850"
+    assert replay.settings_of(game) == {"UCI_LimitStrength": "true", "UCI_Elo": "1850"}
+
+
+def test_the_opponents_node_limits_are_one_set_of_numbers():
+    """runs/strength/opponent-nodes.json (opponent_nodes.py's output) is what its table,
+    the checks at those limits, plan.py and docs/engine.md use."""
+    plan = _strength_script("plan")
+    limits = json.loads((ROOT / "runs/strength/opponent-nodes.json").read_text())
+    table = (ROOT / "runs/strength/opponent-nodes.md").read_text()
+    found = dict(re.findall(r"^\| (\w+) \| \*\*([\d,]+)\*\* \|", table, re.MULTILINE))
+    assert {v: int(n.replace(",", "")) for v, n in found.items()} == limits
+    checks = sorted((ROOT / "runs/strength/check-nodes").iterdir())
+    assert len(checks) == 7
+    for folder in checks:
+        variant = folder.name.rsplit("-", 1)[0]
+        assert f"B.nodes={limits[variant]} " in (folder / "command.sh").read_text()
+        assert json.loads((folder / "summary.json").read_text())["games"] == 100
+    for variant in plan.NODE_LIMITED:
+        assert plan.opponent_limit(variant) == ["--engine-nodes", str(limits[variant])]
+    assert plan.opponent_limit("chess") == [] and plan.stem("chess") == "chess-nodes"
+    doc = (ROOT / "docs/engine.md").read_text()
+    for variant in ("chess", "crazyhouse", "giveaway"):
+        assert re.search(rf"{variant}\s+{limits[variant]:,}\b", doc), variant

@@ -76,9 +76,23 @@ itself won but does not convert above what it plays. Decided 2026-12-04, before 
 variants' rungs; the five variants measured before (:data:`ADJUDICATED`) keep their
 adjudicated rungs.
 
-Every step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet machine.
-Crazyhouse's first six rungs and its held-out rungs were played before this plan
-(RESULTS.md, "Strength on request"); the plan adds its dearest rung.
+The opponent at a node limit (:data:`NODE_LIMITED`). Fairy-Stockfish at a calibrated
+node limit a move (``opponent_nodes.py``: where it searches as deep as at 0.1 s on the
+machine that measured the variant's rungs; runs/strength/opponent-nodes.json) replays
+the middle checks of seven shipped variants on a machine 2-3 times faster as they
+scored on the first (runs/strength/check-nodes/), where 0.1 s a move there scored 56
+Elo lower on average. Decided 2026-12-05, before any of their games: atomic, and
+antichess measured again whole, play their node rungs, held-out rungs and checks
+against the ladder's engine at the variant's node limit (``--engine-nodes``), tdleaf's
+side as before (its node rungs; in the checks, UCI_Elo at 0.1 s a move). Their rungs
+then mean the same on any machine and under any load, and may be carried on from
+session to session (``same-machine`` has no clock to check there); antichess's go into
+folders of their own (:func:`stem`), its rungs against the clock stay as the evidence
+RESULTS cites.
+
+Every other step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet
+machine. Crazyhouse's first six rungs and its held-out rungs were played before this
+plan (RESULTS.md, "Strength on request"); the plan adds its dearest rung.
 """
 
 import argparse
@@ -118,10 +132,32 @@ HELD_OUT_AGAIN = [64, 1024]
 SAME_DEPTH = 0.5
 #: The batches asked again: the last ones of the variant's 32-node rung.
 REPLAYED_BATCHES = 4
+#: The variants whose rungs and checks play the ladder's engine at a node limit (the
+#: docstring), and where their games go.
+NODE_LIMITED = {"atomic": "atomic-nodes", "antichess": "antichess-nodes-fixed"}
 #: The variants whose node rungs were measured with the ladder's resign rule.
 ADJUDICATED = ("crazyhouse", "chess", "3check", "kingofthehill", "giveaway")
 VARIANTS = ["crazyhouse", "chess", "3check", "kingofthehill", "giveaway", "atomic",
             "racingkings", "horde", "antichess"]
+
+
+def stem(variant: str) -> str:
+    """The name of the variant's node-rung folder in runs/ladders (its held-out rungs'
+    add ``-holdout``, ``-holdout2``)."""
+    return NODE_LIMITED.get(variant, f"{variant}-nodes")
+
+
+def opponent_nodes(variant: str) -> int | None:
+    """The ladder's engine's node limit a move for the variant (None: 0.1 s a move)."""
+    if variant not in NODE_LIMITED:
+        return None
+    return int(json.loads((HERE / "opponent-nodes.json").read_text())[variant])
+
+
+def opponent_limit(variant: str) -> list[str]:
+    """The ladder's options that give its engine the variant's node limit, if any."""
+    nodes = opponent_nodes(variant)
+    return ["--engine-nodes", str(nodes)] if nodes else []
 
 
 def run(args: list[str], folder: Path, what: str, data: str | None = None) -> None:
@@ -154,9 +190,10 @@ def rungs(variant: str, workers: int, games: int = 32) -> None:
         shutil.copyfile(ROOT / SHIPPED, ROOT / LADDER)
     run(["ladder", "--remeasure", "--variant", variant, "--depths", "", "--movetimes", "",
          "--nodes", ",".join(map(str, NODES)), "--games", str(games), "--workers", str(workers),
-         *played_out(variant), "--out", f"runs/ladders/{variant}-nodes", "--save", LADDER,
+         *played_out(variant), *opponent_limit(variant), "--out", f"runs/ladders/{stem(variant)}",
+         "--save", LADDER,
          "--note", f"{variant}'s node rungs (issue 63), two games at a time", "--no-progress"],
-        ROOT / f"runs/ladders/{variant}-nodes",
+        ROOT / f"runs/ladders/{stem(variant)}",
         f"{variant}'s node rungs, {games} games each, saved into the candidate ladder")
 
 
@@ -174,7 +211,7 @@ def most_games(variant: str) -> int:
     """The most games of any of the variant's node rungs measured so far (their folder's
     ladder.json, written after each rung; 0: none yet): a remeasure with fewer reads
     only that many of a rung's batches."""
-    measured = ROOT / f"runs/ladders/{variant}-nodes/ladder.json"
+    measured = ROOT / f"runs/ladders/{stem(variant)}/ladder.json"
     if not measured.exists():
         return 0
     return max((r["games"] for lad in json.loads(measured.read_text())["ladders"]
@@ -195,23 +232,23 @@ def deeper(variant: str, workers: int) -> None:
 def held_out(variant: str) -> Path:
     """The folder of the variant's held-out rungs that test its curve: the second
     (``again``) once measured, else the first."""
-    second = ROOT / f"runs/ladders/{variant}-nodes-holdout2"
+    second = ROOT / f"runs/ladders/{stem(variant)}-holdout2"
     return second if (second / "ladder.json").exists() else \
-        ROOT / f"runs/ladders/{variant}-nodes-holdout"
+        ROOT / f"runs/ladders/{stem(variant)}-holdout"
 
 
 def measure_held_out(variant: str, workers: int, nodes: list[int], name: str,
                      save: str | None, games: int = 256) -> Path:
     """Held-out node rungs into ``runs/ladders/<variant>-nodes-<name>``; ``save``: the
     ladder they join (the candidate), or None (not saved)."""
-    out = f"runs/ladders/{variant}-nodes-{name}"
+    out = f"runs/ladders/{stem(variant)}-{name}"
     what = (f"{variant}'s held-out node rungs, {games} games each, "
             + (f"saved into {save}, where they join the curve" if save else "not saved"))
     note = ["--note", f"{variant}'s first held-out rungs, joined to the curve (issue 63)"] \
         if save else []
     run(["ladder", "--remeasure", "--variant", variant, "--depths", "", "--movetimes", "",
          "--nodes", ",".join(map(str, nodes)), "--games", str(games),
-         "--workers", str(workers), *played_out(variant), "--out", out,
+         "--workers", str(workers), *played_out(variant), *opponent_limit(variant), "--out", out,
          "--save", save or f"scratch/{name}-{variant}.json", *note, "--no-progress"],
         ROOT / out, what)
     return ROOT / out
@@ -322,7 +359,7 @@ def ladder_engine(variant: str) -> str:
 
 def node_rung(variant: str, nodes: int) -> Path:
     """The folder of one of the variant's node rungs, its batches' PGN files."""
-    return (ROOT / f"runs/ladders/{variant}-nodes/{variant}-{ladder_engine(variant)}"
+    return (ROOT / f"runs/ladders/{stem(variant)}/{variant}-{ladder_engine(variant)}"
             / f"nodes-{nodes}")
 
 
@@ -355,8 +392,11 @@ def check(variant: str, workers: int, candidate: bool = False,
             start = ["--openings", str((folder / "openings.pgn").relative_to(ROOT))]
         else:
             start = ["--random-plies", "8", "--seed", "63"]
+        nodes = opponent_nodes(variant)
+        limits = ["-o", "A.movetime=0.1", "-o", f"B.nodes={nodes}"] if nodes \
+            else ["--movetime", "0.1"]
         args = ["match", "uci:tdleaf uci", spec, "--variant", variant, "--games", "100",
-                "--movetime", "0.1", *start,
+                *limits, *start,
                 "-o", "A.UCI_LimitStrength=true", "-o", f"A.UCI_Elo={elo}",
                 "-o", "B.UCI_LimitStrength=true", "-o", f"B.UCI_Elo={elo}",
                 "--workers", str(workers), "--pgn", str(pgn.relative_to(ROOT)),
@@ -364,7 +404,9 @@ def check(variant: str, workers: int, candidate: bool = False,
         try:
             run([*args, *(["--resume"] if pgn.exists() else [])], folder,
                 f"{variant}, tdleaf at UCI_Elo {elo} against {engine} at UCI_Elo {elo}, "
-                f"0.1 s a move, 100 games (gunzip -k games.pgn.gz and add --resume)"
+                + (f"tdleaf 0.1 s a move, {engine} {nodes} nodes a move" if nodes
+                   else "0.1 s a move")
+                + ", 100 games (gunzip -k games.pgn.gz and add --resume)"
                 + (f"; the candidate ladder ({LADDER}) copied into {data}" if data else "")
                 + ("; the openings of the node rungs' first 50 batches (openings.pgn, "
                    "written by plan.py's ladder_openings)" if openings_of_rungs else ""),
@@ -405,6 +447,10 @@ def same_machine(variant: str, workers: int) -> None:
     positions of the last batches of its 32-node rung, searches more than
     :data:`SAME_DEPTH` plies deeper or shallower than it did (the docstring's rule):
     those rungs were played on another machine, or under another load."""
+    if opponent_nodes(variant):
+        print(f"{variant}: its opponent plays at a node limit: no clock to check",
+              file=sys.stderr, flush=True)
+        return
     rung = node_rung(variant, 32)
     last = max((int(p.stem[1:]) for p in rung.glob("b[0-9][0-9][0-9].pgn")), default=0)
     if not last:
@@ -418,7 +464,7 @@ def same_machine(variant: str, workers: int) -> None:
     if abs(shift) > SAME_DEPTH:
         raise SystemExit(f"{variant}: the opponent searches {shift:+.2f} plies from what its "
                          f"rungs recorded: another machine; measure the variant again whole "
-                         f"(move runs/ladders/{variant}-nodes* away) rather than carry it on")
+                         f"(move runs/ladders/{stem(variant)}* away) rather than carry it on")
 
 
 STEPS = {"same-machine": same_machine, "rungs": rungs, "holdout": holdout, "more": more,

@@ -136,6 +136,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="its seconds a move (default: Fairy-Stockfish 0.1)")
     e.add_argument("--engine-depth", type=positive_int, metavar="D",
                    help="its depth a move (default: Sjeng 6)")
+    e.add_argument("--engine-nodes", type=positive_int, metavar="N",
+                   help="its nodes a move: the same search on any machine, where a move "
+                        "time searches deeper on a faster one")
     e.add_argument("--engine-option", action="append", default=[], metavar="[ENGINE.]NAME=VALUE",
                    help="an engine option, e.g. Hash=16 or fairy-stockfish.Threads=1 (repeatable)")
     e.add_argument("--elo-step", type=positive_int, default=default("elo_step"), metavar="E",
@@ -235,10 +238,8 @@ def run(args: argparse.Namespace) -> int:
             args.save = ""
     if args.resume and not args.out:
         raise CliError("--resume needs --out DIR (the ladder to carry on)")
-    limits = None
-    if args.engine_movetime is not None or args.engine_depth is not None:
-        limits = {k: v for k, v in (("movetime", args.engine_movetime),
-                                    ("depth", args.engine_depth)) if v is not None}
+    limits = {k: v for k, v in (("movetime", args.engine_movetime), ("depth", args.engine_depth),
+                                ("nodes", args.engine_nodes)) if v is not None} or None
     try:
         plan = remeasure_plan(args.variant) if args.remeasure else \
             plan_ladders(variants, args.engine)

@@ -103,8 +103,8 @@ class LadderConfig:
             raise LadderError(f"max step must be > 0, got {self.max_step}")
         if self.engine_limits is not None:
             if not any(k in self.engine_limits for k in ("depth", "nodes", "movetime")):
-                raise LadderError("the engine needs a move limit (--engine-movetime or "
-                                  "--engine-depth)")
+                raise LadderError("the engine needs a move limit (--engine-movetime, "
+                                  "--engine-depth or --engine-nodes)")
             for key, value in self.engine_limits.items():
                 if not value > 0:
                     raise LadderError(f"the engine's {key} must be > 0, got {value}")
@@ -152,6 +152,7 @@ def command_line(cfg: LadderConfig, *, remeasure: bool = False, variants: list[s
         ("batch", cfg.batch, default("batch")),
         ("engine_movetime", limits.get("movetime"), None),
         ("engine_depth", limits.get("depth"), None),
+        ("engine_nodes", limits.get("nodes"), None),
         ("elo_step", cfg.elo_step, default("elo_step")),
         ("max_step", cfg.max_step, default("max_step")),
         ("start_elo", cfg.start_elo, None),
