@@ -466,6 +466,23 @@ def test_a_working_script_engine_plays_whole_games(tmp_path):
     assert summary.games == 2 and summary.to_json()["illegal_moves"] == 0
 
 
+def test_a_uci_engine_is_ready_before_its_first_timed_move(tmp_path, monkeypatch):
+    """A player waits for ``readyok`` when it starts, so that an engine's load (``tdleaf
+    uci`` loads its compiled code after ``uciok``) is not on its first move's clock;
+    an engine that never answers is not started."""
+    log = tmp_path / "lines"
+    player = make_player(f"uci:{sys.executable} {BROKEN} good 3 {log}")
+    player.start("chess")
+    try:
+        lines = log.read_text().split()
+        assert "isready" in lines and "go" not in lines
+    finally:
+        player.close()
+    monkeypatch.setattr(engines, "READY_SECONDS", 1.0)
+    with pytest.raises(PlayerError, match="not ready: TimeoutError"):
+        make_player(f"uci:{sys.executable} {BROKEN} unready").start("chess")
+
+
 def test_engine_that_does_not_play_the_variant_is_refused(tmp_path):
     cfg = MatchConfig("atomic", PlayerConfig("traditional", {}),
                       PlayerConfig(f"uci:{engine_path('fairy-stockfish')}", {}), games=2,

@@ -134,7 +134,7 @@ SAME_DEPTH = 0.5
 REPLAYED_BATCHES = 4
 #: The variants whose rungs and checks play the ladder's engine at a node limit (the
 #: docstring), and where their games go.
-NODE_LIMITED = {"atomic": "atomic-nodes", "antichess": "antichess-nodes-fixed"}
+NODE_LIMITED = {"atomic": "atomic-nodes", "antichess": "antichess-nodes-vs-nodes"}
 #: The variants whose node rungs were measured with the ladder's resign rule.
 ADJUDICATED = ("crazyhouse", "chess", "3check", "kingofthehill", "giveaway")
 VARIANTS = ["crazyhouse", "chess", "3check", "kingofthehill", "giveaway", "atomic",

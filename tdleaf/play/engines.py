@@ -177,6 +177,9 @@ def dies_with_parent(command: list[str]) -> list[str]:
 
 # -- quirks: scores -------------------------------------------------------------------------
 
+#: Seconds an engine may take to answer ``isready`` after it starts (``tdleaf uci``
+#: compiling its code on a machine's first run takes minutes).
+READY_SECONDS = 600.0
 #: python-chess reads a posted 100000 + n as mate in n (the XBoard convention).
 XBOARD_MATE = 100_000
 #: Sjeng posts 1000000 - plies to mate, which that reading takes for mate in ~900000.
@@ -410,6 +413,21 @@ class EngineProcess:
         except chess.engine.EngineError as exc:
             raise ValueError(str(exc)) from None
         return named
+
+    def ready(self, timeout: float | None = None) -> None:
+        """Wait until a UCI engine answers ``isready``. An engine that loads after
+        answering ``uci`` (``tdleaf uci`` loads its compiled code then) answers when
+        loaded: waited for here, the load is not on its first move's clock, as in
+        cutechess-cli. ``TimeoutError`` after ``timeout`` seconds (default
+        :data:`READY_SECONDS`)."""
+        import asyncio
+
+        if self.protocol != "uci":
+            return        # XBoard: python-chess waited for the features (done=1) at start
+        protocol = self.engine.protocol
+        future = asyncio.run_coroutine_threadsafe(
+            asyncio.wait_for(protocol.ping(), timeout or READY_SECONDS), protocol.loop)
+        future.result()
 
     def close(self) -> None:
         """Ask the engine to quit; kill it when it does not (or cannot) answer."""

@@ -393,9 +393,13 @@ class ExternalPlayer(Player):
             raise PlayerError(f"cannot start {self.spec!r}: {type(exc).__name__}: {exc}") from None
         try:
             self.options = self.process.configure(self.options)
+            self.process.ready()          # loaded before its first timed move
         except ValueError as exc:
             self.close()
             raise PlayerError(f"{self.spec}: {exc}") from None
+        except (TimeoutError, chess.engine.EngineError) as exc:
+            self._kill()
+            raise PlayerError(f"{self.spec}: not ready: {type(exc).__name__}: {exc}") from None
 
     def _check_variant(self) -> None:
         assert self.process is not None

@@ -1,15 +1,17 @@
 """A deliberately broken UCI engine for the match tests.
 
-    python broken_uci.py MODE [N]
+    python broken_uci.py MODE [N [LOG]]
 
 plays random legal moves (python-chess's rules, any variant) for its first N moves
-(default 3), then, depending on MODE:
+(default 3), then, depending on MODE (each line it reads appended to the file LOG, if
+given, before it answers):
 
 * ``illegal``: answers with a well-formed but illegal move;
 * ``die``: exits in the middle of the game, without an answer;
 * ``hang``: never answers again (but keeps reading its input);
 * ``nomove``: answers ``bestmove (none)`` in a position that has moves;
-* ``good``: keeps playing legal moves (a control).
+* ``good``: keeps playing legal moves (a control);
+* ``unready``: as ``good``, but never answers ``isready``.
 """
 
 from __future__ import annotations
@@ -39,12 +41,16 @@ def illegal_move(board: chess.Board) -> str:
 def main() -> None:
     mode = sys.argv[1]
     after = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    log = sys.argv[3] if len(sys.argv) > 3 else None
     rng = random.Random(1)
     variant = "chess"
     board = VARIANTS[variant]()
     played = 0
     out = sys.stdout
     for line in sys.stdin:
+        if log:
+            with open(log, "a") as fh:
+                fh.write(line)
         tokens = line.split()
         if not tokens:
             continue
@@ -55,7 +61,8 @@ def main() -> None:
                   " ".join(f"var {v}" for v in VARIANTS), file=out)
             print("uciok", file=out, flush=True)
         elif cmd == "isready":
-            print("readyok", file=out, flush=True)
+            if mode != "unready":
+                print("readyok", file=out, flush=True)
         elif cmd == "setoption" and "UCI_Variant" in tokens:
             variant = tokens[-1]
         elif cmd == "position":
@@ -70,7 +77,7 @@ def main() -> None:
             for mv in rest[1:]:
                 board.push_uci(mv)
         elif cmd == "go":
-            if played >= after and mode != "good":
+            if played >= after and mode not in ("good", "unready"):
                 if mode == "illegal":
                     print(f"bestmove {illegal_move(board)}", file=out, flush=True)
                 elif mode == "die":

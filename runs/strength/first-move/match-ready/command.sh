@@ -1,0 +1,2 @@
+# Issue 63: the match harness waits for readyok when it starts an engine (2026-12-05): tdleaf uci's first move of each game at 0.1 s, beside atomic's ladder games (two processes).
+tdleaf match 'uci:tdleaf uci' uci:fairy-stockfish --variant chess --games 4 -o A.movetime=0.1 -o B.nodes=42000 --random-plies 8 --seed 63 -o A.UCI_LimitStrength=true -o A.UCI_Elo=1700 -o B.UCI_LimitStrength=true -o B.UCI_Elo=1700 --pgn runs/strength/first-move/match-ready/games.pgn --json runs/strength/first-move/match-ready/summary.json --no-progress
