@@ -239,7 +239,7 @@ def held_out(variant: str) -> Path:
 
 def measure_held_out(variant: str, workers: int, nodes: list[int], name: str,
                      save: str | None, games: int = 256) -> Path:
-    """Held-out node rungs into ``runs/ladders/<variant>-nodes-<name>``; ``save``: the
+    """Held-out node rungs into ``runs/ladders/<stem>-<name>`` (:func:`stem`); ``save``: the
     ladder they join (the candidate), or None (not saved)."""
     out = f"runs/ladders/{stem(variant)}-{name}"
     what = (f"{variant}'s held-out node rungs, {games} games each, "
