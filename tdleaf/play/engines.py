@@ -79,6 +79,9 @@ WASM_ALIAS = "fairy-stockfish-wasm"
 WASM_PACKAGE = "fairy-stockfish-nnue.wasm"
 #: The environment variable that names the package (its folder or its ``uci.js``).
 WASM_ENV = "TDLEAF_FSF_WASM"
+#: Seconds an engine may take to answer ``isready`` after it starts (``tdleaf uci``
+#: compiling its code on a machine's first run takes minutes).
+READY_SECONDS = 600.0
 
 
 class EngineNotFound(ValueError):
@@ -177,9 +180,6 @@ def dies_with_parent(command: list[str]) -> list[str]:
 
 # -- quirks: scores -------------------------------------------------------------------------
 
-#: Seconds an engine may take to answer ``isready`` after it starts (``tdleaf uci``
-#: compiling its code on a machine's first run takes minutes).
-READY_SECONDS = 600.0
 #: python-chess reads a posted 100000 + n as mate in n (the XBoard convention).
 XBOARD_MATE = 100_000
 #: Sjeng posts 1000000 - plies to mate, which that reading takes for mate in ~900000.
