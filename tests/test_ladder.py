@@ -926,6 +926,9 @@ def test_the_opponents_node_limits_are_one_set_of_numbers():
     for variant in plan.NODE_LIMITED:
         assert plan.opponent_limit(variant) == ["--engine-nodes", str(limits[variant])]
     assert plan.opponent_limit("chess") == [] and plan.stem("chess") == "chess-nodes"
+    assert plan.check_limits("chess") == ["--movetime", "0.1"]
+    assert plan.check_limits("atomic") == ["-o", "A.movetime=0.1", "-o",
+                                           f"B.nodes={limits['atomic']}"]
     doc = (ROOT / "docs/engine.md").read_text()
     for variant in ("chess", "crazyhouse", "giveaway"):
         assert re.search(rf"{variant}\s+{limits[variant]:,}\b", doc), variant

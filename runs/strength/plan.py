@@ -363,6 +363,13 @@ def node_rung(variant: str, nodes: int) -> Path:
             / f"nodes-{nodes}")
 
 
+def check_limits(variant: str) -> list[str]:
+    """The move limits of a check: 0.1 s a move for both, or for tdleaf alone where the
+    ladder's engine plays the variant's node limit."""
+    nodes = opponent_nodes(variant)
+    return ["-o", "A.movetime=0.1", "-o", f"B.nodes={nodes}"] if nodes else ["--movetime", "0.1"]
+
+
 def check(variant: str, workers: int, candidate: bool = False,
           openings_of_rungs: bool = False) -> None:
     """The matches at the same UCI_Elo; ``candidate``: with the candidate ladder (in a
@@ -393,10 +400,8 @@ def check(variant: str, workers: int, candidate: bool = False,
         else:
             start = ["--random-plies", "8", "--seed", "63"]
         nodes = opponent_nodes(variant)
-        limits = ["-o", "A.movetime=0.1", "-o", f"B.nodes={nodes}"] if nodes \
-            else ["--movetime", "0.1"]
         args = ["match", "uci:tdleaf uci", spec, "--variant", variant, "--games", "100",
-                *limits, *start,
+                *check_limits(variant), *start,
                 "-o", "A.UCI_LimitStrength=true", "-o", f"A.UCI_Elo={elo}",
                 "-o", "B.UCI_LimitStrength=true", "-o", f"B.UCI_Elo={elo}",
                 "--workers", str(workers), "--pgn", str(pgn.relative_to(ROOT)),
