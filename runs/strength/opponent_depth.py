@@ -33,6 +33,11 @@ def games(folder: Path, first: int,
         batch += 1
 
 
+def last_batch(folder: Path) -> int:
+    """The number of a rung's last batch file (0: none yet)."""
+    return max((int(p.stem[1:]) for p in folder.glob("b[0-9][0-9][0-9].pgn")), default=0)
+
+
 def scored_moves(game: chess.pgn.Game) -> Iterator[tuple[bool, chess.Board, int]]:
     """(whether tdleaf moved, the board before the move, the recorded depth) of each move
     with a score that is not a mate. The board is the live one: use it before the next."""

@@ -26,7 +26,8 @@ import statistics
 import sys
 from pathlib import Path
 
-from opponent_replay import replay  # beside this file
+from opponent_depth import last_batch  # beside this file
+from opponent_replay import replay, shift
 
 from tdleaf.play.engines import resolve_command
 
@@ -46,30 +47,23 @@ def rungs(variant: str) -> tuple[list[Path], range, str]:
         base = ROOT / "runs/ladders/remeasure/atomic-fairy-stockfish-wasm"
         return [base / "depth-3", base / "depth-5"], range(1, 17, 4), "fairy-stockfish-wasm"
     base = ROOT / f"runs/ladders/{variant}-nodes/{variant}-fairy-stockfish"
-    last = 64 if variant == "antichess" else \
-        max(int(p.stem[1:]) for p in (base / "nodes-512").glob("b[0-9][0-9][0-9].pgn"))
+    last = 64 if variant == "antichess" else last_batch(base / "nodes-512")
     return [base / "nodes-512", base / "nodes-8192"], range(1, last + 1, 16), "fairy-stockfish"
 
 
-def depths(variant: str, nodes: int) -> tuple[list[tuple[int, int]], list[int]]:
-    """(recorded depth, depth now) pairs and the nodes searched, over the sampled
-    batches of the variant's rungs, its ladder's engine at ``nodes`` a move."""
+def depths(variant: str, nodes: int) -> list[tuple[int, int]]:
+    """(recorded depth, depth now) pairs over the sampled batches of the variant's rungs,
+    its ladder's engine at ``nodes`` a move."""
     folders, batches, engine = rungs(variant)
     command = resolve_command([engine])
-    pairs: list[tuple[int, int]] = []
-    searched: list[int] = []
-    for folder in folders:
-        for b in batches:
-            pairs += replay(folder, b, b, command, nodes=nodes, searched=searched)
-    return pairs, searched
+    return [pair for folder in folders for b in batches
+            for pair in replay(folder, b, b, command, nodes=nodes)]
 
 
 def row(variant: str, nodes: int, pairs: list[tuple[int, int]]) -> str:
     """A markdown row: the limit, the moves, recorded and replayed depth, the difference
     with its 95% interval."""
-    diffs = [now - then for then, now in pairs]
-    mean = statistics.mean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    mean, half = shift(pairs)
     return (f"| {variant} | {nodes:,} | {len(pairs)} | {statistics.mean(p[0] for p in pairs):.2f} "
             f"| {statistics.mean(p[1] for p in pairs):.2f} "
             f"| {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}] |")
@@ -79,9 +73,9 @@ def calibrate(variant: str, low: int) -> int:
     """The node limit that meets the variant's recorded depth (the module's docstring)."""
     means = {}
     for nodes in (low, 2 * low):
-        pairs, _ = depths(variant, nodes)
+        pairs = depths(variant, nodes)
         print(row(variant, nodes, pairs), flush=True)
-        means[nodes] = statistics.mean(now - then for then, now in pairs)
+        means[nodes] = shift(pairs)[0]
     per_doubling = means[2 * low] - means[low]
     found = low * 2 ** (-means[low] / per_doubling)
     digits = 10 ** (int(math.log10(found)) - 1)
@@ -101,8 +95,9 @@ def main() -> None:
             print(f"{variant}: {found[variant]:,} nodes (in {OUT.name})", file=sys.stderr)
             continue
         nodes = calibrate(variant, args.low)
-        pairs, _ = depths(variant, nodes)
+        pairs = depths(variant, nodes)
         print(row(variant, nodes, pairs) + " <- the limit", flush=True)
+        # Read again: a run for other variants may have written beside this one.
         found = json.loads(OUT.read_text()) if OUT.exists() else {}
         found[variant] = nodes
         OUT.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")

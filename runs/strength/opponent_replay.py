@@ -50,6 +50,14 @@ def settings_of(game: chess.pgn.Game) -> dict[str, str]:
     return {"Skill Level": label[2]}
 
 
+def shift(pairs: list[tuple[int, int]]) -> tuple[float, float]:
+    """The mean of depth now less depth recorded over (recorded, now) pairs, and the
+    half-width of its 95% interval."""
+    diffs = [now - then for then, now in pairs]
+    return (statistics.mean(diffs),
+            1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.nan)
+
+
 def replay(folder: Path, first: int, last: int, command: str | list[str],
            movetime: float = 0.1, nodes: int | None = None,
            searched: list[int] | None = None) -> list[tuple[int, int]]:
@@ -94,9 +102,7 @@ def main() -> None:
         searched: list[int] = []
         pairs = replay(args.folder, args.first, args.last, args.engine, args.movetime, nodes,
                        searched)
-        diffs = [now - then for then, now in pairs]
-        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
-        mean = statistics.mean(diffs)
+        mean, half = shift(pairs)
         limit = f"{nodes} nodes" if nodes else f"{args.movetime:g} s"
         print(f"| {args.folder.parent.parent.name} {args.folder.name} | {args.first}-{args.last} "
               f"| {limit} | {len(pairs)} | {statistics.mean(p[0] for p in pairs):.2f} "

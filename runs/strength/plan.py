@@ -107,7 +107,8 @@ import sys
 from pathlib import Path
 
 import chess.pgn
-from opponent_replay import replay  # beside this file
+from opponent_depth import last_batch  # beside this file
+from opponent_replay import replay, shift
 
 from search import strength
 from tdleaf.play.engines import resolve_command
@@ -457,17 +458,17 @@ def same_machine(variant: str, workers: int) -> None:
               file=sys.stderr, flush=True)
         return
     rung = node_rung(variant, 32)
-    last = max((int(p.stem[1:]) for p in rung.glob("b[0-9][0-9][0-9].pgn")), default=0)
+    last = last_batch(rung)
     if not last:
         return
     first = max(1, last - REPLAYED_BATCHES + 1)
     pairs = replay(rung, first, last, resolve_command([ladder_engine(variant)]))
-    shift = sum(now - then for then, now in pairs) / len(pairs) if pairs else 0.0
+    moved = shift(pairs)[0] if pairs else 0.0
     print(f"{variant}: the opponent asked again in batches {first}-{last} of "
-          f"{rung.relative_to(ROOT)}: {shift:+.2f} plies ({len(pairs)} moves)",
+          f"{rung.relative_to(ROOT)}: {moved:+.2f} plies ({len(pairs)} moves)",
           file=sys.stderr, flush=True)
-    if abs(shift) > SAME_DEPTH:
-        raise SystemExit(f"{variant}: the opponent searches {shift:+.2f} plies from what its "
+    if abs(moved) > SAME_DEPTH:
+        raise SystemExit(f"{variant}: the opponent searches {moved:+.2f} plies from what its "
                          f"rungs recorded: another machine; measure the variant again whole "
                          f"(move runs/ladders/{stem(variant)}* away) rather than carry it on")
 
