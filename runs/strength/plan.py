@@ -90,6 +90,25 @@ session to session (``same-machine`` has no clock to check there); antichess's g
 folders of their own (:func:`stem`), its rungs against the clock stay as the evidence
 RESULTS cites.
 
+The scale's top at the opponent's depth. Fairy-Stockfish picks its move when its search
+reaches depth 1 + level (``Skill`` in its search.cpp), so every setting whose level lies
+past the depth its search reaches picks from the same finished search; the scale bends
+there, at ``scale.bend_elo(d)`` (level d - 1, d the opponent's mean depth at the
+variant's limit: the depth its rungs recorded, opponent-nodes.md). Measured for atomic:
+the wasm build at 17,000 nodes a move, UCI_Elo 2150 against 2600, both above its bend,
++7 [-35, +49] over 100 games (runs/strength/scale-atomic/). Decided 2026-12-05 20:28 UTC,
+before the racing kings pairs below were scored, before atomic's 131,072-node rung was
+carried to 256 games, its second held-out rungs and its checks: per variant whose
+measured range passes its bend (atomic, racing kings), Fairy-Stockfish plays itself at
+the variant's node limit, 100 games from the checks' openings, at two settings 450
+nominal Elo apart both above the bend (``scale-<variant>/``); where the stronger one's
+gain has a 95% interval whose upper end lies below 225 (half the nominal difference),
+the scale is flat above the bend for that variant, and every rung rated above the bend
+becomes a lower bound (``"bound": "lower"``: it never serves a request, and the offered
+range ends at the dearest rung rated below the bend); ``ship`` marks them so, and the
+``bend`` step marks a shipped variant's. A variant whose pair gains more keeps its
+ratings.
+
 Every other step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet
 machine. Crazyhouse's first six rungs and its held-out rungs were played before this
 plan (RESULTS.md, "Strength on request"); the plan adds its dearest rung.
