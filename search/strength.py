@@ -25,8 +25,9 @@ measured limit whose rating is nearest the request (:func:`rung_for_elo`).
 :func:`elo_note` says which limit plays, with its rating and interval or the curve's.
 
 A level saved with a ``"bound"`` (``"lower"``: measured mostly against the top of the
-engine's scale, and rated above it; see ``tdleaf.play.ladder.scale``) has no rating,
-only a bound: it never serves a requested Elo. A request outside the measured levels is
+engine's scale, and rated above it; or rated above the scale's bend, recorded as the
+source's ``"bend"``, where the engine's settings play alike: see
+``tdleaf.play.ladder.scale``) has no rating, only a bound: it never serves a requested Elo. A request outside the measured levels is
 clamped to the nearest end, and the note says so.
 """
 
@@ -353,8 +354,9 @@ def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str 
             return (f"UCI_Elo {elo:g} is below the weakest the {name} ladder's node rungs "
                     f"offer: playing nodes {fit.knee_nodes} (the curve rates it and every "
                     f"smaller budget {lo:.0f})")
-        return (f"UCI_Elo {elo:g} is above the dearest node rung of the {name} ladder's "
-                f"curve: playing nodes {fit.hi} (the curve rates it {hi:.0f})")
+        clamped = (f"UCI_Elo {elo:g} is above the dearest node rung of the {name} ladder's "
+                   f"curve: playing nodes {fit.hi} (the curve rates it {hi:.0f})")
+        return "; ".join([clamped, *_beyond(name, path)])
     if not found or found[0]["elo"] <= elo <= found[-1]["elo"]:
         return None
     if elo < found[0]["elo"]:
@@ -362,13 +364,23 @@ def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str 
         return (f"UCI_Elo {elo:g} is below the lowest measured level of the {name} ladder: "
                 f"playing {_label(low['level'])} (rated {low['elo']:.0f})")
     top = found[-1]
-    entries = load_ladder(path).get("variants", {}).get(name, [])
-    bound = [f"{_label(e['level'])} is only a {e['bound']} bound ({e['elo']:.0f}), not a rating"
-             for e in entries
-             if e.get("bound") and next(iter(e.get("level", {})), None) in LOOKUP_KINDS]
     clamped = (f"UCI_Elo {elo:g} is above the highest measured level of the {name} ladder: "
                f"playing {_label(top['level'])} (rated {top['elo']:.0f})")
-    return "; ".join([clamped, *bound])
+    return "; ".join([clamped, *_beyond(name, path)])
+
+
+def _beyond(name: str | None, path: str | Path | None) -> list[str]:
+    """What lies above a ladder's range: its bend, where its source records one (above
+    it the opponent's settings play alike), and its levels that are bounds."""
+    ladder = load_ladder(path)
+    bend = ladder.get("sources", {}).get(name, {}).get("bend")
+    out = []
+    if isinstance(bend, dict):
+        out.append(f"above UCI_Elo {bend['uci_elo']} the opponent's settings play alike at "
+                   f"the ladder's limit (its scale bends there)")
+    return out + [f"{_label(e['level'])} is only a {e['bound']} bound ({e['elo']:.0f}), "
+                  f"not a rating" for e in ladder.get("variants", {}).get(name, [])
+                  if e.get("bound") and next(iter(e.get("level", {})), None) in LOOKUP_KINDS]
 
 
 def elo_note(variant: str, elo: float, path: str | Path | None = None) -> str:

@@ -217,8 +217,8 @@ def test_a_rung_above_the_top_of_the_scale_is_saved_and_shown_as_a_bound(tmp_pat
 def test_the_shipped_ladder_marks_the_bounds_its_records_show():
     """search/data/ladder.json carries every bound its measurements in runs/ladders/
     show (tdleaf.play.ladder.mark_bounds finds nothing to change), atomic's upper rungs
-    among them, and racing kings' dearest node rung; the marks follow from the records,
-    not from hand edits."""
+    among them, and racing kings' dearest node rung and those rated above its bend; the
+    marks follow from the records and the bend, not from hand edits."""
     shipped = json.loads((ROOT / "search" / "data" / "ladder.json").read_text())
     records = sorted((ROOT / "runs" / "ladders").glob("*/ladder.json"))
     assert records
@@ -226,9 +226,13 @@ def test_the_shipped_ladder_marks_the_bounds_its_records_show():
         assert lad.mark_bounds(json.loads(json.dumps(shipped)), json.loads(record.read_text())) == []
     bounds = {(v, json.dumps(e["level"])): e["bound"] for v, entries in shipped["variants"].items()
               for e in entries if e.get("bound")}
+    above_bend = ['{"depth": 6}', '{"nodes": 8192}', '{"nodes": 32768}', '{"movetime": 0.1}',
+                  '{"movetime": 1.0}']          # plan.py's bend step (RESULTS.md)
     assert bounds == {("atomic", '{"depth": 6}'): "lower", ("atomic", '{"movetime": 0.1}'): "lower",
                       ("atomic", '{"movetime": 1.0}'): "lower",
-                      ("racingkings", '{"nodes": 131072}'): "lower"}
+                      ("racingkings", '{"nodes": 131072}'): "lower",
+                      **{("racingkings", level): "lower" for level in above_bend}}
+    assert shipped["sources"]["racingkings"]["bend"]["uci_elo"] == 2149
     assert strength.levels("atomic")[-1]["level"] == {"depth": 5}
 
 
@@ -240,6 +244,52 @@ def _ladder_file(tmp_path: Path, entries: dict) -> Path:
     path = tmp_path / "ladder.json"
     path.write_text(json.dumps({"variants": entries}))
     return path
+
+
+def test_the_scale_bends_where_the_opponents_search_stops_deepening():
+    """Fairy-Stockfish picks its move at depth 1 + level: the bend is the UCI_Elo whose
+    level is the depth its search reaches, less one."""
+    assert lad.bend_elo(1.0) == lad.bend_elo(0.5) == 1346.6
+    assert round(lad.bend_elo(8.84)) == 2101           # atomic's opponent at 17,000 nodes
+    for depth in (3.0, 8.84, 10.51):
+        assert lad.uci_elo_level(lad.bend_elo(depth)) == pytest.approx(depth - 1)
+
+
+def test_a_rung_rated_above_the_bend_is_a_lower_bound(tmp_path):
+    """mark_bend marks the rungs rated above the bend; the curve, the range and the
+    clamp note end below it; a later save against the same opponent keeps the bend and
+    marks a new rung above it."""
+    def rung(nodes: int, elo: float) -> dict:
+        return {"level": {"nodes": nodes}, "elo": elo, "elo_ci": [elo - 40, elo + 40],
+                "games": 256, "wins": 128, "losses": 128, "draws": 0, "extrapolated": False}
+
+    shipped = {"variants": {"chess": [rung(32, 1500.0), rung(128, 1700.0), rung(512, 1900.0),
+                                      rung(2048, 2150.0), rung(8192, 2400.0)]},
+               "sources": {"chess": {"engine": "FSF", "engine_limits": {"nodes": 20000}}}}
+    bend = lad.bend_elo(9.0)
+    assert 2100 < bend < 2150
+    assert lad.mark_bend(shipped, "chess", 9.0, "runs/strength/scale-chess/") == [
+        "chess nodes 2048: lower (above the bend)", "chess nodes 8192: lower (above the bend)"]
+    assert lad.mark_bend(shipped, "chess", 9.0, "runs/strength/scale-chess/") == []
+    assert shipped["sources"]["chess"]["bend"] == {
+        "uci_elo": round(bend), "opponent_depth": 9.0, "evidence": "runs/strength/scale-chess/"}
+    path = tmp_path / "ladder.json"
+    path.write_text(json.dumps(shipped))
+    assert strength.elo_range("chess", path) == (1500, 1900)
+    assert strength.limits_for_elo("chess", 2500, path) == {"nodes": 512}
+    note = strength.clamp_note("chess", 2500, path)
+    assert note is not None and f"above UCI_Elo {round(bend)} the opponent's settings play " \
+        "alike" in note and "nodes 8192 is only a lower bound (2400)" in note
+    assert strength.clamp_note("chess", 1800, path) is None
+    data = {"player": "default", "date": "2026-12-05", "games_per_rung": 256, "command": "c",
+            "ladders": [{"scale": "uci_elo", "variant": "chess", "engine": "FSF",
+                         "engine_limits": {"nodes": 20000}, "evaluation": None,
+                         "rungs": [dict(rung(32768, 2600.0), elo_ci=[2560.0, 2640.0])]}]}
+    shipped["sources"]["chess"].update(player="default", search="selective", evaluation={})
+    path.write_text(json.dumps(shipped))
+    saved = lad.save_ladder(data, path)
+    assert saved["sources"]["chess"]["bend"]["uci_elo"] == round(bend)
+    assert [e.get("bound") for e in saved["variants"]["chess"]] == [None] * 3 + ["lower"] * 3
 
 
 def test_a_bound_never_serves_a_requested_elo(tmp_path):
@@ -909,6 +959,20 @@ def test_a_replayed_games_settings_become_the_opponents_options():
     assert replay.settings_of(game) == {"UCI_LimitStrength": "true", "UCI_Elo": "1850"}
 
 
+def test_each_variants_bend_is_where_its_opponents_recorded_depth_puts_it():
+    """runs/strength/bends.json (bends.py's output) holds the depth opponent-nodes.md
+    recorded for each variant and the bend it gives; plan.py finds atomic's pair above
+    its bend flat (the rule in its docstring)."""
+    plan = _strength_script("plan")
+    bends = json.loads((ROOT / "runs/strength/bends.json").read_text())
+    table = (ROOT / "runs/strength/opponent-nodes.md").read_text()
+    found = re.findall(r"^\| (\w+) \| \*\*[\d,]+\*\* \| \d+ \| ([\d.]+) \|", table, re.MULTILINE)
+    assert {v: float(d) for v, d in found} == {v: b["depth"] for v, b in bends.items()}
+    assert all(b["bend"] == round(lad.bend_elo(b["depth"])) for b in bends.values())
+    assert plan.flat_above_bend("atomic") == ROOT / "runs/strength/scale-atomic/2150-2600"
+    assert plan.flat_above_bend("chess") is None
+
+
 def test_the_opponents_node_limits_are_one_set_of_numbers():
     """runs/strength/opponent-nodes.json (opponent_nodes.py's output) is what its table,
     the checks at those limits, plan.py and docs/engine.md use."""
@@ -927,6 +991,8 @@ def test_the_opponents_node_limits_are_one_set_of_numbers():
         assert plan.opponent_limit(variant) == ["--engine-nodes", str(limits[variant])]
     assert plan.opponent_limit("chess") == [] and plan.stem("chess") == "chess-nodes"
     assert plan.check_limits("chess") == ["--movetime", "0.1"]
+    assert plan.check_limits("racingkings", at_limit=True) == [
+        "-o", "A.movetime=0.1", "-o", f"B.nodes={limits['racingkings']}"]
     assert plan.check_limits("atomic") == ["-o", "A.movetime=0.1", "-o",
                                            f"B.nodes={limits['atomic']}"]
     doc = (ROOT / "docs/engine.md").read_text()

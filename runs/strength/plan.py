@@ -60,6 +60,11 @@ the variant's 32-node rung (``opponent_replay.py``); where its depth differs by 
 than half a ply from what they recorded, the plan stops, and the variant is measured
 again whole rather than carried on.
 
+``--steps check-at-limit`` plays step 4 with the ladder's engine at the variant's node
+limit (opponent-nodes.json) whatever the variant: for checks of a variant whose rungs
+were played against the clock on another machine (racing kings' new settings once its
+range ended at the bend, 2026-12-05), as runs/strength/check-nodes/ replayed them.
+
 ``--steps check-candidate`` plays step 4 with the candidate ladder instead (a data folder
 of its own), before or without shipping it. ``--steps check-ladder-openings`` plays step
 4 again from the openings of the variant's node rungs (the first 50 of the 64 every rung
@@ -132,7 +137,7 @@ from opponent_replay import replay, shift
 from search import strength
 from tdleaf.play.engines import resolve_command
 from tdleaf.play.ladder import remeasure_plan
-from tdleaf.play.ladder.shipped import compact
+from tdleaf.play.ladder.shipped import compact, mark_bend
 from tdleaf.play.openings import random_opening
 from variants import board_class
 
@@ -155,6 +160,9 @@ REPLAYED_BATCHES = 4
 #: The variants whose rungs and checks play the ladder's engine at a node limit (the
 #: docstring), and where their games go.
 NODE_LIMITED = {"atomic": "atomic-nodes", "antichess": "antichess-nodes-vs-nodes"}
+#: What the stronger of two settings above the bend must gain, at most (the upper end of
+#: its 95% interval), for the scale to count as flat there: half their nominal difference.
+FLAT_GAIN = 225
 #: The variants whose node rungs were measured with the ladder's resign rule.
 ADJUDICATED = ("crazyhouse", "chess", "3check", "kingofthehill", "giveaway")
 VARIANTS = ["crazyhouse", "chess", "3check", "kingofthehill", "giveaway", "atomic",
@@ -320,7 +328,7 @@ def missed(variant: str) -> str | None:
 
 def ship(variant: str, workers: int) -> None:
     """The variant's levels and sources from the candidate into the shipped ladder, when
-    its held-out check passed."""
+    its held-out check passed; its rungs above the bend marked (:func:`bend`)."""
     if why := missed(variant):
         raise SystemExit(f"{why}; not shipped")
     candidate = json.loads((ROOT / LADDER).read_text())
@@ -328,6 +336,37 @@ def ship(variant: str, workers: int) -> None:
     for key in ("variants", "sources"):
         shipped[key][variant] = candidate[key][variant]
     (ROOT / SHIPPED).write_text(compact(shipped))
+    bend(variant, workers)
+
+
+def flat_above_bend(variant: str) -> Path | None:
+    """The folder of the variant's pair of settings above the bend (``scale-<variant>/``,
+    the docstring's rule) where the stronger gained less than :data:`FLAT_GAIN` (the upper
+    end of its 95% interval, game pairs), else None (no such pair, or it gained more)."""
+    top = json.loads((HERE / "bends.json").read_text())[variant]["bend"]
+    for folder in sorted((HERE / f"scale-{variant}").glob("*-*")):
+        weaker = int(folder.name.split("-")[0])
+        summary = folder / "summary.json"
+        if weaker > top and summary.exists():
+            ci = json.loads(summary.read_text())["elo_pentanomial_ci"]   # the weaker's
+            return folder if -ci[0] < FLAT_GAIN else None
+    return None
+
+
+def bend(variant: str, workers: int) -> None:
+    """The shipped variant's rungs rated above its bend marked as lower bounds, where
+    its scale is flat there (:func:`flat_above_bend`; the docstring's rule)."""
+    folder = flat_above_bend(variant)
+    if folder is None:
+        print(f"{variant}: no pair above the bend measured flat: its ratings stay",
+              file=sys.stderr, flush=True)
+        return
+    depth = json.loads((HERE / "bends.json").read_text())[variant]["depth"]
+    shipped = json.loads((ROOT / SHIPPED).read_text())
+    changed = mark_bend(shipped, variant, depth, str(folder.parent.relative_to(ROOT)) + "/")
+    (ROOT / SHIPPED).write_text(compact(shipped))
+    print("\n".join(changed) or f"{variant}: nothing above the bend", file=sys.stderr,
+          flush=True)
 
 
 def ship_or_deeper(variant: str, workers: int) -> None:
@@ -383,19 +422,28 @@ def node_rung(variant: str, nodes: int) -> Path:
             / f"nodes-{nodes}")
 
 
-def check_limits(variant: str) -> list[str]:
+def check_nodes(variant: str, at_limit: bool = False) -> int | None:
+    """The ladder's engine's node limit a move in a check: the variant's where it plays
+    one (:func:`opponent_nodes`) or, ``at_limit``, whatever the variant; None: 0.1 s."""
+    if at_limit:
+        return int(json.loads((HERE / "opponent-nodes.json").read_text())[variant])
+    return opponent_nodes(variant)
+
+
+def check_limits(variant: str, at_limit: bool = False) -> list[str]:
     """The move limits of a check: 0.1 s a move for both, or for tdleaf alone where the
-    ladder's engine plays the variant's node limit."""
-    nodes = opponent_nodes(variant)
+    ladder's engine plays a node limit (:func:`check_nodes`)."""
+    nodes = check_nodes(variant, at_limit)
     return ["-o", "A.movetime=0.1", "-o", f"B.nodes={nodes}"] if nodes else ["--movetime", "0.1"]
 
 
 def check(variant: str, workers: int, candidate: bool = False,
-          openings_of_rungs: bool = False) -> None:
+          openings_of_rungs: bool = False, at_limit: bool = False) -> None:
     """The matches at the same UCI_Elo; ``candidate``: with the candidate ladder (in a
     data folder of its own, scratch/candidate-data), into runs/strength/check-candidate;
     ``openings_of_rungs``: from the node rungs' openings, into
-    runs/strength/check-ladder-openings."""
+    runs/strength/check-ladder-openings; ``at_limit``: the opponent at the variant's node
+    limit (``check-at-limit``, the docstring)."""
     engine = ladder_engine(variant)
     spec = "uci:" + engine
     data = None
@@ -409,6 +457,11 @@ def check(variant: str, workers: int, candidate: bool = False,
     for elo in settings(variant, ladder):
         folder = HERE / kind / f"{variant}-{elo}"
         played_at(folder, variant, elo, ladder)
+        summary = folder / "summary.json"
+        if summary.exists() and json.loads(summary.read_text())["games"] >= 100:
+            print(f"{variant}: UCI_Elo {elo} checked ({summary.relative_to(ROOT)})",
+                  file=sys.stderr, flush=True)
+            continue        # played, perhaps under other limits: its command.sh says which
         pgn, packed = folder / "games.pgn", folder / "games.pgn.gz"
         if packed.exists() and not pgn.exists():
             with gzip.open(packed, "rb") as src, open(pgn, "wb") as dst:
@@ -419,9 +472,9 @@ def check(variant: str, workers: int, candidate: bool = False,
             start = ["--openings", str((folder / "openings.pgn").relative_to(ROOT))]
         else:
             start = ["--random-plies", "8", "--seed", "63"]
-        nodes = opponent_nodes(variant)
+        nodes = check_nodes(variant, at_limit)
         args = ["match", "uci:tdleaf uci", spec, "--variant", variant, "--games", "100",
-                *check_limits(variant), *start,
+                *check_limits(variant, at_limit), *start,
                 "-o", "A.UCI_LimitStrength=true", "-o", f"A.UCI_Elo={elo}",
                 "-o", "B.UCI_LimitStrength=true", "-o", f"B.UCI_Elo={elo}",
                 "--workers", str(workers), "--pgn", str(pgn.relative_to(ROOT)),
@@ -459,6 +512,10 @@ def played_at(folder: Path, variant: str, elo: int, ladder: str) -> None:
     recorded.write_text(json.dumps({"UCI_Elo": elo, "limit": limit, "ladder": ladder}) + "\n")
 
 
+def check_at_limit(variant: str, workers: int) -> None:
+    check(variant, workers, at_limit=True)
+
+
 def check_candidate(variant: str, workers: int) -> None:
     check(variant, workers, candidate=True)
 
@@ -494,7 +551,8 @@ def same_machine(variant: str, workers: int) -> None:
 
 STEPS = {"same-machine": same_machine, "rungs": rungs, "holdout": holdout, "more": more,
          "deeper": deeper, "again": again, "ship": ship, "ship-or-deeper": ship_or_deeper,
-         "check": check, "check-candidate": check_candidate,
+         "bend": bend,
+         "check": check, "check-at-limit": check_at_limit, "check-candidate": check_candidate,
          "check-ladder-openings": check_ladder_openings}
 
 

@@ -77,12 +77,20 @@ from .scale import (
     BOUND_SHARE,
     Scale,
     Setting,
+    bend_elo,
     build_scale,
     rung_bound,
     skill_level_elo,
     uci_elo_level,
 )
-from .shipped import evaluation_key, mark_bounds, rewrite_bounds, save_ladder, scale_range
+from .shipped import (
+    evaluation_key,
+    mark_bend,
+    mark_bounds,
+    rewrite_bounds,
+    save_ladder,
+    scale_range,
+)
 
 __all__ = [
     "BOUND_SHARE",
@@ -104,6 +112,7 @@ __all__ = [
     "RungResult",
     "Scale",
     "Setting",
+    "bend_elo",
     "build_scale",
     "check_saveable",
     "choose_setting",
@@ -113,6 +122,7 @@ __all__ = [
     "engines_for",
     "evaluation_key",
     "make_rungs",
+    "mark_bend",
     "mark_bounds",
     "markdown",
     "measure_ladder",

@@ -43,6 +43,18 @@ def skill_level_elo(level: int) -> float:
     return float(brentq(lambda e: _raw_level(e) - level, 0.0, 4000.0, xtol=1e-6))
 
 
+def bend_elo(depth: float) -> float:
+    """The ``UCI_Elo`` above which Fairy-Stockfish's settings stop buying strength when its
+    search reaches ``depth`` plies a move (a mean): a setting picks its move when the
+    search reaches depth 1 + its level, so every level past ``depth - 1`` picks from the
+    same finished search and differs only in the randomness of its pick. The scale bends
+    there (measured for atomic and racing kings: RESULTS.md, "The scale's top at the
+    opponent's depth"). The inverse of :func:`uci_elo_level` at level ``depth - 1``."""
+    if depth <= 1:
+        return 1346.6
+    return 1346.6 + 143.4 * min(depth - 1, 20.0) ** 0.806
+
+
 @dataclass(frozen=True)
 class Setting:
     """One strength setting of the reference engine and its rating on the ladder's

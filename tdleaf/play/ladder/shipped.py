@@ -15,7 +15,7 @@ from search import strength
 from search.shipped import save_text, user_data_dir
 
 from .config import LadderError, from_json_number
-from .scale import rung_bound, skill_level_elo
+from .scale import bend_elo, rung_bound, skill_level_elo
 
 
 def save_ladder(data: dict[str, Any], path: Path | None = None, note: str = "") -> dict[str, Any]:
@@ -27,7 +27,8 @@ def save_ladder(data: dict[str, Any], path: Path | None = None, note: str = "") 
 
     A variant already in the file against the same engine, engine limits, player and
     search keeps the levels this run did not measure (a later run adding depth 6 keeps
-    depths 1-5), and its source lists every run that contributed; a variant measured
+    depths 1-5) and its bend (:func:`mark_bend`: a new rung rated above it is a lower
+    bound), and its source lists every run that contributed; a variant measured
     otherwise is replaced whole."""
     target = path if path is not None else user_data_dir() / strength.LADDER_FILE
     base = target if target.exists() else strength.ladder_path()
@@ -73,10 +74,15 @@ def save_ladder(data: dict[str, Any], path: Path | None = None, note: str = "") 
             runs = [dict(r, levels=[lv for lv in r["levels"] if lv not in measured])
                     for r in _source_runs(old, old_entries)]
             runs = [r for r in runs if r["levels"]] + [run]
+            # The same opponent at the same limits: the same bend (mark_bend).
+            source.update({"bend": old["bend"]} if "bend" in old else {})
         else:
             runs = [run]
         shipped["variants"][variant] = sorted(entries, key=lambda e: _level_order(e["level"]))
         sources[variant] = {**source, "runs": runs}
+        for e in entries:
+            if _above_bend(shipped, variant, e["elo"]):
+                e["bound"] = "lower"
         saved += 1
     if not saved:
         raise LadderError("no ladder on the UCI_Elo scale to save (Sjeng's figures are "
@@ -149,7 +155,9 @@ def mark_bounds(shipped: dict[str, Any], results: dict[str, Any]) -> list[str]:
     """Mark in ``shipped`` (a ladder file's content) the bounds among its rungs that
     ``results`` (the ``ladder.json`` of the measurement that wrote them) measured: an
     entry whose level and games match the measured rung's gets that rung's bound (or
-    loses a stale one). Returns what changed, as ``variant level: bound`` lines."""
+    loses a stale one); a rung rated above the bend its source records
+    (:func:`mark_bend`) is a lower bound. Returns what changed, as ``variant level:
+    bound`` lines."""
     changed = []
     for lad in results.get("ladders", []):
         if lad.get("scale") != "uci_elo":
@@ -157,7 +165,10 @@ def mark_bounds(shipped: dict[str, Any], results: dict[str, Any]) -> list[str]:
         lo, hi = scale_range(lad)
         entries = shipped.get("variants", {}).get(lad["variant"], [])
         for r in lad["rungs"]:
-            bound = rung_bound(r["opponents"], from_json_number(r["elo"]), lo, hi)
+            elo = from_json_number(r["elo"])
+            bound = rung_bound(r["opponents"], elo, lo, hi)
+            if bound is None and _above_bend(shipped, lad["variant"], elo):
+                bound = "lower"
             for e in entries:
                 same = all(e.get(k) == r[k] for k in ("level", "games", "wins", "losses", "draws"))
                 if same and e.get("bound") != bound:
@@ -177,3 +188,35 @@ def rewrite_bounds(ladder_file: Path, results_file: Path) -> list[str]:
     if changed:
         save_text(strength.LADDER_FILE, compact(shipped), ladder_file)
     return changed
+
+
+def mark_bend(shipped: dict[str, Any], variant: str, depth: float, evidence: str) -> list[str]:
+    """Mark in ``shipped`` (a ladder file's content) every rung of ``variant`` rated above
+    the bend of its opponent's scale (:func:`.scale.bend_elo` of ``depth``, the mean depth
+    the opponent searched in its rungs) as a lower bound: above the bend the opponent's
+    settings play alike, so such a figure says only "stronger than the bend". The bend
+    and ``evidence`` (where its flatness was measured) go into the variant's source,
+    where :func:`mark_bounds` reads it too. Returns what changed, as ``variant level:
+    bound`` lines."""
+    source = shipped.setdefault("sources", {}).setdefault(variant, {})
+    source["bend"] = {"uci_elo": round(bend_elo(round(depth, 2))),
+                      "opponent_depth": round(depth, 2), "evidence": evidence}
+    changed = []
+    for e in shipped.get("variants", {}).get(variant, []):
+        if _above_bend(shipped, variant, e.get("elo")) and e.get("bound") != "lower":
+            e["bound"] = "lower"
+            changed.append(f"{variant} {_level_text(e['level'])}: lower (above the bend)")
+    return changed
+
+
+def _above_bend(shipped: dict[str, Any], variant: str, elo: Any) -> bool:
+    """Whether a rating lies above the bend the variant's source records (False where it
+    records none)."""
+    bend = shipped.get("sources", {}).get(variant, {}).get("bend")
+    return (isinstance(bend, dict) and isinstance(elo, (int, float)) and math.isfinite(elo)
+            and elo > bend_elo(bend["opponent_depth"]))
+
+
+def _level_text(level: dict[str, Any]) -> str:
+    kind, value = next(iter(level.items()))
+    return f"{kind} {value:g}"
