@@ -27,8 +27,9 @@ measured limit whose rating is nearest the request (:func:`rung_for_elo`).
 A level saved with a ``"bound"`` (``"lower"``: measured mostly against the top of the
 engine's scale, and rated above it; or rated above the scale's bend, recorded as the
 source's ``"bend"``, where the engine's settings play alike: see
-``tdleaf.play.ladder.scale``) has no rating, only a bound: it never serves a requested Elo. A request outside the measured levels is
-clamped to the nearest end, and the note says so.
+``tdleaf.play.ladder.scale``) has no rating, only a bound: it never serves a requested
+Elo. A request outside the measured levels is clamped to the nearest end, and the note
+says so.
 """
 
 from __future__ import annotations

@@ -74,8 +74,8 @@ def save_ladder(data: dict[str, Any], path: Path | None = None, note: str = "") 
             runs = [dict(r, levels=[lv for lv in r["levels"] if lv not in measured])
                     for r in _source_runs(old, old_entries)]
             runs = [r for r in runs if r["levels"]] + [run]
-            # The same opponent at the same limits: the same bend (mark_bend).
-            source.update({"bend": old["bend"]} if "bend" in old else {})
+            if "bend" in old:       # the same opponent at the same limits: the same bend
+                source["bend"] = old["bend"]
         else:
             runs = [run]
         shipped["variants"][variant] = sorted(entries, key=lambda e: _level_order(e["level"]))
