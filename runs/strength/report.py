@@ -1,5 +1,6 @@
 """Issue 63's check (item 5) as a table: each match in runs/strength/check/ (tdleaf at
-UCI_Elo E against Fairy-Stockfish at UCI_Elo E, 0.1 s a move, 100 games), with the limit
+UCI_Elo E against Fairy-Stockfish at UCI_Elo E, 0.1 s a move or, where its command.sh
+says so, the opponent at its variant's node limit, 100 games), with the limit
 the shipped ladder plays at E, the score, the Elo difference with its 95% interval from
 game pairs, whether the target holds (the interval includes 0 and lies within +-100),
 the chance that it would hold were the ladder right (see :func:`chance`) and each side's
@@ -92,12 +93,13 @@ def lean(found: list[tuple[Path, dict, int]]) -> tuple[float, float] | None:
     """How far tdleaf plays from the request over all checks, with its 95% half-width:
     each variant's checks averaged, their error from the checks' own and, in full, the
     mean of their curve's (which a variant's checks share), then the variants weighted
-    by their variances. None where a check has no curve."""
+    by their variances; the checks that no curve chose are left out. None where none
+    was."""
     by_variant: dict[str, list[tuple[float, float, float]]] = {}
     for folder, s, elo in found:
         sd = fit_sd(s["variant"], folder, elo)
         if sd is None:
-            return None
+            continue
         by_variant.setdefault(s["variant"], []).append(
             (s["elo_pentanomial"], half_width(s) / 1.96, sd))
     means = []
@@ -120,13 +122,18 @@ def verdict(folder: Path) -> str:
         return "No check played yet.\n"
     chances = [chance(half_width(s), fit_sd(s["variant"], where, elo))
                for where, s, elo in found]
-    text = (f"{sum(met(s) for _, s, _ in found)} of {len(found)} checks meet the target; "
-            f"{sum(c for c in chances if c is not None):.1f} would be expected were the "
-            f"ladder right (the sum of their chances).")
+    curved = [(c, s) for c, (_, s, _) in zip(chances, found) if c is not None]
+    text = f"{sum(met(s) for _, s, _ in found)} of {len(found)} checks meet the target"
+    if len(curved) < len(found):       # a nearest rung's check has no chance computed
+        text += (f"; of the {len(curved)} a node curve chose, {sum(met(s) for _, s in curved)}"
+                 f" meet it")
+    text += (f"; {sum(c for c, _ in curved):.1f} would be expected were the ladder right "
+             f"(the sum of their chances).")
     together = lean(found)
     if together is not None:
         mean, half = together
-        text += (f" Together tdleaf plays {mean:+.0f} [{mean - half:+.0f}, "
+        over = f"Over those {len(curved)}" if len(curved) < len(found) else "Together"
+        text += (f" {over} tdleaf plays {mean:+.0f} [{mean - half:+.0f}, "
                  f"{mean + half:+.0f}] Elo from the request (each variant's checks "
                  f"averaged, the error from theirs and their curve's, the variants "
                  f"weighted by it; 95%).")
