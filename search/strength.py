@@ -333,7 +333,8 @@ def limits_for_elo(variant: str, elo: float, path: str | Path | None = None) -> 
     return {kind: int(value)}
 
 
-def _label(level: dict[str, Any]) -> str:
+def level_label(level: dict[str, Any]) -> str:
+    """A level as a user reads it: ``depth 3``, ``nodes 2048``, ``0.1 s``."""
     kind, value = next(iter(level.items()))
     return f"{value:g} s" if kind == "movetime" else f"{kind} {value}"
 
@@ -363,10 +364,10 @@ def clamp_note(variant: str, elo: float, path: str | Path | None = None) -> str 
     if elo < found[0]["elo"]:
         low = found[0]
         return (f"UCI_Elo {elo:g} is below the lowest measured level of the {name} ladder: "
-                f"playing {_label(low['level'])} (rated {low['elo']:.0f})")
+                f"playing {level_label(low['level'])} (rated {low['elo']:.0f})")
     top = found[-1]
     clamped = (f"UCI_Elo {elo:g} is above the highest measured level of the {name} ladder: "
-               f"playing {_label(top['level'])} (rated {top['elo']:.0f})")
+               f"playing {level_label(top['level'])} (rated {top['elo']:.0f})")
     return "; ".join([clamped, *_beyond(name, path)])
 
 
@@ -379,7 +380,7 @@ def _beyond(name: str | None, path: str | Path | None) -> list[str]:
     if isinstance(bend, dict):
         out.append(f"above UCI_Elo {bend['uci_elo']} the opponent's settings play alike at "
                    f"the ladder's limit (its scale bends there)")
-    return out + [f"{_label(e['level'])} is only a {e['bound']} bound ({e['elo']:.0f}), "
+    return out + [f"{level_label(e['level'])} is only a {e['bound']} bound ({e['elo']:.0f}), "
                   f"not a rating" for e in ladder.get("variants", {}).get(name, [])
                   if e.get("bound") and next(iter(e.get("level", {})), None) in LOOKUP_KINDS]
 
@@ -405,7 +406,7 @@ def elo_note(variant: str, elo: float, path: str | Path | None = None) -> str:
     ci = _interval(rung)
     interval = f" [{ci[0]:.0f}, {ci[1]:.0f}]" if ci else ""
     games = f", {rung['games']} games" if rung.get("games") else ""
-    return (f"UCI_Elo {elo:g}: playing {_label(rung['level'])}, rated {rung['elo']:.0f}"
+    return (f"UCI_Elo {elo:g}: playing {level_label(rung['level'])}, rated {rung['elo']:.0f}"
             f"{interval}{games}, the nearest measured level of the "
             f"{ladder_variant(variant, path)} ladder")
 

@@ -205,7 +205,7 @@ def mark_bend(shipped: dict[str, Any], variant: str, depth: float, evidence: str
     for e in shipped.get("variants", {}).get(variant, []):
         if _above_bend(shipped, variant, e.get("elo")) and e.get("bound") != "lower":
             e["bound"] = "lower"
-            changed.append(f"{variant} {_level_text(e['level'])}: lower (above the bend)")
+            changed.append(f"{variant} {strength.level_label(e['level'])}: lower (above the bend)")
     return changed
 
 
@@ -215,8 +215,3 @@ def _above_bend(shipped: dict[str, Any], variant: str, elo: Any) -> bool:
     bend = shipped.get("sources", {}).get(variant, {}).get("bend")
     return (isinstance(bend, dict) and isinstance(elo, (int, float)) and math.isfinite(elo)
             and elo > bend_elo(bend["opponent_depth"]))
-
-
-def _level_text(level: dict[str, Any]) -> str:
-    kind, value = next(iter(level.items()))
-    return f"{kind} {value:g}"
