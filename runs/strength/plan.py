@@ -112,7 +112,9 @@ the scale is flat above the bend for that variant, and every rung rated above th
 becomes a lower bound (``"bound": "lower"``: it never serves a request, and the offered
 range ends at the dearest rung rated below the bend); ``ship`` marks them so, and the
 ``bend`` step marks a shipped variant's. A variant whose pair gains more keeps its
-ratings.
+ratings. Added 2026-12-05 21:22 UTC, before antichess's pairs were played: antichess
+too, whose node rungs on the first machine rose past its bend (2228) to 2414 at 32,768
+nodes; its pairs at 29,000 nodes a move, 1750 against 2200 and 2250 against 2700.
 
 Every other step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet
 machine. Crazyhouse's first six rungs and its held-out rungs were played before this
