@@ -177,11 +177,19 @@ def stem(variant: str) -> str:
     return NODE_LIMITED.get(variant, f"{variant}-nodes")
 
 
+def node_limit(variant: str) -> int:
+    """The variant's node limit a move for the ladder's engine (opponent-nodes.json)."""
+    return int(json.loads((HERE / "opponent-nodes.json").read_text())[variant])
+
+
+def bend_of(variant: str) -> dict[str, float]:
+    """The variant's bend and the opponent's depth it follows from (bends.json)."""
+    return dict(json.loads((HERE / "bends.json").read_text())[variant])
+
+
 def opponent_nodes(variant: str) -> int | None:
     """The ladder's engine's node limit a move for the variant (None: 0.1 s a move)."""
-    if variant not in NODE_LIMITED:
-        return None
-    return int(json.loads((HERE / "opponent-nodes.json").read_text())[variant])
+    return node_limit(variant) if variant in NODE_LIMITED else None
 
 
 def opponent_limit(variant: str) -> list[str]:
@@ -345,7 +353,7 @@ def flat_above_bend(variant: str) -> Path | None:
     """The folder of the variant's pair of settings above the bend (``scale-<variant>/``,
     the docstring's rule) where the stronger gained less than :data:`FLAT_GAIN` (the upper
     end of its 95% interval, game pairs), else None (no such pair, or it gained more)."""
-    top = json.loads((HERE / "bends.json").read_text())[variant]["bend"]
+    top = bend_of(variant)["bend"]
     for folder in sorted((HERE / f"scale-{variant}").glob("*-*")):
         weaker = int(folder.name.split("-")[0])
         summary = folder / "summary.json"
@@ -363,9 +371,9 @@ def bend(variant: str, workers: int) -> None:
         print(f"{variant}: no pair above the bend measured flat: its ratings stay",
               file=sys.stderr, flush=True)
         return
-    depth = json.loads((HERE / "bends.json").read_text())[variant]["depth"]
     shipped = json.loads((ROOT / SHIPPED).read_text())
-    changed = mark_bend(shipped, variant, depth, str(folder.parent.relative_to(ROOT)) + "/")
+    changed = mark_bend(shipped, variant, bend_of(variant)["depth"],
+                        str(folder.parent.relative_to(ROOT)) + "/")
     (ROOT / SHIPPED).write_text(compact(shipped))
     print("\n".join(changed) or f"{variant}: nothing above the bend", file=sys.stderr,
           flush=True)
@@ -427,9 +435,7 @@ def node_rung(variant: str, nodes: int) -> Path:
 def check_nodes(variant: str, at_limit: bool = False) -> int | None:
     """The ladder's engine's node limit a move in a check: the variant's where it plays
     one (:func:`opponent_nodes`) or, ``at_limit``, whatever the variant; None: 0.1 s."""
-    if at_limit:
-        return int(json.loads((HERE / "opponent-nodes.json").read_text())[variant])
-    return opponent_nodes(variant)
+    return node_limit(variant) if at_limit else opponent_nodes(variant)
 
 
 def check_limits(variant: str, at_limit: bool = False) -> list[str]:

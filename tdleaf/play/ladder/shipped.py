@@ -80,9 +80,7 @@ def save_ladder(data: dict[str, Any], path: Path | None = None, note: str = "") 
             runs = [run]
         shipped["variants"][variant] = sorted(entries, key=lambda e: _level_order(e["level"]))
         sources[variant] = {**source, "runs": runs}
-        for e in entries:
-            if _above_bend(shipped, variant, e["elo"]):
-                e["bound"] = "lower"
+        _bound_above_bend(shipped, variant)
         saved += 1
     if not saved:
         raise LadderError("no ladder on the UCI_Elo scale to save (Sjeng's figures are "
@@ -199,8 +197,15 @@ def mark_bend(shipped: dict[str, Any], variant: str, depth: float, evidence: str
     where :func:`mark_bounds` reads it too. Returns what changed, as ``variant level:
     bound`` lines."""
     source = shipped.setdefault("sources", {}).setdefault(variant, {})
-    source["bend"] = {"uci_elo": round(bend_elo(round(depth, 2))),
-                      "opponent_depth": round(depth, 2), "evidence": evidence}
+    depth = round(depth, 2)
+    source["bend"] = {"uci_elo": round(bend_elo(depth)), "opponent_depth": depth,
+                      "evidence": evidence}
+    return _bound_above_bend(shipped, variant)
+
+
+def _bound_above_bend(shipped: dict[str, Any], variant: str) -> list[str]:
+    """Every rung of ``variant`` rated above the bend its source records made a lower
+    bound; what changed, as ``variant level: bound`` lines."""
     changed = []
     for e in shipped.get("variants", {}).get(variant, []):
         if _above_bend(shipped, variant, e.get("elo")) and e.get("bound") != "lower":
