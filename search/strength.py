@@ -20,8 +20,10 @@ A variant whose ladder has node rungs enough for a curve through them (rating ag
 log2 of the nodes, monotone, interpolated between the rungs: :func:`node_fit`) is served
 by that curve alone: a requested Elo gets the node budget the curve rates at it, clamped
 to the curve's range (the rungs lie a hundred Elo and more apart, and depth rungs rated
-beside them would let a higher request search less). Any other variant gets the
-measured limit whose rating is nearest the request (:func:`rung_for_elo`).
+beside them would let a higher request search less). Any other variant, and one whose
+ladder source says ``"serve": "nearest"`` (node rungs measured close enough to pick
+from, where no curve passed its held-out rungs), gets the measured limit whose rating is
+nearest the request (:func:`rung_for_elo`).
 :func:`elo_note` says which limit plays, with its rating and interval or the curve's.
 
 A level saved with a ``"bound"`` (``"lower"``: measured mostly against the top of the
@@ -273,11 +275,26 @@ def isotonic(ratings: list[float], games: list[float]) -> tuple[list[float], lis
 def node_fit(variant: str, path: str | Path | None = None) -> NodeFit | None:
     """The :class:`NodeFit` of ``variant``'s node rungs (their ratings, not bounds; all
     of them, a rung rated below a cheaper one too: pooling is what averages their
-    noise there), or None with fewer than :data:`MIN_FIT_RUNGS` of them or a curve that
-    does not rise."""
+    noise there), or None with fewer than :data:`MIN_FIT_RUNGS` of them, a curve that
+    does not rise, or a ladder served nearest-rung (:func:`serves_nearest`)."""
+    if serves_nearest(variant, path):
+        return None
     rungs = _rated(variant, path, True, ("nodes",))
     return fit_rungs(tuple(sorted((int(e["level"]["nodes"]), float(e["elo"]),
                                    float(e.get("games") or 1), _error(e)) for e in rungs)))
+
+
+def _source(variant: str, path: str | Path | None) -> dict[str, Any]:
+    """The source record of the ladder serving ``variant`` (empty where there is none)."""
+    name = ladder_variant(variant, path)
+    found = load_ladder(path).get("sources", {}).get(name, {}) if name else {}
+    return found if isinstance(found, dict) else {}
+
+
+def serves_nearest(variant: str, path: str | Path | None = None) -> bool:
+    """Whether ``variant``'s ladder serves its node rungs nearest-rung, with no curve
+    (its source's ``"serve": "nearest"``)."""
+    return _source(variant, path).get("serve") == "nearest"
 
 
 def _interval(entry: dict[str, Any]) -> tuple[float, float] | None:
@@ -375,7 +392,7 @@ def _beyond(name: str | None, path: str | Path | None) -> list[str]:
     """What lies above a ladder's range: its bend, where its source records one (above
     it the opponent's settings play alike), and its levels that are bounds."""
     ladder = load_ladder(path)
-    bend = ladder.get("sources", {}).get(name, {}).get("bend")
+    bend = _source(name, path).get("bend") if name else None
     out = []
     if isinstance(bend, dict):
         out.append(f"above UCI_Elo {bend['uci_elo']} the opponent's settings play alike at "
@@ -417,8 +434,7 @@ def ladder_search(variant: str, path: str | Path | None = None) -> str:
     name = ladder_variant(variant, path)
     if name is None:
         raise StrengthError(f"no strength ladder for {variant} in {_where(path)}")
-    source = load_ladder(path).get("sources", {}).get(name, {})
-    return str(source.get("search", "selective"))
+    return str(_source(variant, path).get("search", "selective"))
 
 
 def offered_range(path: str | Path | None = None) -> tuple[int, int]:
@@ -438,10 +454,7 @@ def offered_range(path: str | Path | None = None) -> tuple[int, int]:
 def ladder_evaluation(variant: str, path: str | Path | None = None) -> dict[str, Any] | None:
     """The evaluation the ladder serving ``variant`` measured (``{"weights": name,
     "digest": ...}``), or None when its ladder does not say (or there is none)."""
-    name = ladder_variant(variant, path)
-    if name is None:
-        return None
-    found = load_ladder(path).get("sources", {}).get(name, {}).get("evaluation")
+    found = _source(variant, path).get("evaluation")
     return found if isinstance(found, dict) else None
 
 

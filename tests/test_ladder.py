@@ -391,6 +391,42 @@ def test_node_rungs_are_read_through_a_monotone_curve(tmp_path):
     assert strength.limits_for_elo("chess", 1080, two) == {"nodes": 200}
 
 
+def test_node_rungs_served_nearest_have_no_curve(tmp_path):
+    """A ladder whose source says ``"serve": "nearest"`` plays the node rung rated nearest
+    the request, with its own rating and interval, and leaves out a rung rated below a
+    cheaper one; a later save against the same opponent keeps it so."""
+    def rung(nodes: int, elo: float) -> dict:
+        return {"level": {"nodes": nodes}, "elo": elo, "elo_ci": [elo - 43, elo + 43],
+                "games": 256, "wins": 128, "losses": 128, "draws": 0, "extrapolated": False}
+
+    ladder = {"variants": {"atomic": [rung(64, 1545.0), rung(128, 1509.0), rung(512, 1707.0),
+                                      rung(724, 1760.0), rung(1024, 1861.0)]},
+              "sources": {"atomic": {"engine": "FSF", "engine_limits": {"nodes": 17000},
+                                     "player": "default", "search": "selective",
+                                     "evaluation": {}, "serve": "nearest"}}}
+    path = tmp_path / "ladder.json"
+    path.write_text(json.dumps(ladder))
+    assert strength.serves_nearest("atomic", path) and strength.node_fit("atomic", path) is None
+    assert strength.elo_range("atomic", path) == (1545, 1861)
+    assert strength.limits_for_elo("atomic", 1740, path) == {"nodes": 724}
+    assert strength.limits_for_elo("atomic", 1520, path) == {"nodes": 64}   # not 128's 1509
+    assert strength.elo_note("atomic", 1830, path) == (
+        "UCI_Elo 1830: playing nodes 1024, rated 1861 [1818, 1904], 256 games, the nearest "
+        "measured level of the atomic ladder")
+    del ladder["sources"]["atomic"]["serve"]
+    path.write_text(json.dumps(ladder))
+    assert strength.node_fit("atomic", path) is not None
+    ladder["sources"]["atomic"]["serve"] = "nearest"
+    path.write_text(json.dumps(ladder))
+    data = {"player": "default", "date": "2026-12-06", "games_per_rung": 256, "command": "c",
+            "ladders": [{"scale": "uci_elo", "variant": "atomic", "engine": "FSF",
+                         "engine_limits": {"nodes": 17000}, "evaluation": None,
+                         "rungs": [rung(362, 1600.0)]}]}
+    saved = lad.save_ladder(data, path)
+    assert saved["sources"]["atomic"]["serve"] == "nearest"
+    assert strength.limits_for_elo("atomic", 1610, path) == {"nodes": 362}
+
+
 def test_a_node_curve_may_start_flat(tmp_path):
     """Rungs that rate alike up to a budget and climb above it (crazyhouse's, against
     Fairy-Stockfish) are pooled where they fall: the range starts at the cheapest pool's

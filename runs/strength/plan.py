@@ -116,6 +116,22 @@ ratings. Added 2026-12-05 21:22 UTC, before antichess's pairs were played: antic
 too, whose node rungs on the first machine rose past its bend (2228) to 2414 at 32,768
 nodes; its pairs at 29,000 nodes a move, 1750 against 2200 and 2250 against 2700.
 
+Atomic's rungs close enough to pick from. No curve met atomic's held-out rungs, and its
+depth rungs lie 165 and 262 Elo apart. Decided 2026-12-05 23:02 UTC, before any of the
+games below: atomic's node rungs are served nearest-rung with no curve (the candidate's
+source says ``"serve": "nearest"``: search.strength), its second held-out rungs (64 and
+1,024 nodes) join them, and ``--steps fill`` adds rungs of 256 games against the same
+opponent (the wasm build at 17,000 nodes a move), one at a time, each where the rungs
+that serve (search.strength.levels, rated below the bend) lie furthest apart in rating
+while that gap exceeds 50 Elo: at the geometric mean, rounded, of the dearer rung's
+budget and the next smaller budget measured (serving or not: a rung rated below a
+cheaper one serves no request, yet tells where the rise begins), into
+``runs/ladders/atomic-nodes-fill``. It stops when no gap exceeds 50, when that budget is
+measured already, or after :data:`FILL_MOST` rungs (a session's time; a fill stopped by
+hand earlier says so). ``ship`` then ships the candidate with no held-out check (it has
+no curve to check), its rungs above the bend marked, and ``check-at-limit`` plays the
+three checks; the depth rungs' checks move to ``runs/strength/check-depth-rungs/``.
+
 Every other step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet
 machine. Crazyhouse's first six rungs and its held-out rungs were played before this
 plan (RESULTS.md, "Strength on request"); the plan adds its dearest rung.
@@ -124,12 +140,14 @@ plan (RESULTS.md, "Strength on request"); the plan adds its dearest rung.
 import argparse
 import gzip
 import json
+import math
 import os
 import re
 import shlex
 import shutil
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import chess.pgn
@@ -162,6 +180,9 @@ REPLAYED_BATCHES = 4
 #: The variants whose rungs and checks play the ladder's engine at a node limit (the
 #: docstring), and where their games go.
 NODE_LIMITED = {"atomic": "atomic-nodes", "antichess": "antichess-nodes-vs-nodes"}
+#: The most rungs ``fill`` adds in one go, and the widest gap it leaves (the issue's).
+FILL_MOST = 9
+GAP = 50
 #: What the stronger of two settings above the bend must gain, at most (the upper end of
 #: its 95% interval), for the scale to count as flat there: half their nominal difference.
 FLAT_GAIN = 225
@@ -276,14 +297,18 @@ def held_out(variant: str) -> Path:
 
 
 def measure_held_out(variant: str, workers: int, nodes: list[int], name: str,
-                     save: str | None, games: int = 256) -> Path:
+                     save: str | None, games: int = 256, why: str | None = None) -> Path:
     """Held-out node rungs into ``runs/ladders/<stem>-<name>`` (:func:`stem`); ``save``: the
-    ladder they join (the candidate), or None (not saved)."""
+    ladder they join (the candidate), or None (not saved); ``why``: what rungs they are,
+    where not held-out rungs joining the curve."""
     out = f"runs/ladders/{stem(variant)}-{name}"
     what = (f"{variant}'s held-out node rungs, {games} games each, "
             + (f"saved into {save}, where they join the curve" if save else "not saved"))
     note = ["--note", f"{variant}'s first held-out rungs, joined to the curve (issue 63)"] \
         if save else []
+    if why:
+        what = f"{variant}'s {why}, {games} games each, saved into {save}"
+        note = ["--note", f"{variant}'s {why} (issue 63)"]
     run(["ladder", "--remeasure", "--variant", variant, "--depths", "", "--movetimes", "",
          "--nodes", ",".join(map(str, nodes)), "--games", str(games),
          "--workers", str(workers), *played_out(variant), *opponent_limit(variant), "--out", out,
@@ -328,12 +353,64 @@ def check_fit(variant: str, folder: Path) -> None:
 
 
 def missed(variant: str) -> str | None:
-    """Why the variant's curve may not ship (it misses a held-out rung), or None."""
+    """Why the variant's curve may not ship (it misses a held-out rung), or None; a
+    candidate served nearest-rung has no curve to miss (the docstring's ``fill``)."""
+    if strength.serves_nearest(variant, ROOT / LADDER):
+        return None
     checked = held_out(variant) / "check.json"
     if all(h["within_50"] for h in json.loads(checked.read_text())["held_out"]):
         return None
     return (f"{variant}: the curve misses a held-out rung by more than 50 Elo "
             f"({checked.relative_to(ROOT)})")
+
+
+def widest_gap(variant: str) -> tuple[float, int, int] | None:
+    """The widest gap in rating between the candidate's rungs that serve, rated below the
+    bend: (its Elo, the dearer rung's budget, the next smaller budget measured), or None
+    with fewer than two such rungs."""
+    top = bend_of(variant)["bend"]
+    serving = [e for e in strength.levels(variant, ROOT / LADDER, kinds=("nodes",))
+               if e["elo"] < top]
+    measured = sorted(e["level"]["nodes"] for e in
+                      json.loads((ROOT / LADDER).read_text())["variants"][variant]
+                      if "nodes" in e["level"])
+    gaps = [(b["elo"] - a["elo"], b["level"]["nodes"]) for a, b in pairwise(serving)]
+    if not gaps:
+        return None
+    gap, dearer = max(gaps)
+    return gap, dearer, max(n for n in measured if n < dearer)
+
+
+def fill(variant: str, workers: int) -> None:
+    """Rungs of 256 games where the served rungs lie more than :data:`GAP` apart, the
+    widest gap first, until none does (the docstring's ``fill``)."""
+    candidate = json.loads((ROOT / LADDER).read_text())
+    if candidate["sources"][variant].get("serve") != "nearest":
+        candidate["sources"][variant]["serve"] = "nearest"
+        (ROOT / LADDER).write_text(compact(candidate))
+    measure_held_out(variant, workers, HELD_OUT_AGAIN, "holdout2", LADDER,   # played: saved
+                     why="second held-out rungs, joined to the rungs served nearest")
+    out = ROOT / f"runs/ladders/{stem(variant)}-fill"
+    added: list[int] = []
+    if (out / "ladder.json").exists():
+        added = [r["level"]["nodes"] for lad in json.loads((out / "ladder.json").read_text())
+                 ["ladders"] for r in lad["rungs"]]
+    while len(added) < FILL_MOST:
+        widest = widest_gap(variant)
+        if widest is None or widest[0] <= GAP:
+            break
+        gap, dearer, cheaper = widest
+        nodes = round(math.sqrt(dearer * cheaper))
+        if nodes in (dearer, cheaper) or nodes in added:
+            break
+        print(f"{variant}: a gap of {gap:.0f} Elo below nodes {dearer}: a rung of {nodes} "
+              f"nodes", file=sys.stderr, flush=True)
+        added.append(nodes)
+        measure_held_out(variant, workers, sorted(added), "fill", LADDER,
+                         why="rungs where the served ones lie more than 50 Elo apart")
+    widest = widest_gap(variant)
+    print(f"{variant}: {len(added)} rungs added ({sorted(added)}); the widest gap now "
+          f"{widest[0] if widest else 0:.0f} Elo", file=sys.stderr, flush=True)
 
 
 def ship(variant: str, workers: int) -> None:
@@ -558,8 +635,8 @@ def same_machine(variant: str, workers: int) -> None:
 
 
 STEPS = {"same-machine": same_machine, "rungs": rungs, "holdout": holdout, "more": more,
-         "deeper": deeper, "again": again, "ship": ship, "ship-or-deeper": ship_or_deeper,
-         "bend": bend,
+         "deeper": deeper, "again": again, "fill": fill, "ship": ship,
+         "ship-or-deeper": ship_or_deeper, "bend": bend,
          "check": check, "check-at-limit": check_at_limit, "check-candidate": check_candidate,
          "check-ladder-openings": check_ladder_openings}
 

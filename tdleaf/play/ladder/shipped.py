@@ -27,8 +27,9 @@ def save_ladder(data: dict[str, Any], path: Path | None = None, note: str = "") 
 
     A variant already in the file against the same engine, engine limits, player and
     search keeps the levels this run did not measure (a later run adding depth 6 keeps
-    depths 1-5) and its bend (:func:`mark_bend`: a new rung rated above it is a lower
-    bound), and its source lists every run that contributed; a variant measured
+    depths 1-5), its bend (:func:`mark_bend`: a new rung rated above it is a lower
+    bound) and how it is served (``"serve": "nearest"``: :mod:`search.strength`), and its
+    source lists every run that contributed; a variant measured
     otherwise is replaced whole."""
     target = path if path is not None else user_data_dir() / strength.LADDER_FILE
     base = target if target.exists() else strength.ladder_path()
@@ -74,8 +75,8 @@ def save_ladder(data: dict[str, Any], path: Path | None = None, note: str = "") 
             runs = [dict(r, levels=[lv for lv in r["levels"] if lv not in measured])
                     for r in _source_runs(old, old_entries)]
             runs = [r for r in runs if r["levels"]] + [run]
-            if "bend" in old:       # the same opponent at the same limits: the same bend
-                source["bend"] = old["bend"]
+            # The same opponent at the same limits: the same bend, served the same way.
+            source.update({k: old[k] for k in ("bend", "serve") if k in old})
         else:
             runs = [run]
         shipped["variants"][variant] = sorted(entries, key=lambda e: _level_order(e["level"]))
