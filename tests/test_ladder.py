@@ -216,10 +216,10 @@ def test_a_rung_above_the_top_of_the_scale_is_saved_and_shown_as_a_bound(tmp_pat
 
 def test_the_shipped_ladder_marks_the_bounds_its_records_show():
     """search/data/ladder.json carries every bound its measurements in runs/ladders/
-    show (tdleaf.play.ladder.mark_bounds finds nothing to change), atomic's upper rungs
-    among them, racing kings' dearest node rung, and the rungs of those two and of
-    antichess rated above their bend; the marks follow from the records and the bend,
-    not from hand edits."""
+    show (tdleaf.play.ladder.mark_bounds finds nothing to change), atomic's two dearest
+    node rungs among them, racing kings' dearest node rung, and the rungs of those two
+    and of antichess rated above their bend; the marks follow from the records and the
+    bend, not from hand edits. Atomic's node rungs serve nearest-rung."""
     shipped = json.loads((ROOT / "search" / "data" / "ladder.json").read_text())
     records = sorted((ROOT / "runs" / "ladders").glob("*/ladder.json"))
     assert records
@@ -229,9 +229,9 @@ def test_the_shipped_ladder_marks_the_bounds_its_records_show():
               for e in entries if e.get("bound")}
     above_bend = ['{"depth": 6}', '{"nodes": 8192}', '{"nodes": 32768}', '{"movetime": 0.1}',
                   '{"movetime": 1.0}']          # plan.py's bend step (RESULTS.md)
-    assert bounds == {("atomic", '{"depth": 6}'): "lower", ("atomic", '{"movetime": 0.1}'): "lower",
-                      ("atomic", '{"movetime": 1.0}'): "lower",
-                      ("atomic", '{"depth": 4}'): "lower", ("atomic", '{"depth": 5}'): "lower",
+    assert bounds == {("atomic", '{"nodes": 8192}'): "lower",
+                      ("atomic", '{"nodes": 32768}'): "lower",
+                      ("atomic", '{"nodes": 131072}'): "lower",
                       ("antichess", '{"nodes": 32768}'): "lower",
                       ("antichess", '{"nodes": 131072}'): "lower",
                       ("racingkings", '{"nodes": 131072}'): "lower",
@@ -239,7 +239,8 @@ def test_the_shipped_ladder_marks_the_bounds_its_records_show():
     assert shipped["sources"]["racingkings"]["bend"]["uci_elo"] == 2149
     assert shipped["sources"]["atomic"]["bend"]["uci_elo"] == 2101
     assert shipped["sources"]["antichess"]["bend"]["uci_elo"] == 2228
-    assert strength.levels("atomic")[-1]["level"] == {"depth": 3}
+    assert strength.levels("atomic")[-1]["level"] == {"nodes": 4096}
+    assert strength.serves_nearest("atomic") and not strength.serves_nearest("chess")
 
 
 # --------------------------------------------------------------------------------------
