@@ -383,7 +383,8 @@ def widest_gap(variant: str) -> tuple[float, int, int] | None:
 
 def fill(variant: str, workers: int) -> None:
     """Rungs of 256 games where the served rungs lie more than :data:`GAP` apart, the
-    widest gap first, until none does (the docstring's ``fill``)."""
+    widest gap first, until none does or :data:`FILL_MOST` are added (the docstring's
+    ``fill``); resumes from the rungs in its folder."""
     candidate = json.loads((ROOT / LADDER).read_text())
     if candidate["sources"][variant].get("serve") != "nearest":
         candidate["sources"][variant]["serve"] = "nearest"
@@ -407,7 +408,7 @@ def fill(variant: str, workers: int) -> None:
               f"nodes", file=sys.stderr, flush=True)
         added.append(nodes)
         measure_held_out(variant, workers, sorted(added), "fill", LADDER,
-                         why="rungs where the served ones lie more than 50 Elo apart")
+                         why=f"rungs where the served ones lie more than {GAP} Elo apart")
     widest = widest_gap(variant)
     print(f"{variant}: {len(added)} rungs added ({sorted(added)}); the widest gap now "
           f"{widest[0] if widest else 0:.0f} Elo", file=sys.stderr, flush=True)
