@@ -253,6 +253,12 @@ def _ladder_file(tmp_path: Path, entries: dict) -> Path:
     return path
 
 
+def _rung(nodes: int, elo: float, half: float = 40) -> dict:
+    """A 256-game node rung as a ladder file holds it, its interval +-``half``."""
+    return {"level": {"nodes": nodes}, "elo": elo, "elo_ci": [elo - half, elo + half],
+            "games": 256, "wins": 128, "losses": 128, "draws": 0, "extrapolated": False}
+
+
 def test_the_scale_bends_where_the_opponents_search_stops_deepening():
     """Fairy-Stockfish picks its move at depth 1 + level: the bend is the UCI_Elo whose
     level is the depth its search reaches, less one."""
@@ -266,12 +272,8 @@ def test_a_rung_rated_above_the_bend_is_a_lower_bound(tmp_path):
     """mark_bend marks the rungs rated above the bend; the curve, the range and the
     clamp note end below it; a later save against the same opponent keeps the bend and
     marks a new rung above it."""
-    def rung(nodes: int, elo: float) -> dict:
-        return {"level": {"nodes": nodes}, "elo": elo, "elo_ci": [elo - 40, elo + 40],
-                "games": 256, "wins": 128, "losses": 128, "draws": 0, "extrapolated": False}
-
-    shipped = {"variants": {"chess": [rung(32, 1500.0), rung(128, 1700.0), rung(512, 1900.0),
-                                      rung(2048, 2150.0), rung(8192, 2400.0)]},
+    shipped = {"variants": {"chess": [_rung(32, 1500.0), _rung(128, 1700.0), _rung(512, 1900.0),
+                                      _rung(2048, 2150.0), _rung(8192, 2400.0)]},
                "sources": {"chess": {"engine": "FSF", "engine_limits": {"nodes": 20000}}}}
     bend = lad.bend_elo(9.0)
     assert 2100 < bend < 2150
@@ -291,7 +293,7 @@ def test_a_rung_rated_above_the_bend_is_a_lower_bound(tmp_path):
     data = {"player": "default", "date": "2026-12-05", "games_per_rung": 256, "command": "c",
             "ladders": [{"scale": "uci_elo", "variant": "chess", "engine": "FSF",
                          "engine_limits": {"nodes": 20000}, "evaluation": None,
-                         "rungs": [dict(rung(32768, 2600.0), elo_ci=[2560.0, 2640.0])]}]}
+                         "rungs": [_rung(32768, 2600.0)]}]}
     shipped["sources"]["chess"].update(player="default", search="selective", evaluation={})
     path.write_text(json.dumps(shipped))
     saved = lad.save_ladder(data, path)
@@ -396,12 +398,9 @@ def test_node_rungs_served_nearest_have_no_curve(tmp_path):
     """A ladder whose source says ``"serve": "nearest"`` plays the node rung rated nearest
     the request, with its own rating and interval, and leaves out a rung rated below a
     cheaper one; a later save against the same opponent keeps it so."""
-    def rung(nodes: int, elo: float) -> dict:
-        return {"level": {"nodes": nodes}, "elo": elo, "elo_ci": [elo - 43, elo + 43],
-                "games": 256, "wins": 128, "losses": 128, "draws": 0, "extrapolated": False}
-
-    ladder = {"variants": {"atomic": [rung(64, 1545.0), rung(128, 1509.0), rung(512, 1707.0),
-                                      rung(724, 1760.0), rung(1024, 1861.0)]},
+    ladder = {"variants": {"atomic": [_rung(64, 1545.0, 43), _rung(128, 1509.0, 43),
+                                      _rung(512, 1707.0, 43), _rung(724, 1760.0, 43),
+                                      _rung(1024, 1861.0, 43)]},
               "sources": {"atomic": {"engine": "FSF", "engine_limits": {"nodes": 17000},
                                      "player": "default", "search": "selective",
                                      "evaluation": {}, "serve": "nearest"}}}
@@ -422,7 +421,7 @@ def test_node_rungs_served_nearest_have_no_curve(tmp_path):
     data = {"player": "default", "date": "2026-12-06", "games_per_rung": 256, "command": "c",
             "ladders": [{"scale": "uci_elo", "variant": "atomic", "engine": "FSF",
                          "engine_limits": {"nodes": 17000}, "evaluation": None,
-                         "rungs": [rung(362, 1600.0)]}]}
+                         "rungs": [_rung(362, 1600.0, 43)]}]}
     saved = lad.save_ladder(data, path)
     assert saved["sources"]["atomic"]["serve"] == "nearest"
     assert strength.limits_for_elo("atomic", 1610, path) == {"nodes": 362}

@@ -299,16 +299,15 @@ def held_out(variant: str) -> Path:
 def measure_held_out(variant: str, workers: int, nodes: list[int], name: str,
                      save: str | None, games: int = 256, why: str | None = None) -> Path:
     """Held-out node rungs into ``runs/ladders/<stem>-<name>`` (:func:`stem`); ``save``: the
-    ladder they join (the candidate), or None (not saved); ``why``: what rungs they are,
-    where not held-out rungs joining the curve."""
+    ladder they join (the candidate), or None (not saved); ``why``: what saved rungs they
+    are (by default the first held-out rungs, joining the curve)."""
     out = f"runs/ladders/{stem(variant)}-{name}"
-    what = (f"{variant}'s held-out node rungs, {games} games each, "
-            + (f"saved into {save}, where they join the curve" if save else "not saved"))
-    note = ["--note", f"{variant}'s first held-out rungs, joined to the curve (issue 63)"] \
-        if save else []
-    if why:
+    if save:
+        why = why or "first held-out rungs, joined to the curve"
         what = f"{variant}'s {why}, {games} games each, saved into {save}"
         note = ["--note", f"{variant}'s {why} (issue 63)"]
+    else:
+        what, note = f"{variant}'s held-out node rungs, {games} games each, not saved", []
     run(["ladder", "--remeasure", "--variant", variant, "--depths", "", "--movetimes", "",
          "--nodes", ",".join(map(str, nodes)), "--games", str(games),
          "--workers", str(workers), *played_out(variant), *opponent_limit(variant), "--out", out,
@@ -371,9 +370,8 @@ def widest_gap(variant: str) -> tuple[float, int, int] | None:
     top = bend_of(variant)["bend"]
     serving = [e for e in strength.levels(variant, ROOT / LADDER, kinds=("nodes",))
                if e["elo"] < top]
-    measured = sorted(e["level"]["nodes"] for e in
-                      json.loads((ROOT / LADDER).read_text())["variants"][variant]
-                      if "nodes" in e["level"])
+    measured = [e["level"]["nodes"] for e in
+                strength.load_ladder(ROOT / LADDER)["variants"][variant] if "nodes" in e["level"]]
     gaps = [(b["elo"] - a["elo"], b["level"]["nodes"]) for a, b in pairwise(serving)]
     if not gaps:
         return None
