@@ -7,12 +7,13 @@ import multiprocessing
 import os
 import signal
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tdleaf.backend import Backend, BackendError, run_units
+from tdleaf.backend import Backend, BackendError, Pool, run_units
 from tdleaf.cli import main
 
 
@@ -47,6 +48,19 @@ class Squares:
                 os._exit(9)
 
     def close(self, state: dict) -> None:
+        pass
+
+
+class Tokens:
+    """Each unit yields its worker's token, made once by ``start``."""
+
+    def start(self) -> str:
+        return uuid.uuid4().hex
+
+    def run(self, state: str, unit: int):
+        yield state
+
+    def close(self, state: str) -> None:
         pass
 
 
@@ -122,6 +136,30 @@ def test_ctrl_c_stops_the_workers_and_is_raised():
     assert signal.getsignal(signal.SIGINT) is before
     assert len(taken) < sum(range(1, 400))
     assert multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("backend", [Backend(), Backend(workers=2)], ids=["here", "2 workers"])
+def test_a_pool_keeps_its_workers_from_one_run_to_the_next(backend):
+    """Three rounds of units on one pool run on the workers its first round started."""
+    rounds: list[set[str]] = []
+    with Pool(backend, Tokens()) as pool:
+        for _ in range(3):
+            tokens: set[str] = set()
+            pool.run(range(4), lambda u, token: tokens.add(token))
+            rounds.append(tokens)
+    assert len(rounds[0]) == (backend.workers or 1)
+    assert rounds[1] == rounds[2] == rounds[0]
+    with pytest.raises(BackendError, match="closed"):
+        pool.run([1], lambda u, token: None)
+
+
+def test_a_pool_whose_run_fails_is_closed():
+    pool = Pool(Backend(workers=2), Squares(fail_on=2))
+    with pytest.raises(BackendError, match="unit 2 is bad"):
+        pool.run(range(1, 6), lambda u, item: None)
+    assert multiprocessing.active_children() == []
+    with pytest.raises(BackendError, match="closed"):
+        pool.run([1], lambda u, item: None)
 
 
 @pytest.mark.parametrize("backend, message", [

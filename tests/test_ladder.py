@@ -1040,3 +1040,15 @@ def test_the_opponents_node_limits_are_one_set_of_numbers():
     doc = (ROOT / "docs/engine.md").read_text()
     for variant in ("chess", "crazyhouse", "giveaway"):
         assert re.search(rf"{variant}\s+{limits[variant]:,}\b", doc), variant
+
+
+def test_the_batches_benchmark_plays_the_same_series_both_ways(capsys):
+    """``tdleaf bench batches``: the series of a ladder's batches, with the players
+    started every batch and kept by a pool: the same games each way."""
+    engine_path("fairy-stockfish")
+    assert main(["bench", "batches", "--variant", "chess", "--batches", "2", "--rounds", "1",
+                 "--workers", "1", "--nodes", "100", "--engine-nodes", "1000", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["engine"] == "fairy-stockfish"
+    assert [[r["games"] for r in report["runs"][w]] for w in ("started", "kept")] == [[4], [4]]
+    assert report["ratio"] > 0

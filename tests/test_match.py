@@ -29,7 +29,15 @@ from tdleaf.cli import main
 from tdleaf.cli.tools import exclusive
 from tdleaf.play import engines, stats
 from tdleaf.play.game import Adjudication, Clock, play_game
-from tdleaf.play.match import GameOutcome, MatchConfig, MatchError, PlayerConfig, Summary, run_match
+from tdleaf.play.match import (
+    GameOutcome,
+    MatchConfig,
+    MatchError,
+    MatchPool,
+    PlayerConfig,
+    Summary,
+    run_match,
+)
 from tdleaf.play.openings import OpeningError, random_opening, read_openings
 from tdleaf.play.pgn import read_games
 from tdleaf.play.players import (
@@ -587,6 +595,59 @@ def test_an_engines_settings_are_in_every_games_headers_and_the_summary(tmp_path
         [("depth=1", engine), (engine, "depth=1")]
     assert main([*argv[:-2], "-o", "B.Threads=2", "--games", "4", "--resume"]) == 2
     assert "played with movetime=0.05" in capsys.readouterr().err
+
+
+def _series_match(tmp_path: Path, k: int, options: dict, backend: Backend = Backend()) -> MatchConfig:
+    """Match ``k`` of a series against Fairy-Stockfish at ``options`` (a ladder's batch)."""
+    return MatchConfig("chess", PlayerConfig("traditional", {"depth": 1, "name": "tdleaf d1"}),
+                       PlayerConfig("uci:fairy-stockfish", {"depth": 1, **options,
+                                                            "name": f"fsf {k}"}),
+                       games=2, adjudication=Adjudication(max_plies=16), backend=backend,
+                       pgn=str(tmp_path / f"{k}.pgn"))
+
+
+def test_a_pool_plays_a_series_of_matches_against_one_engine_retuned(tmp_path):
+    """The matches of a MatchPool (a ladder's batches) keep their players: the engine
+    started once takes each match's options on the way (the UCI_Elo the engine holds,
+    the name and settings each PGN records), and one started afresh where a match leaves
+    out an option set before, which UCI cannot unset."""
+    engine_path("fairy-stockfish")
+    with MatchPool(Backend()) as pool:
+        run_match(_series_match(tmp_path, 1, {"UCI_LimitStrength": True, "UCI_Elo": 1400}),
+                  pool=pool)
+        side = pool.seat.side
+        assert side is not None
+        first = side.b.process.pid
+        summary = run_match(_series_match(tmp_path, 2, {"UCI_LimitStrength": True,
+                                                        "UCI_Elo": 2000}), pool=pool)
+        assert side.b.process.pid == first
+        assert side.b.engine.protocol.config["UCI_Elo"] == 2000
+        assert summary.b == "fsf 2"
+        assert {(g.white, g.black_settings) for g in read_games(tmp_path / "2.pgn")} == \
+            {("tdleaf d1", "depth=1 UCI_LimitStrength=true UCI_Elo=2000"),
+             ("fsf 2", "depth=1")}
+        run_match(_series_match(tmp_path, 3, {"Skill Level": 3}), pool=pool)
+        assert pool.seat.side is side and side.b.process.pid != first
+        config = side.b.engine.protocol.config
+        assert (config["UCI_LimitStrength"], config["Skill Level"]) == (False, 3)
+    assert pool.seat.side is None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
+def test_a_pools_workers_start_their_engines_once_for_a_series(tmp_path):
+    """Three matches on two workers: one Fairy-Stockfish in each worker and one in this
+    process (to check each match's players), not three a match."""
+    engine_path("fairy-stockfish")
+    backend = Backend(workers=2)
+    with Descendants("fairy-stockfish") as ours, MatchPool(backend) as pool:
+        for k, elo in enumerate((1400, 1700, 2000)):
+            run_match(_series_match(tmp_path, k, {"UCI_LimitStrength": True, "UCI_Elo": elo},
+                                    backend), pool=pool)
+            played = {s for g in read_games(tmp_path / f"{k}.pgn")
+                      for s in (g.white_settings, g.black_settings)}
+            assert played == {"depth=1", f"depth=1 UCI_LimitStrength=true UCI_Elo={elo}"}
+    assert len(ours.seen) == 3, ours.seen
+    assert not still_running(ours.seen)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc and setpriv")

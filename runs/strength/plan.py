@@ -132,6 +132,18 @@ hand earlier says so). ``ship`` then ships the candidate with no held-out check 
 no curve to check), its rungs above the bend marked, and ``check-at-limit`` plays the
 three checks; the depth rungs' checks move to ``runs/strength/check-depth-rungs/``.
 
+Atomic's fill carried on. The first nine rungs left five gaps over 50 Elo (85, 67, 105,
+51, 81), the ninth's limit reached. Decided 2026-12-06 (UTC, committed before any of
+the games below): ``fill`` goes on, resuming in the same folder, to :data:`FILL_MOST`
+= 18 rungs in all, by the same rule; where a gap's rounded mean is one of its own two
+budgets (no budget lies between them), that gap is passed over for the next widest
+instead of ending the fill. The ladder now keeps its players from batch to batch (one
+``MatchPool`` a ladder): the same openings, settings and seeds, the engine told
+``ucinewgame`` and its new options between games instead of started again. Then
+``ship``; a check whose setting the new ladder plays at another rung is played again,
+its earlier folder moved to ``runs/strength/check-fill9/`` first (``played_at`` refuses
+it otherwise); a check still played at its rung stands.
+
 Every other step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet
 machine. Crazyhouse's first six rungs and its held-out rungs were played before this
 plan (RESULTS.md, "Strength on request"); the plan adds its dearest rung.
@@ -181,7 +193,7 @@ REPLAYED_BATCHES = 4
 #: docstring), and where their games go.
 NODE_LIMITED = {"atomic": "atomic-nodes", "antichess": "antichess-nodes-vs-nodes"}
 #: The most rungs ``fill`` adds in one go, and the widest gap it leaves (the issue's).
-FILL_MOST = 9
+FILL_MOST = 18
 GAP = 50
 #: What the stronger of two settings above the bend must gain, at most (the upper end of
 #: its 95% interval), for the scale to count as flat there: half their nominal difference.
@@ -363,26 +375,29 @@ def missed(variant: str) -> str | None:
             f"({checked.relative_to(ROOT)})")
 
 
-def widest_gap(variant: str) -> tuple[float, int, int] | None:
-    """The widest gap in rating between the candidate's rungs that serve, rated below the
-    bend: (its Elo, the dearer rung's budget, the next smaller budget measured), or None
-    with fewer than two such rungs."""
+def gaps(variant: str) -> list[tuple[float, int, int]]:
+    """The gaps in rating between the candidate's rungs that serve, rated below the
+    bend, widest first: (its Elo, the dearer rung's budget, the next smaller budget
+    measured)."""
     top = bend_of(variant)["bend"]
     serving = [e for e in strength.levels(variant, ROOT / LADDER, kinds=("nodes",))
                if e["elo"] < top]
     measured = [e["level"]["nodes"] for e in
                 strength.load_ladder(ROOT / LADDER)["variants"][variant] if "nodes" in e["level"]]
-    gaps = [(b["elo"] - a["elo"], b["level"]["nodes"]) for a, b in pairwise(serving)]
-    if not gaps:
-        return None
-    gap, dearer = max(gaps)
-    return gap, dearer, max(n for n in measured if n < dearer)
+    return sorted(((b["elo"] - a["elo"], b["level"]["nodes"],
+                    max(n for n in measured if n < b["level"]["nodes"]))
+                   for a, b in pairwise(serving)), reverse=True)
+
+
+def widest_gap(variant: str) -> tuple[float, int, int] | None:
+    """The widest of :func:`gaps`, or None with fewer than two rungs that serve."""
+    return next(iter(gaps(variant)), None)
 
 
 def fill(variant: str, workers: int) -> None:
     """Rungs of 256 games where the served rungs lie more than :data:`GAP` apart, the
     widest gap first, until none does or :data:`FILL_MOST` are added (the docstring's
-    ``fill``); resumes from the rungs in its folder."""
+    ``fill``, carried on); resumes from the rungs in its folder."""
     candidate = json.loads((ROOT / LADDER).read_text())
     if candidate["sources"][variant].get("serve") != "nearest":
         candidate["sources"][variant]["serve"] = "nearest"
@@ -395,13 +410,13 @@ def fill(variant: str, workers: int) -> None:
         added = [r["level"]["nodes"] for lad in json.loads((out / "ladder.json").read_text())
                  ["ladders"] for r in lad["rungs"]]
     while len(added) < FILL_MOST:
-        widest = widest_gap(variant)
-        if widest is None or widest[0] <= GAP:
+        # Widest first; a gap with no budget between its two is passed over.
+        found = next(((gap, dearer, nodes) for gap, dearer, cheaper in gaps(variant)
+                      if gap > GAP and (nodes := round(math.sqrt(dearer * cheaper)))
+                      not in (dearer, cheaper, *added)), None)
+        if found is None:
             break
-        gap, dearer, cheaper = widest
-        nodes = round(math.sqrt(dearer * cheaper))
-        if nodes in (dearer, cheaper) or nodes in added:
-            break
+        gap, dearer, nodes = found
         print(f"{variant}: a gap of {gap:.0f} Elo below nodes {dearer}: a rung of {nodes} "
               f"nodes", file=sys.stderr, flush=True)
         added.append(nodes)

@@ -17,7 +17,8 @@ killed, its node lost) loses that unit only: it is played again on a fresh worke
 ``again(unit)`` (default: the unit as it was), so a unit whose items the caller has
 already recorded carries on from them and nothing is recorded twice; ``again`` returning
 None says the unit needs nothing more (its worker died after its last item, before
-saying that it had finished).
+saying that it had finished). A :class:`Pool` keeps its workers, and what their
+``start()`` started, from one round of units to the next.
 
 Results never depend on the backend when a unit's items depend only on the job and the
 unit (its seed comes from its index): a worker's state must not carry anything from one
@@ -34,7 +35,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 #: The backends: this process or local worker processes ("local"), or Ray ("ray").
 KINDS = ("local", "ray")
@@ -103,35 +104,84 @@ def run_units(backend: Backend, job: Job, units: Iterable[Any], take: Take, *,
     with each item as it comes (see the module's docstring). Raises
     :class:`BackendError` when a worker cannot start or fails; KeyboardInterrupt stops
     every worker (and its engines) before it propagates."""
-    backend.validate()
-    todo = list(units)
-    if not todo:
-        return
-    if backend.kind == "local" and (backend.workers or 1) <= 1:
-        _run_here(job, todo, take)
-        return
-    lanes: Lanes
-    if backend.kind == "ray":
-        from .cluster import RayLanes
-        lanes = RayLanes(job, backend.address)
-    else:
-        from .local import LocalLanes
-        lanes = LocalLanes(job)
-    _schedule(lanes, backend.workers, todo, take, again or (lambda u: u))
+    with Pool(backend, job) as pool:
+        pool.run(units, take, again=again)
 
 
-def _run_here(job: Job, units: list[Any], take: Take) -> None:
-    """One worker: this process."""
-    state = job.start()
-    try:
-        for unit in units:
-            stop = False
-            for item in job.run(state, unit):
-                stop = bool(take(unit, item)) or stop
-            if stop:
+class Pool:
+    """Workers kept from one :meth:`run` to the next, for a caller whose units come in
+    rounds that depend on what came back before (a ladder's batches, each against a
+    setting chosen from the games so far): each worker runs ``job.start()`` once, at the
+    first run that has units, not once a round. The first such run's units bound the
+    number of workers (one per unit at most). A run that fails closes the pool; leaving
+    the ``with`` block closes it too, letting the workers close their state when no
+    error is on its way."""
+
+    def __init__(self, backend: Backend, job: Job) -> None:
+        self.backend = backend.validate()
+        self.job = job
+        self._here = backend.kind == "local" and (backend.workers or 1) <= 1
+        self._state: Any = None            # this process's worker state, once started
+        self._lanes: Lanes | None = None
+        self._open = 0                     # workers started in lanes
+        self._closed = False
+
+    def run(self, units: Iterable[Any], take: Take, *,
+            again: Callable[[Any], Any] | None = None) -> None:
+        """As :func:`run_units`, on this pool's workers."""
+        if self._closed:
+            raise BackendError("the pool of workers is closed")
+        todo = list(units)
+        if not todo:
+            return
+        try:
+            if self._here:
+                if self._state is None:
+                    self._state = self.job.start()
+                _run_here(self.job, self._state, todo, take)
                 return
-    finally:
-        job.close(state)
+            if self._lanes is None:
+                self._lanes = self._new_lanes()
+                self._open = self._lanes.open(self.backend.workers, len(todo))
+            _schedule(self._lanes, self._open, todo, take, again or (lambda u: u))
+        except BaseException:
+            self.close(graceful=False)
+            raise
+
+    def _new_lanes(self) -> Lanes:
+        if self.backend.kind == "ray":
+            from .cluster import RayLanes
+            return RayLanes(self.job, self.backend.address)
+        from .local import LocalLanes
+        return LocalLanes(self.job)
+
+    def close(self, graceful: bool = True) -> None:
+        """Stop the workers (``graceful``: let each close its state first)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._state is not None:
+            state, self._state = self._state, None
+            self.job.close(state)
+        if self._lanes is not None:
+            lanes, self._lanes = self._lanes, None
+            lanes.close(graceful)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        self.close(graceful=kind is None)
+
+
+def _run_here(job: Job, state: Any, units: list[Any], take: Take) -> None:
+    """One worker: this process, its state started already."""
+    for unit in units:
+        stop = False
+        for item in job.run(state, unit):
+            stop = bool(take(unit, item)) or stop
+        if stop:
+            return
 
 
 # -- many workers ----------------------------------------------------------------------------
@@ -168,55 +218,50 @@ class Lanes(Protocol):
         ...
 
 
-def _schedule(lanes: Lanes, workers: int | None, units: list[Any], take: Take,
+def _schedule(lanes: Lanes, n: int, units: list[Any], take: Take,
               again: Callable[[Any], Any]) -> None:
-    """Hand the units out one at a time per lane; replay a lost lane's unit."""
+    """Hand the units out one at a time to the ``n`` open lanes; replay a lost lane's
+    unit. The lanes stay open (their owner closes them)."""
     queue: deque[tuple[int, Any]] = deque(enumerate(units))
     running: dict[int, tuple[int, Any]] = {}      # lane -> (unit's position, unit)
     lost: dict[int, int] = {}                     # unit's position -> times lost
     stopping = False
-    graceful = False
-    try:
-        n = lanes.open(workers, len(units))
-        for lane in range(n):
-            if queue:
-                running[lane] = queue.popleft()
-                lanes.submit(lane, running[lane][1])
-        # Not around open: a worker that waits for a CPU of the cluster may hold it up
-        # for long, and Ctrl-C must still end that wait.
-        with _sigint_noted() as interrupted:
-            while running:
-                events = lanes.poll(0.5)
-                if interrupted():
-                    raise KeyboardInterrupt
-                for ev in events:
-                    if ev.lane not in running:
-                        continue
-                    pos, unit = running[ev.lane]
-                    if ev.kind == "item":
-                        if take(unit, ev.item) and not stopping:
-                            stopping = True
-                            queue.clear()
-                        continue
-                    del running[ev.lane]
-                    if ev.kind == "lost":
-                        lost[pos] = lost.get(pos, 0) + 1
-                        if lost[pos] > RETRIES:
-                            raise BackendError(f"unit {pos} lost its worker {lost[pos]} times "
-                                               f"(last: {ev.why}); giving up")
-                        rest = again(unit)
-                        print(f"tdleaf: a worker was lost ({ev.why}); "
-                              + ("its unit is played again on a fresh one" if rest is not None
-                                 else "its unit had finished"), file=sys.stderr, flush=True)
-                        if rest is not None:
-                            queue.appendleft((pos, rest))
-                        lanes.replace(ev.lane)
-                    if queue:
-                        running[ev.lane] = queue.popleft()
-                        lanes.submit(ev.lane, running[ev.lane][1])
-        graceful = True
-    finally:
-        lanes.close(graceful)
+    for lane in range(n):
+        if queue:
+            running[lane] = queue.popleft()
+            lanes.submit(lane, running[lane][1])
+    # Not around open: a worker that waits for a CPU of the cluster may hold it up for
+    # long, and Ctrl-C must still end that wait.
+    with _sigint_noted() as interrupted:
+        while running:
+            events = lanes.poll(0.5)
+            if interrupted():
+                raise KeyboardInterrupt
+            for ev in events:
+                if ev.lane not in running:
+                    continue
+                pos, unit = running[ev.lane]
+                if ev.kind == "item":
+                    if take(unit, ev.item) and not stopping:
+                        stopping = True
+                        queue.clear()
+                    continue
+                del running[ev.lane]
+                if ev.kind == "lost":
+                    lost[pos] = lost.get(pos, 0) + 1
+                    if lost[pos] > RETRIES:
+                        raise BackendError(f"unit {pos} lost its worker {lost[pos]} times "
+                                           f"(last: {ev.why}); giving up")
+                    rest = again(unit)
+                    print(f"tdleaf: a worker was lost ({ev.why}); "
+                          + ("its unit is played again on a fresh one" if rest is not None
+                             else "its unit had finished"), file=sys.stderr, flush=True)
+                    if rest is not None:
+                        queue.appendleft((pos, rest))
+                    lanes.replace(ev.lane)
+                if queue:
+                    running[ev.lane] = queue.popleft()
+                    lanes.submit(ev.lane, running[ev.lane][1])
 
 
 @contextlib.contextmanager

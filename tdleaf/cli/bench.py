@@ -247,6 +247,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--json", action="store_true", help="print one JSON object")
     b.set_defaults(run=run_backend)
 
+    from tdleaf.bench import batches as bench_batches_module
+    b = sub.add_parser("batches", help="games/s of a ladder's batches, players kept from batch "
+                                       "to batch against started for each",
+                       description=bench_batches_module.__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--variant", default=bench_batches_module.VARIANT, metavar="V",
+                   help=f"(default {bench_batches_module.VARIANT}, against its UCI_Elo engine)")
+    b.add_argument("--nodes", type=positive_int, default=bench_batches_module.NODES, metavar="N",
+                   help=f"tdleaf's nodes a move (default {bench_batches_module.NODES})")
+    b.add_argument("--engine-nodes", type=positive_int, default=bench_batches_module.ENGINE_NODES,
+                   metavar="N", help=f"the engine's nodes a move (default "
+                                     f"{bench_batches_module.ENGINE_NODES})")
+    b.add_argument("--batches", type=positive_int, default=bench_batches_module.BATCHES,
+                   metavar="N", help=f"batches of two games a series (default "
+                                     f"{bench_batches_module.BATCHES})")
+    b.add_argument("--workers", type=positive_int, default=bench_batches_module.WORKERS,
+                   metavar="W", help=f"local workers (default {bench_batches_module.WORKERS})")
+    b.add_argument("--rounds", type=positive_int, default=bench_batches_module.ROUNDS,
+                   metavar="N", help=f"series played each way (default "
+                                     f"{bench_batches_module.ROUNDS})")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.set_defaults(run=run_batches)
+
     from tdleaf.bench import encoding as bench_encoding_module
     b = sub.add_parser("encoding", help="positions/s of the network encoding against move "
                                         "generation",
@@ -595,6 +618,24 @@ def run_backend(args: argparse.Namespace) -> int:
     except (BackendError, MatchError) as exc:
         raise CliError(str(exc)) from None
     print_report({"benchmark": "backend", **report}, args.json, format_report)
+    return 0
+
+
+def run_batches(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf bench batches``."""
+    from tdleaf.backend import BackendError
+    from tdleaf.bench.batches import bench_batches, format_report
+    from tdleaf.play.ladder import LadderError
+    from tdleaf.play.match import MatchError
+    from variants import canonical_variant
+
+    try:
+        report = bench_batches(canonical_variant(args.variant), args.nodes, args.engine_nodes,
+                               args.batches, args.workers, args.rounds,
+                               progress=not args.json and sys.stderr.isatty())
+    except (BackendError, MatchError, LadderError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    print_report({"benchmark": "batches", **report}, args.json, format_report)
     return 0
 
 

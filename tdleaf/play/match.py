@@ -17,11 +17,11 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from variants import canonical_variant
 
-from ..backend import Backend, BackendError, run_units
+from ..backend import Backend, BackendError, Pool
 from . import stats
 from .game import Adjudication, Clock, GameResult, play_game
 from .openings import Opening, random_openings, read_openings
@@ -418,9 +418,11 @@ def _fmt_margin(est: stats.EloEstimate) -> str:
 # -- running games ---------------------------------------------------------------------------
 
 class _Side:
-    """The two players of one process, started once."""
+    """The two players of one process, started once and kept from game to game."""
 
     def __init__(self, cfg: MatchConfig) -> None:
+        self.variant = cfg.variant
+        self.configs = (cfg.a, cfg.b)
         self.a = cfg.a.make()
         self.b = cfg.b.make()
         try:
@@ -429,22 +431,84 @@ class _Side:
         except BaseException:
             self.close()      # a half-started engine too: no process may outlive a failure
             raise
+        self._name_apart()
+
+    def _name_apart(self) -> None:
+        """Namesakes told apart: `` (A)`` and `` (B)`` after their own names."""
+        self.names = (self.a.name, self.b.name)
         if self.a.name == self.b.name:
             self.a.name += " (A)"
             self.b.name += " (B)"
+
+    def retune(self, cfg: MatchConfig) -> bool:
+        """Play ``cfg``'s players from now on, as retuned ones where a player allows it
+        (:meth:`Player.retune`) and as fresh ones where not; False (nothing changed) for
+        another variant or another player."""
+        if cfg.variant != self.variant or any(
+                now.spec != was.spec for now, was in zip((cfg.a, cfg.b), self.configs)):
+            return False
+        for k, (now, was) in enumerate(zip((cfg.a, cfg.b), self.configs)):
+            player: Player = (self.a, self.b)[k]
+            if now == was:
+                player.name = self.names[k]
+            elif not player.retune(now.settings):
+                fresh = now.make()
+                fresh.start(cfg.variant)
+                player.close()
+                if k == 0:
+                    self.a = fresh
+                else:
+                    self.b = fresh
+        self.configs = (cfg.a, cfg.b)
+        self._name_apart()
+        return True
 
     def close(self) -> None:
         for p in (self.a, self.b):
             p.close()
 
 
-def _play(side: _Side, cfg: MatchConfig, openings: list[Opening], index: int) -> tuple[GameResult, str]:
+class _Seat:
+    """Where a worker keeps its :class:`_Side` from one match to the next: set for each
+    match's players as its games come, started only where a player cannot be retuned."""
+
+    def __init__(self) -> None:
+        self.side: _Side | None = None
+
+    def ready(self, cfg: MatchConfig) -> _Side:
+        try:
+            if self.side is not None and not self.side.retune(cfg):
+                self.close()
+            if self.side is None:
+                self.side = _Side(cfg)
+        except BaseException:
+            self.close()          # half retuned: start afresh next time
+            raise
+        return self.side
+
+    def close(self) -> None:
+        side, self.side = self.side, None
+        if side is not None:
+            side.close()
+
+
+@dataclass
+class _Game:
+    """A backend unit: game ``index`` of the match ``cfg``, from ``opening``."""
+
+    cfg: MatchConfig
+    opening: Opening
+    index: int
+
+
+def _play(side: _Side, game: _Game) -> tuple[GameResult, str]:
+    cfg, index = game.cfg, game.index
     a_white = index % 2 == 0
     white, black = (side.a, side.b) if a_white else (side.b, side.a)
-    game = play_game(white, black, cfg.variant, openings[index // 2], clock=cfg.clock,
-                     adjudication=cfg.adjudication, seed=cfg.seed * 1_000_003 + index)
-    text = game_text(game, cfg.variant, index + 1, event=cfg.event, time_control=cfg.tc or "-")
-    return game, text
+    result = play_game(white, black, cfg.variant, game.opening, clock=cfg.clock,
+                       adjudication=cfg.adjudication, seed=cfg.seed * 1_000_003 + index)
+    text = game_text(result, cfg.variant, index + 1, event=cfg.event, time_control=cfg.tc or "-")
+    return result, text
 
 
 def _outcome(index: int, game: GameResult) -> GameOutcome:
@@ -471,21 +535,48 @@ def stored_outcome(g: StoredGame) -> GameOutcome:
 
 @dataclass
 class MatchGames:
-    """The backend's job (:mod:`tdleaf.backend`): a worker's two players, started once;
-    one game per unit (its index), one item per game: ``(outcome, PGN text)``."""
+    """The backend's job (:mod:`tdleaf.backend`): a worker's two players, kept in a
+    :class:`_Seat`; one game per unit (a :class:`_Game`), one item per game:
+    ``(outcome, PGN text)``. ``seat``: the calling process's own, for a pool that plays
+    there (never sent to a worker)."""
 
-    cfg: MatchConfig
-    openings: list[Opening]
+    seat: _Seat | None = None
 
-    def start(self) -> _Side:
-        return _Side(self.cfg)
+    def start(self) -> _Seat:
+        return self.seat or _Seat()
 
-    def run(self, side: _Side, index: int) -> Iterator[tuple[GameOutcome, str]]:
-        game, text = _play(side, self.cfg, self.openings, index)
-        yield _outcome(index, game), text
+    def run(self, seat: _Seat, game: _Game) -> Iterator[tuple[GameOutcome, str]]:
+        result, text = _play(seat.ready(game.cfg), game)
+        yield _outcome(game.index, result), text
 
-    def close(self, side: _Side) -> None:
-        side.close()
+    def close(self, seat: _Seat) -> None:
+        seat.close()
+
+
+class MatchPool:
+    """Players kept from match to match, for a series of matches between the same
+    players at other settings (a ladder's batches: tdleaf at one rung against the
+    engine at the setting its games so far call for). Each worker of ``backend``
+    starts its players once and retunes them for each match (an engine's options set
+    anew, between games), instead of starting them for every match; this process keeps
+    one pair too, to check each match's players before its games. Pass it to
+    :func:`run_match`; its backend, not the match's, says where the games run."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.seat = _Seat()
+        self.here = backend.kind == "local" and (backend.workers or 1) <= 1
+        # Played here, the games use the checking pair: one engine, not two.
+        self.pool = Pool(backend, MatchGames(self.seat if self.here else None))
+
+    def close(self, graceful: bool = True) -> None:
+        self.pool.close(graceful)
+        self.seat.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        self.close(graceful=kind is None)
 
 
 Progress = Callable[[Summary, GameOutcome | None], None]
@@ -519,18 +610,29 @@ def stored_summary(cfg: MatchConfig) -> Summary | None:
     return summary
 
 
-def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | None = None) -> Summary:
+def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | None = None,
+              pool: MatchPool | None = None) -> Summary:
     """Play the match (to ``cfg.games`` games in all, counting those already in the PGN
-    when resuming) and return its summary. Players are started once here first, so that
-    a bad spec, weights file or engine fails before any game."""
+    when resuming) and return its summary. Players are started here first (or retuned,
+    from ``pool``), so that a bad spec, weights file or engine fails before any game.
+    With ``pool`` (a series of matches), its workers play the games and keep their
+    players for the next match."""
     cfg.validate()
+    if pool is not None:
+        return _run_match(cfg, resume, progress, pool)
+    with MatchPool(cfg.backend) as own:
+        return _run_match(cfg, resume, progress, own, close_seat=not own.here)
+
+
+def _run_match(cfg: MatchConfig, resume: bool, progress: Progress | None, pool: MatchPool,
+               close_seat: bool = False) -> Summary:
     pgn = Path(cfg.pgn) if cfg.pgn else None
     try:
         openings = cfg.openings()
     except ValueError as exc:
         raise MatchError(str(exc)) from None
     try:
-        side = _Side(cfg)
+        side = pool.seat.ready(cfg)
     except PlayerError as exc:
         raise MatchError(str(exc)) from None
     summary = Summary(side.a.name, side.b.name, cfg.variant, sprt=cfg.sprt, timed=cfg.timed,
@@ -538,25 +640,8 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
                       b_settings=settings_text(side.b.settings))
     if pgn is not None:
         if resume:
-            games = read_games(pgn, repair=True)
-            for g in games:
-                a_white = (g.round - 1) % 2 == 0
-                expected = (side.a.name, side.b.name) if a_white else (side.b.name, side.a.name)
-                if (g.white, g.black) != expected:
-                    side.close()
-                    raise MatchError(f"{pgn}: game {g.round} is {g.white} vs {g.black}, not "
-                                     f"{expected[0]} vs {expected[1]}; not the same match")
-                mine = ((summary.a_settings, summary.b_settings) if a_white
-                        else (summary.b_settings, summary.a_settings))
-                for who, stored, now in ((g.white, g.white_settings, mine[0]),
-                                         (g.black, g.black_settings, mine[1])):
-                    if stored and stored != now:     # games written before the tags: none
-                        side.close()
-                        raise MatchError(f"{pgn}: game {g.round}'s {who} played with {stored}, "
-                                         f"not {now or 'nothing set'}; not the same match")
-            summary.outcomes.extend(_counted(games, cfg.games))
+            _check_stored(pgn, cfg, summary, (side.a.name, side.b.name))
         elif pgn.exists() and pgn.stat().st_size > 0:
-            side.close()
             raise MatchError(f"{pgn} already holds games: use --resume to carry on, or "
                              f"another --pgn file")
     done = {o.index for o in summary.outcomes}
@@ -566,15 +651,16 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
 
     if summary.check_sprt():          # a resumed match that had already decided
         todo = []
-    side.close()           # the backend's workers start their own (this process's too)
+    if close_seat:
+        pool.seat.close()      # the backend's workers start their own
 
     recorded: set[int] = set()
 
-    def take(index: int, item: tuple[GameOutcome, str]) -> bool:
+    def take(game: _Game, item: tuple[GameOutcome, str]) -> bool:
         """Record a game; True when the SPRT has decided (the games being played finish
         and count, no new one starts)."""
         outcome, text = item
-        recorded.add(index)
+        recorded.add(game.index)
         if pgn is not None:
             append_game(pgn, text)
         decided = summary.record(outcome)
@@ -584,8 +670,28 @@ def run_match(cfg: MatchConfig, *, resume: bool = False, progress: Progress | No
 
     try:
         # A worker lost after its game came back (before it said so) plays nothing again.
-        run_units(cfg.backend, MatchGames(cfg, openings), todo, take,
-                  again=lambda i: None if i in recorded else i)
+        pool.pool.run([_Game(cfg, openings[i // 2], i) for i in todo], take,
+                      again=lambda g: None if g.index in recorded else g)
     except BackendError as exc:
         raise MatchError(str(exc)) from None
     return summary
+
+
+def _check_stored(pgn: Path, cfg: MatchConfig, summary: Summary, names: tuple[str, str]) -> None:
+    """Count the games of ``pgn`` into ``summary``, after checking that they are this
+    match's: the same players with the same settings."""
+    games = read_games(pgn, repair=True)
+    for g in games:
+        a_white = (g.round - 1) % 2 == 0
+        expected = names if a_white else names[::-1]
+        if (g.white, g.black) != expected:
+            raise MatchError(f"{pgn}: game {g.round} is {g.white} vs {g.black}, not "
+                             f"{expected[0]} vs {expected[1]}; not the same match")
+        mine = ((summary.a_settings, summary.b_settings) if a_white
+                else (summary.b_settings, summary.a_settings))
+        for who, stored, now in ((g.white, g.white_settings, mine[0]),
+                                 (g.black, g.black_settings, mine[1])):
+            if stored and stored != now:     # games written before the tags: none
+                raise MatchError(f"{pgn}: game {g.round}'s {who} played with {stored}, "
+                                 f"not {now or 'nothing set'}; not the same match")
+    summary.outcomes.extend(_counted(games, cfg.games))

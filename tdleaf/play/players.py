@@ -111,6 +111,11 @@ class Player:
     def new_game(self, seed: int) -> None:
         """Forget the previous game."""
 
+    def retune(self, settings: dict[str, Any]) -> bool:
+        """Play with ``settings`` from the next game on, without starting again; False
+        where that cannot be done (then a fresh player must be started)."""
+        return False
+
     def play(self, pos: Position, limits: MoveLimits) -> MoveAnswer:
         raise NotImplementedError
 
@@ -427,6 +432,30 @@ class ExternalPlayer(Player):
         if process is not None:
             process.kill()
             process.close()
+
+    def retune(self, settings: dict[str, Any]) -> bool:
+        """New limits, name and option values, the options set on the running engine
+        (python-chess sends only those that changed). False when ``settings`` leave out
+        an option set before: an engine has no way to unset one."""
+        new = ExternalPlayer(self.spec, settings)
+        if self.process is not None:
+            try:
+                named = self.process.option_names(new.options)
+                if set(named) != set(self.options):
+                    return False
+                new.options = self.process.configure(named)
+            except ValueError as exc:
+                raise PlayerError(f"{self.spec}: {exc}") from None
+            except (TimeoutError, chess.engine.EngineError):
+                self._kill()     # dead or stalled: started again, with them, next game
+        self.limits, self.stall_seconds = new.limits, new.stall_seconds
+        self.options, self._limit_settings = new.options, new._limit_settings
+        self._given_name = new._given_name
+        if self._given_name is not None:
+            self.name = str(self._given_name)
+        elif self.process is not None:
+            self.name = self.process.name
+        return True
 
     def new_game(self, seed: int) -> None:
         if self.process is None:         # killed after a crash or a stall: start again

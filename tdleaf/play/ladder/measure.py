@@ -15,7 +15,15 @@ from typing import Any
 from search.files import write_json
 
 from .. import stats
-from ..match import GameOutcome, MatchConfig, MatchError, PlayerConfig, run_match, stored_outcome
+from ..match import (
+    GameOutcome,
+    MatchConfig,
+    MatchError,
+    MatchPool,
+    PlayerConfig,
+    run_match,
+    stored_outcome,
+)
 from ..pgn import read_games
 from ..players import ExternalPlayer, PlayerError
 from .config import LadderConfig, LadderError, Rung, engine_limit_text, json_number
@@ -141,18 +149,21 @@ def measure_ladder(ladder: Ladder, cfg: LadderConfig, folder: Path, resume: bool
     start = cfg.start_elo if cfg.start_elo is not None else (
         max(1350.0, scale.settings[0].elo) if scale.kind == "uci_elo" else 0.0)
     ladder.rungs = []
-    for rung in cfg.rungs:
-        result = _measure_rung(ladder, rung, cfg, folder / rung.slug, start, resume, progress)
-        ladder.rungs.append(result)
-        fit = result.fit()
-        if math.isfinite(fit.elo):
-            start = fit.elo
-        elif fit.elo == math.inf:                 # the next rung is likely stronger still
-            start = result.games[-1].elo + cfg.max_step
-        elif result.games:                        # lost every game: start where it lost
-            start = result.games[-1].elo
-        if after_rung:
-            after_rung(ladder)
+    # One pool for the ladder: its workers start both players once, not every batch.
+    with MatchPool(cfg.backend) as pool:
+        for rung in cfg.rungs:
+            result = _measure_rung(ladder, rung, cfg, folder / rung.slug, start, resume,
+                                   progress, pool)
+            ladder.rungs.append(result)
+            fit = result.fit()
+            if math.isfinite(fit.elo):
+                start = fit.elo
+            elif fit.elo == math.inf:             # the next rung is likely stronger still
+                start = result.games[-1].elo + cfg.max_step
+            elif result.games:                    # lost every game: start where it lost
+                start = result.games[-1].elo
+            if after_rung:
+                after_rung(ladder)
     return ladder
 
 
@@ -170,7 +181,7 @@ def choose_setting(scale: Scale, games: list[Played], start: float, max_step: fl
 
 
 def _measure_rung(ladder: Ladder, rung: Rung, cfg: LadderConfig, folder: Path, start: float,
-                  resume: bool, progress: Progress | None) -> RungResult:
+                  resume: bool, progress: Progress | None, pool: MatchPool) -> RungResult:
     assert ladder.scale is not None
     scale = ladder.scale
     folder.mkdir(parents=True, exist_ok=True)
@@ -219,7 +230,7 @@ def _measure_rung(ladder: Ladder, rung: Rung, cfg: LadderConfig, folder: Path, s
             outcomes = [stored_outcome(g) for g in stored[:n]]
         else:
             try:
-                outcomes = run_match(mcfg, resume=resume).outcomes
+                outcomes = run_match(mcfg, resume=resume, pool=pool).outcomes
             except MatchError as exc:
                 raise LadderError(f"{ladder.variant}, {rung.label} vs {setting.label}: {exc}") from None
         outcomes.sort(key=lambda o: o.index)
