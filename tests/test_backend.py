@@ -144,9 +144,8 @@ def test_a_pool_keeps_its_workers_from_one_run_to_the_next(backend):
     rounds: list[set[str]] = []
     with Pool(backend, Tokens()) as pool:
         for _ in range(3):
-            tokens: set[str] = set()
-            pool.run(range(4), lambda u, token: tokens.add(token))
-            rounds.append(tokens)
+            rounds.append(set())
+            pool.run(range(4), lambda u, token: rounds[-1].add(token))
     assert len(rounds[0]) == (backend.workers or 1)
     assert rounds[1] == rounds[2] == rounds[0]
     with pytest.raises(BackendError, match="closed"):

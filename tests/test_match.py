@@ -41,6 +41,7 @@ from tdleaf.play.match import (
 from tdleaf.play.openings import OpeningError, random_opening, read_openings
 from tdleaf.play.pgn import read_games
 from tdleaf.play.players import (
+    ExternalPlayer,
     InternalPlayer,
     MoveAnswer,
     MoveLimits,
@@ -597,13 +598,14 @@ def test_an_engines_settings_are_in_every_games_headers_and_the_summary(tmp_path
     assert "played with movetime=0.05" in capsys.readouterr().err
 
 
-def _series_match(tmp_path: Path, k: int, options: dict, backend: Backend = Backend()) -> MatchConfig:
+def _series_match(tmp_path: Path, k: int, options: dict,
+                  backend: Backend | None = None) -> MatchConfig:
     """Match ``k`` of a series against Fairy-Stockfish at ``options`` (a ladder's batch)."""
     return MatchConfig("chess", PlayerConfig("traditional", {"depth": 1, "name": "tdleaf d1"}),
                        PlayerConfig("uci:fairy-stockfish", {"depth": 1, **options,
                                                             "name": f"fsf {k}"}),
-                       games=2, adjudication=Adjudication(max_plies=16), backend=backend,
-                       pgn=str(tmp_path / f"{k}.pgn"))
+                       games=2, adjudication=Adjudication(max_plies=16),
+                       backend=backend or Backend(), pgn=str(tmp_path / f"{k}.pgn"))
 
 
 def test_a_pool_plays_a_series_of_matches_against_one_engine_retuned(tmp_path):
@@ -631,6 +633,44 @@ def test_a_pool_plays_a_series_of_matches_against_one_engine_retuned(tmp_path):
         config = side.b.engine.protocol.config
         assert (config["UCI_LimitStrength"], config["Skill Level"]) == (False, 3)
     assert pool.seat.side is None
+
+
+def test_a_retuned_engine_plays_at_its_new_setting():
+    """Fairy-Stockfish at full strength (one thread, a node limit) plays the same moves
+    as a fresh one; retuned to UCI_Elo 1350 without a restart, it plays weaker ones
+    (its skill picks another move in most of these positions: 2 to 7 of 20 agreed)."""
+    engine_path("fairy-stockfish")
+    positions = []
+    for seed in range(20):
+        opening = random_opening("chess", 10, 1000 + seed)
+        pos = Position.from_fen(opening.fen, "chess")
+        for move in opening.moves:
+            pos.push_uci(move)
+        positions.append(pos)
+
+    def moves(player: ExternalPlayer) -> list[str | None]:
+        out = []
+        for k, pos in enumerate(positions):
+            player.new_game(k)
+            out.append(player.play(pos, MoveLimits(nodes=3000)).move)
+        return out
+
+    full = ExternalPlayer("uci:fairy-stockfish", {"Threads": 1})
+    kept = ExternalPlayer("uci:fairy-stockfish", {"Threads": 1, "UCI_LimitStrength": False,
+                                                  "UCI_Elo": 1350})
+    try:
+        full.start("chess")
+        kept.start("chess")
+        best = moves(full)
+        assert moves(kept) == best
+        pid = kept.process.pid
+        assert kept.retune({"Threads": 1, "UCI_LimitStrength": True, "UCI_Elo": 1350})
+        assert kept.process.pid == pid
+        assert sum(a == b for a, b in zip(moves(kept), best)) < 15
+        assert not kept.retune({"Threads": 1})          # UCI cannot unset an option
+    finally:
+        full.close()
+        kept.close()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
