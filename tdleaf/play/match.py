@@ -5,7 +5,8 @@ Game ``i`` (0-based) plays opening ``i // 2``; player A has White in even games,
 games ``2k`` and ``2k + 1`` are a pair with colours reversed (fishtest's pentanomial
 statistics count such pairs). Games run where the configuration's backend says
 (:mod:`tdleaf.backend`: this process, local workers or Ray); each worker keeps its own
-two players for the whole match, and this process writes the PGN as games come in. A
+two players for the whole match (for a series of matches, a :class:`MatchPool`'s keep
+them from match to match), and this process writes the PGN as games come in. A
 game's seed is its index, so at a fixed depth or node count a game of tdleaf's own
 players does not depend on the backend or the number of workers (an external engine
 that keeps its hash from game to game may).
@@ -21,7 +22,7 @@ from typing import Any, Self
 
 from variants import canonical_variant
 
-from ..backend import Backend, BackendError, Pool
+from ..backend import Backend, BackendError, Pool, Take
 from . import stats
 from .game import Adjudication, Clock, GameResult, play_game
 from .openings import Opening, random_openings, read_openings
@@ -536,14 +537,19 @@ def stored_outcome(g: StoredGame) -> GameOutcome:
 @dataclass
 class MatchGames:
     """The backend's job (:mod:`tdleaf.backend`): a worker's two players, kept in a
-    :class:`_Seat`; one game per unit (a :class:`_Game`), one item per game:
-    ``(outcome, PGN text)``. ``seat``: the calling process's own, for a pool that plays
-    there (never sent to a worker)."""
+    :class:`_Seat`, started for ``first`` (a match's config) when the worker starts, so
+    that an engine missing on a worker's node fails its start, which names the node; one
+    game per unit (a :class:`_Game`), one item per game: ``(outcome, PGN text)``.
+    ``seat``: the calling process's own, for a pool that plays there (never sent to a
+    worker)."""
 
+    first: MatchConfig
     seat: _Seat | None = None
 
     def start(self) -> _Seat:
-        return self.seat or _Seat()
+        seat = self.seat or _Seat()
+        seat.ready(self.first)
+        return seat
 
     def run(self, seat: _Seat, game: _Game) -> Iterator[tuple[GameOutcome, str]]:
         result, text = _play(seat.ready(game.cfg), game)
@@ -563,13 +569,23 @@ class MatchPool:
     :func:`run_match`; its backend, not the match's, says where the games run."""
 
     def __init__(self, backend: Backend) -> None:
+        self.backend = backend
         self.seat = _Seat()
         self.here = backend.kind == "local" and (backend.workers or 1) <= 1
-        # Played here, the games use the checking pair: one engine, not two.
-        self.pool = Pool(backend, MatchGames(self.seat if self.here else None))
+        self._pool: Pool | None = None
+
+    def run(self, cfg: MatchConfig, games: list[_Game], take: Take,
+            again: Callable[[_Game], _Game | None]) -> None:
+        """Play ``games`` of the match ``cfg`` on the pool's workers."""
+        if self._pool is None:
+            # The workers start with this match's players; played here, the games use
+            # the checking pair: one engine, not two.
+            self._pool = Pool(self.backend, MatchGames(cfg, self.seat if self.here else None))
+        self._pool.run(games, take, again=again)
 
     def close(self, graceful: bool = True) -> None:
-        self.pool.close(graceful)
+        if self._pool is not None:
+            self._pool.close(graceful)
         self.seat.close()
 
     def __enter__(self) -> Self:
@@ -670,8 +686,8 @@ def _run_match(cfg: MatchConfig, resume: bool, progress: Progress | None, pool: 
 
     try:
         # A worker lost after its game came back (before it said so) plays nothing again.
-        pool.pool.run([_Game(cfg, openings[i // 2], i) for i in todo], take,
-                      again=lambda g: None if g.index in recorded else g)
+        pool.run(cfg, [_Game(cfg, openings[i // 2], i) for i in todo], take,
+                 again=lambda g: None if g.index in recorded else g)
     except BackendError as exc:
         raise MatchError(str(exc)) from None
     return summary
