@@ -435,8 +435,8 @@ class ExternalPlayer(Player):
 
     def retune(self, settings: dict[str, Any]) -> bool:
         """New limits, name and option values, the options set on the running engine
-        (python-chess sends only those that changed). False when ``settings`` leave out
-        an option set before: an engine has no way to unset one."""
+        (python-chess sends only those that changed). False when ``settings`` name other
+        options than before: an engine has no way to unset one."""
         new = ExternalPlayer(self.spec, settings)
         if self.process is not None:
             try:
