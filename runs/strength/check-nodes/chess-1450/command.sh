@@ -1,0 +1,2 @@
+# Issue 63: runs/strength/check/chess-1450 played again with Fairy-Stockfish at 42000 nodes a move (runs/strength/opponent-nodes.json), tdleaf at 0.1 s, the same openings. Add --resume to carry on.
+tdleaf match 'uci:tdleaf uci' uci:fairy-stockfish --variant chess --games 100 -o A.movetime=0.1 -o B.nodes=42000 --random-plies 8 --seed 63 -o A.UCI_LimitStrength=true -o A.UCI_Elo=1450 -o B.UCI_LimitStrength=true -o B.UCI_Elo=1450 --workers 2 --pgn runs/strength/check-nodes/chess-1450/games.pgn --json runs/strength/check-nodes/chess-1450/summary.json --no-progress
