@@ -144,6 +144,19 @@ instead of ending the fill. The ladder now keeps its players from batch to batch
 its earlier folder moved to ``runs/strength/check-fill9/`` first (``played_at`` refuses
 it otherwise); a check still played at its rung stands.
 
+Giveaway measured again whole. Its node rungs were measured with the ladder's resign
+rule, which rates a rung above what it plays (the rule's paragraph above), and its
+checks all fell below the request; its low check, played again against the opponent at
+its node limit, scored -108 [-183, -41] (runs/strength/check-nodes/giveaway-1650).
+Decided 2026-12-06 (UTC, committed before any of its games): giveaway is measured again
+whole as antichess was, played out, against Fairy-Stockfish at its node limit (22,000
+nodes a move, opponent-nodes.json), into ``runs/ladders/giveaway-nodes-vs-nodes*`` (its
+adjudicated rungs stay as the evidence RESULTS cites), by the default steps: ``more``
+(128 games a rung), ``holdout`` (256 and 4,096 nodes, 256 games each), and
+``ship-or-deeper``, which ships a curve only by the same held-out rule; then
+``check-at-limit``, its adjudicated checks moved to
+``runs/strength/check-adjudicated/`` first. Suicide plays giveaway's ladder, as before.
+
 Every other step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet
 machine. Crazyhouse's first six rungs and its held-out rungs were played before this
 plan (RESULTS.md, "Strength on request"); the plan adds its dearest rung.
@@ -191,15 +204,17 @@ SAME_DEPTH = 0.5
 REPLAYED_BATCHES = 4
 #: The variants whose rungs and checks play the ladder's engine at a node limit (the
 #: docstring), and where their games go.
-NODE_LIMITED = {"atomic": "atomic-nodes", "antichess": "antichess-nodes-vs-nodes"}
+NODE_LIMITED = {"atomic": "atomic-nodes", "antichess": "antichess-nodes-vs-nodes",
+                "giveaway": "giveaway-nodes-vs-nodes"}
 #: The most rungs ``fill`` adds in one go, and the widest gap it leaves (the issue's).
 FILL_MOST = 18
 GAP = 50
 #: What the stronger of two settings above the bend must gain, at most (the upper end of
 #: its 95% interval), for the scale to count as flat there: half their nominal difference.
 FLAT_GAIN = 225
-#: The variants whose node rungs were measured with the ladder's resign rule.
-ADJUDICATED = ("crazyhouse", "chess", "3check", "kingofthehill", "giveaway")
+#: The variants whose node rungs were measured with the ladder's resign rule (giveaway's
+#: first ones too: measured again played out, in :data:`NODE_LIMITED`'s folder).
+ADJUDICATED = ("crazyhouse", "chess", "3check", "kingofthehill")
 VARIANTS = ["crazyhouse", "chess", "3check", "kingofthehill", "giveaway", "atomic",
             "racingkings", "horde", "antichess"]
 
