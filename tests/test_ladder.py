@@ -1024,7 +1024,7 @@ def test_the_opponents_node_limits_are_one_set_of_numbers():
     found = dict(re.findall(r"^\| (\w+) \| \*\*([\d,]+)\*\* \|", table, re.MULTILINE))
     assert {v: int(n.replace(",", "")) for v, n in found.items()} == limits
     checks = sorted((ROOT / "runs/strength/check-nodes").iterdir())
-    assert len(checks) == 13            # the seven middle checks, six high ones
+    assert len(checks) == 19            # the seven middle checks, six high, six low
     for folder in checks:
         variant = folder.name.rsplit("-", 1)[0]
         assert f"B.nodes={limits[variant]} " in (folder / "command.sh").read_text()
