@@ -18,14 +18,10 @@ from pathlib import Path
 
 import chess.pgn
 
+from tdleaf.play.ladder.measure import batch_seed
+from tdleaf.play.match import game_seed
 from tdleaf.play.players import InternalPlayer
 from variants import Position
-
-
-def seed(batch: int, index: int, ladder_seed: int = 0) -> int:
-    """Game ``index`` of batch ``batch`` (from 0)'s seed: the ladder's batch match seed
-    (tdleaf.play.ladder.measure), then run_match's game seed."""
-    return (ladder_seed * 100_003 + batch) * 1_000_003 + index
 
 
 def replay(folder: Path, nodes: int) -> dict[str, int]:
@@ -34,6 +30,7 @@ def replay(folder: Path, nodes: int) -> dict[str, int]:
     played = int(folder.name.split("-")[1])
     name = f"tdleaf nodes {played}"
     batches = json.loads((folder / "batches.json").read_text())
+    ladder_seed = json.loads((folder.parents[1] / "ladder.json").read_text())["seed"]
     player: InternalPlayer | None = None
     same = moves = games = whole = 0
     for b, entry in enumerate(batches):
@@ -44,7 +41,7 @@ def replay(folder: Path, nodes: int) -> dict[str, int]:
                 player = InternalPlayer("default", {"nodes": nodes, "name": name})
                 player.start(variant)
             index = int(game.headers["Round"]) - 1
-            player.new_game(seed(b, index))
+            player.new_game(game_seed(batch_seed(ladder_seed, b), index))
             opening = int(re.search(r"random (\d+) plies", game.headers["Opening"]).group(1))
             ours = game.headers["White"] == name
             pos = Position.from_fen(game.board().fen(), variant)

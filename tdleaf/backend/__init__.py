@@ -78,6 +78,11 @@ class Backend:
             raise BackendError("--address is for --backend ray")
         return self
 
+    @property
+    def in_process(self) -> bool:
+        """Whether the units run in this process (local, one worker)."""
+        return self.kind == "local" and (self.workers or 1) <= 1
+
     def describe(self) -> str:
         """``2 local workers``, ``this process``, ``Ray at auto``: for the start line."""
         if self.kind == "ray":
@@ -120,7 +125,7 @@ class Pool:
     def __init__(self, backend: Backend, job: Job) -> None:
         self.backend = backend.validate()
         self.job = job
-        self._here = backend.kind == "local" and (backend.workers or 1) <= 1
+        self._here = backend.in_process
         self._state: Any = None            # this process's worker state, once started
         self._lanes: Lanes | None = None
         self._open = 0                     # workers started in lanes

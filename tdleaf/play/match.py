@@ -448,18 +448,16 @@ class _Side:
         if cfg.variant != self.variant or any(
                 now.spec != was.spec for now, was in zip((cfg.a, cfg.b), self.configs)):
             return False
+        players: list[Player] = [self.a, self.b]
         for k, (now, was) in enumerate(zip((cfg.a, cfg.b), self.configs)):
-            player: Player = (self.a, self.b)[k]
             if now == was:
-                player.name = self.names[k]
-            elif not player.retune(now.settings):
+                players[k].name = self.names[k]
+            elif not players[k].retune(now.settings):
                 fresh = now.make()
                 fresh.start(cfg.variant)
-                player.close()
-                if k == 0:
-                    self.a = fresh
-                else:
-                    self.b = fresh
+                players[k].close()
+                players[k] = fresh
+        self.a, self.b = players
         self.configs = (cfg.a, cfg.b)
         self._name_apart()
         return True
@@ -502,12 +500,17 @@ class _Game:
     index: int
 
 
+def game_seed(match_seed: int, index: int) -> int:
+    """The seed of game ``index`` (from 0) of a match seeded ``match_seed``."""
+    return match_seed * 1_000_003 + index
+
+
 def _play(side: _Side, game: _Game) -> tuple[GameResult, str]:
     cfg, index = game.cfg, game.index
     a_white = index % 2 == 0
     white, black = (side.a, side.b) if a_white else (side.b, side.a)
     result = play_game(white, black, cfg.variant, game.opening, clock=cfg.clock,
-                       adjudication=cfg.adjudication, seed=cfg.seed * 1_000_003 + index)
+                       adjudication=cfg.adjudication, seed=game_seed(cfg.seed, index))
     text = game_text(result, cfg.variant, index + 1, event=cfg.event, time_control=cfg.tc or "-")
     return result, text
 
@@ -571,7 +574,7 @@ class MatchPool:
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
         self.seat = _Seat()
-        self.here = backend.kind == "local" and (backend.workers or 1) <= 1
+        self.here = backend.in_process
         self._pool: Pool | None = None
 
     def run(self, cfg: MatchConfig, games: list[_Game], take: Take,

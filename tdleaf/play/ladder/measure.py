@@ -180,6 +180,11 @@ def choose_setting(scale: Scale, games: list[Played], start: float, max_step: fl
     return scale.nearest(target)
 
 
+def batch_seed(ladder_seed: int, batch: int) -> int:
+    """The match seed of a rung's batch ``batch`` (from 0): the same on every rung."""
+    return ladder_seed * 100_003 + batch
+
+
 def _measure_rung(ladder: Ladder, rung: Rung, cfg: LadderConfig, folder: Path, start: float,
                   resume: bool, progress: Progress | None, pool: MatchPool) -> RungResult:
     assert ladder.scale is not None
@@ -218,7 +223,7 @@ def _measure_rung(ladder: Ladder, rung: Rung, cfg: LadderConfig, folder: Path, s
                                                        "name": player_name}),
                            b=PlayerConfig(ladder.spec, engine_settings),
                            games=n, random_plies=cfg.random_plies,
-                           seed=cfg.seed * 100_003 + b,    # batch b: the same openings on every rung
+                           seed=batch_seed(cfg.seed, b),   # the same openings on every rung
                            adjudication=cfg.adjudication, backend=cfg.backend, pgn=str(pgn),
                            event=f"tdleaf ladder: {ladder.variant}, {rung.label} vs {setting.label}")
         stored = read_games(pgn) if resume else []
