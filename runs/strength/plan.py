@@ -157,6 +157,23 @@ adjudicated rungs stay as the evidence RESULTS cites), by the default steps: ``m
 ``check-at-limit``, its adjudicated checks moved to
 ``runs/strength/check-adjudicated/`` first. Suicide plays giveaway's ladder, as before.
 
+The checks played again. Every check above was played once, from the openings of
+``--seed 63``, and some steered what was measured next (giveaway measured again whole,
+racing kings' range ended at its bend), so none is a test the ladder has not seen.
+Decided 2026-12-06 (UTC, committed before any of their games), with nothing shipped or
+changed by them: ``--steps check-again`` plays each of the 27 checks again as an
+out-of-sample test of the shipped ladder, tdleaf as before (UCI_Elo E at 0.1 s a move),
+Fairy-Stockfish at UCI_Elo E and its variant's node limit (opponent-nodes.json: the
+scale no machine moves, what the rungs played), 100 games from new openings
+(:data:`AGAIN_SEED`), into ``runs/strength/check-again/``. ``report.py`` gives the new
+checks alone (the issue's check, on a fresh sample) and each pooled with the check of
+the same setting played before against the opponent at its node limit, game pairs
+added (200 games: ``runs/strength/check-nodes/`` or, for the variants whose checks
+were played so, ``check/``; racing kings at 1950 was played at 0.1 s a move only, and
+stays a fresh 100); a pooled setting whose 95% interval excludes 0 is named a real
+miss, for the next change of the ladder. In the order of :data:`VARIANTS`; checks
+unplayed when a session ends are said so.
+
 Every other step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet
 machine. Crazyhouse's first six rungs and its held-out rungs were played before this
 plan (RESULTS.md, "Strength on request"); the plan adds its dearest rung.
@@ -206,6 +223,9 @@ REPLAYED_BATCHES = 4
 #: docstring), and where their games go.
 NODE_LIMITED = {"atomic": "atomic-nodes", "antichess": "antichess-nodes-vs-nodes",
                 "giveaway": "giveaway-nodes-vs-nodes"}
+#: The openings of the checks (``--seed``), and of the checks played again (``check-again``).
+CHECK_SEED = 63
+AGAIN_SEED = 64
 #: The most rungs ``fill`` adds in one go, and the widest gap it leaves (the issue's).
 FILL_MOST = 18
 GAP = 50
@@ -552,12 +572,13 @@ def check_limits(variant: str, at_limit: bool = False) -> list[str]:
 
 
 def check(variant: str, workers: int, candidate: bool = False,
-          openings_of_rungs: bool = False, at_limit: bool = False) -> None:
+          openings_of_rungs: bool = False, at_limit: bool = False, again: bool = False) -> None:
     """The matches at the same UCI_Elo; ``candidate``: with the candidate ladder (in a
     data folder of its own, scratch/candidate-data), into runs/strength/check-candidate;
     ``openings_of_rungs``: from the node rungs' openings, into
     runs/strength/check-ladder-openings; ``at_limit``: the opponent at the variant's node
-    limit (``check-at-limit``, the docstring)."""
+    limit (``check-at-limit``, the docstring); ``again``: from new openings, into
+    runs/strength/check-again (``check-again``, the docstring)."""
     engine = ladder_engine(variant)
     spec = "uci:" + engine
     data = None
@@ -566,7 +587,7 @@ def check(variant: str, workers: int, candidate: bool = False,
         (ROOT / data).mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ROOT / LADDER, ROOT / data / "ladder.json")
     kind = "check-candidate" if candidate else (
-        "check-ladder-openings" if openings_of_rungs else "check")
+        "check-ladder-openings" if openings_of_rungs else "check-again" if again else "check")
     ladder = LADDER if candidate else SHIPPED
     for elo in settings(variant, ladder):
         folder = HERE / kind / f"{variant}-{elo}"
@@ -585,7 +606,7 @@ def check(variant: str, workers: int, candidate: bool = False,
             ladder_openings(variant, folder / "openings.pgn")
             start = ["--openings", str((folder / "openings.pgn").relative_to(ROOT))]
         else:
-            start = ["--random-plies", "8", "--seed", "63"]
+            start = ["--random-plies", "8", "--seed", str(AGAIN_SEED if again else CHECK_SEED)]
         nodes = check_nodes(variant, at_limit)
         args = ["match", "uci:tdleaf uci", spec, "--variant", variant, "--games", "100",
                 *check_limits(variant, at_limit), *start,
@@ -599,6 +620,7 @@ def check(variant: str, workers: int, candidate: bool = False,
                 + (f"tdleaf 0.1 s a move, {engine} {nodes} nodes a move" if nodes
                    else "0.1 s a move")
                 + ", 100 games (gunzip -k games.pgn.gz and add --resume)"
+                + ("; new openings, the check played again" if again else "")
                 + (f"; the candidate ladder ({LADDER}) copied into {data}" if data else "")
                 + ("; the openings of the node rungs' first 50 batches (openings.pgn, "
                    "written by plan.py's ladder_openings)" if openings_of_rungs else ""),
@@ -628,6 +650,10 @@ def played_at(folder: Path, variant: str, elo: int, ladder: str) -> None:
 
 def check_at_limit(variant: str, workers: int) -> None:
     check(variant, workers, at_limit=True)
+
+
+def check_again(variant: str, workers: int) -> None:
+    check(variant, workers, at_limit=True, again=True)
 
 
 def check_candidate(variant: str, workers: int) -> None:
@@ -666,7 +692,8 @@ def same_machine(variant: str, workers: int) -> None:
 STEPS = {"same-machine": same_machine, "rungs": rungs, "holdout": holdout, "more": more,
          "deeper": deeper, "again": again, "fill": fill, "ship": ship,
          "ship-or-deeper": ship_or_deeper, "bend": bend,
-         "check": check, "check-at-limit": check_at_limit, "check-candidate": check_candidate,
+         "check": check, "check-at-limit": check_at_limit, "check-again": check_again,
+         "check-candidate": check_candidate,
          "check-ladder-openings": check_ladder_openings}
 
 
