@@ -9,12 +9,12 @@ An analysis of the recorded games; the shipped ladder rates them at the nominal 
 import json
 from pathlib import Path
 
-from plan import stem  # beside this file
-
 from tdleaf.play.stats import fit_rating
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+#: The rungs analysed: racing kings' against the clock, atomic's at its node limit.
+RUNGS = {"racingkings": "racingkings-nodes", "atomic": "atomic-nodes"}
 
 
 def rate(opponents: list[dict], top: float) -> tuple[float, float, float]:
@@ -32,10 +32,10 @@ def main() -> None:
     bends = json.loads((HERE / "bends.json").read_text())
     print("| variant | rung | games | above the bend | rating | rated with the flat part "
           "at the bend |\n|---|---|---|---|---|---|")
-    for variant in ("racingkings", "atomic"):
+    for variant, stem in RUNGS.items():
         top = bends[variant]["bend"]
         for suffix in ("", "-holdout", "-holdout2"):
-            record = ROOT / f"runs/ladders/{stem(variant)}{suffix}/ladder.json"
+            record = ROOT / f"runs/ladders/{stem}{suffix}/ladder.json"
             if not record.exists():
                 continue
             for r in json.loads(record.read_text())["ladders"][0]["rungs"]:
