@@ -897,18 +897,27 @@ def test_tiny_ladder_against_sjeng(tmp_path, capsys):
     assert "no ladder on the UCI_Elo scale" in capsys.readouterr().err
 
 
-def test_the_docs_quote_the_uci_elo_check_as_its_matches_score(monkeypatch):
-    """docs/matches.md and BENCHMARKS.md hold runs/strength/report.py's table of the
-    check matches (runs/strength/check/*/summary.json) as it reads today."""
+def _strength_report():
     import importlib.util
     spec = importlib.util.spec_from_file_location("report", ROOT / "runs/strength/report.py")
     assert spec and spec.loader
     report = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(report)
+    return report
+
+
+def test_the_docs_quote_the_uci_elo_check_as_its_matches_score(monkeypatch):
+    """docs/matches.md and BENCHMARKS.md hold runs/strength/report.py's table of the
+    check matches (runs/strength/check/*/summary.json) as it reads today, and every
+    other report of it they quote (the checks played again) as it reads today."""
+    report = _strength_report()
     table = report.table()
     assert table.count("\n") >= 5                  # the header, its rule, crazyhouse's three
     for path in report.QUOTED:
         assert report.quoted(path) == table, f"{path}: python runs/strength/report.py --write"
+        for options in report.quoted_options(path):
+            assert report.quoted(path, options) == report.report(options), \
+                f"{path}: python runs/strength/report.py {options} --write"
     # A check's chance to meet the target, were the ladder right, counts the curve's error
     # beside the check's own: below what an exact curve would leave it, and none where
     # depth rungs, not a curve, chose the limit.
@@ -929,6 +938,30 @@ def test_the_docs_quote_the_uci_elo_check_as_its_matches_score(monkeypatch):
     assert half > 1.96 * curve
     monkeypatch.setattr(report, "fit_sd", lambda *args: None)
     assert report.lean(found) is None
+
+
+def test_a_check_played_again_pools_with_the_earlier_one_at_the_node_limit():
+    """A check played again adds its games and game pairs to the earlier check of the
+    same setting against the opponent at its node limit (check-nodes/, else check/
+    where its command gave that limit), and the Elo comes from the pairs together."""
+    report = _strength_report()
+    chess = report.earlier("chess", 1450)
+    assert chess is not None and chess.parent.name == "check-nodes"
+    racing = report.earlier("racingkings", 2050)
+    assert racing is not None and racing.parent.name == "check"     # played at the limit
+    assert report.earlier("racingkings", 1950) is None              # at 0.1 s a move only
+    first = json.loads((chess / "summary.json").read_text())
+    again = json.loads((report.HERE / "check/chess-1450/summary.json").read_text())
+    both = report.pooled(first, again)
+    assert both["games"] == first["games"] + again["games"] == 200
+    assert sum(both["pentanomial"]) == 100
+    lo, hi = both["elo_pentanomial_ci"]
+    assert lo < both["elo_pentanomial"] < hi
+    # Twice the pairs: the interval narrows by about the square root of two.
+    narrower = (hi - lo) / (again["elo_pentanomial_ci"][1] - again["elo_pentanomial_ci"][0])
+    assert 0.6 < narrower < 0.85
+    assert min(first["elo_pentanomial"], again["elo_pentanomial"]) <= both["elo_pentanomial"] \
+        <= max(first["elo_pentanomial"], again["elo_pentanomial"])
 
 
 def test_the_node_curve_pools_by_games():

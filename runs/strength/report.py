@@ -6,11 +6,15 @@ game pairs, whether the target holds (the interval includes 0 and lies within +-
 the chance that it would hold were the ladder right (see :func:`chance`) and each side's
 mean time a move.
 
-    python runs/strength/report.py [--check runs/strength/check] [--write]
+    python runs/strength/report.py [--check runs/strength/check | --pooled] [--write]
 
-The markdown goes to stdout; ``--write`` puts it between the ``<!-- report: ... -->`` and
-``<!-- end report -->`` lines of docs/matches.md and BENCHMARKS.md (tests/test_ladder.py
-checks that they hold it).
+``--check runs/strength/check-again`` gives the checks played again from new openings
+(plan.py's ``check-again``), ``--pooled`` each of those pooled with the check of the same
+setting played before against the opponent at its node limit (:func:`earlier`).
+
+The markdown goes to stdout; ``--write`` puts it between the ``<!-- report: ... -->``
+line that names the same command and the next ``<!-- end report -->`` line in
+docs/matches.md and BENCHMARKS.md (tests/test_ladder.py checks that they hold it).
 """
 
 import argparse
@@ -21,12 +25,21 @@ from pathlib import Path
 from statistics import NormalDist
 
 from search import strength
+from tdleaf.play import stats
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 QUOTED = [ROOT / "docs" / "matches.md", ROOT / "BENCHMARKS.md"]
-BLOCK = re.compile(r"(<!-- report: python runs/strength/report.py -->\n).*?(<!-- end report -->)",
-                   re.DOTALL)
+COMMAND = "python runs/strength/report.py"
+#: The checks played again (plan.py's ``check-again``).
+AGAIN = HERE / "check-again"
+
+
+def block(options: str = "") -> re.Pattern[str]:
+    """The quoted report that ``COMMAND options`` writes, between its two marks."""
+    command = " ".join(filter(None, [COMMAND, options]))
+    return re.compile(rf"(<!-- report: {re.escape(command)} -->\n).*?(<!-- end report -->)",
+                      re.DOTALL)
 
 
 def played(variant: str, elo: int, folder: Path | None = None) -> dict[str, int]:
@@ -113,11 +126,10 @@ def lean(found: list[tuple[Path, dict, int]]) -> tuple[float, float] | None:
     return sum(m / var for m, var in means) / weight, 1.96 / math.sqrt(weight)
 
 
-def verdict(folder: Path) -> str:
+def verdict(found: list[tuple[Path, dict, int]]) -> str:
     """All checks together: how many meet the target against how many would were the
     ladder right (the sum of their chances), and how far tdleaf plays from the request
     (:func:`lean`)."""
-    found = checks(folder)
     if not found:
         return "No check played yet.\n"
     chances = [chance(half_width(s), fit_sd(s["variant"], where, elo))
@@ -155,33 +167,127 @@ def rows(folder: Path) -> list[str]:
     return out
 
 
+def earlier(variant: str, elo: int) -> Path | None:
+    """The check of the same setting played before against the opponent at its node
+    limit: in check-nodes/, else in check/ where its command gave the opponent a node
+    limit; None where there is none (racing kings at 1950 was played at 0.1 s only)."""
+    replayed = HERE / "check-nodes" / f"{variant}-{elo}"
+    if (replayed / "summary.json").exists():
+        return replayed
+    first = HERE / "check" / f"{variant}-{elo}"
+    if (first / "summary.json").exists() and "B.nodes=" in (first / "command.sh").read_text():
+        return first
+    return None
+
+
+def pooled(first: dict, again: dict) -> dict:
+    """Two checks of one setting as one: their games and game pairs added, the Elo
+    difference from the pairs (the summary's keys that :func:`rows` reads)."""
+    pairs = [a + b for a, b in zip(first["pentanomial"], again["pentanomial"], strict=True)]
+    est = stats.elo_pentanomial(pairs)
+    moves = {side: first["moves"][side] + again["moves"][side] for side in "ab"}
+    return {"variant": again["variant"], "pentanomial": pairs,
+            **{key: first[key] + again[key] for key in ("games", "wins", "losses", "draws")},
+            "score": est.score, "elo_pentanomial": est.elo,
+            "elo_pentanomial_ci": [est.low, est.high],
+            "time_per_move": {side: (first["time_per_move"][side] * first["moves"][side]
+                                     + again["time_per_move"][side] * again["moves"][side])
+                              / moves[side] for side in "ab"},
+            "moves": moves}
+
+
+def pooled_checks(folder: Path = AGAIN) -> list[tuple[Path, dict, int, dict | None]]:
+    """Each check played again, pooled with :func:`earlier`'s where there is one: its
+    folder, the pooled summary (the new one alone where none), its UCI_Elo, and the
+    earlier summary."""
+    out = []
+    for where, again, elo in checks(folder):
+        before = earlier(again["variant"], elo)
+        first = json.loads((before / "summary.json").read_text()) if before else None
+        out.append((where, pooled(first, again) if first else again, elo, first))
+    return out
+
+
+def pooled_table(folder: Path = AGAIN) -> str:
+    """The checks played again, each beside the earlier one and pooled with it, and
+    the verdict over the pooled ones; a pooled setting whose interval excludes 0 is a
+    real miss (plan.py's ``check-again``)."""
+    found = pooled_checks(folder)
+    header = ("| variant | UCI_Elo | tdleaf plays | before | again | games | +W -L =D | "
+              "Elo difference [95%, game pairs] | target met | its chance, were the "
+              "ladder right | a real miss |")
+    lines = [header, "|---|---|---|---|---|---|---|---|---|---|---|"]
+    new = {where: s for where, s, _ in checks(folder)}
+    for where, s, elo, first in found:
+        lo, hi = s["elo_pentanomial_ci"]
+        p = chance(half_width(s), fit_sd(s["variant"], where, elo))
+        before = "-" if first is None else f"{first['elo_pentanomial'] + 0.0:+.0f}"
+        lines.append(
+            f"| {s['variant']} | {elo} | {limit(s['variant'], elo, where)} | {before} | "
+            f"{new[where]['elo_pentanomial'] + 0.0:+.0f} | {s['games']} | "
+            f"+{s['wins']} -{s['losses']} ={s['draws']} | "
+            f"{s['elo_pentanomial'] + 0.0:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
+            f"{'yes' if met(s) else 'no'} | {'-' if p is None else f'{p:.2f}'} | "
+            f"{'yes' if not lo <= 0 <= hi else 'no'} |")
+    return "\n".join(lines) + "\n\n" + verdict([(w, s, e) for w, s, e, _ in found])
+
+
 def table(folder: Path = HERE / "check") -> str:
     """The markdown table, a line a match, and the verdict under it."""
     header = ("| variant | UCI_Elo | tdleaf plays | games | +W -L =D | score | "
               "Elo difference [95%, game pairs] | target met | its chance, were the ladder "
               "right | time a move, tdleaf / FSF |")
     return "\n".join([header, "|---|---|---|---|---|---|---|---|---|---|",
-                      *rows(folder)]) + "\n\n" + verdict(folder)
+                      *rows(folder)]) + "\n\n" + verdict(checks(folder))
 
 
-def quoted(path: Path) -> str:
-    """The table as ``path`` quotes it."""
-    found = BLOCK.search(path.read_text())
-    assert found, f"{path}: no report block"
-    return found.group(0)[len(found.group(1)):-len(found.group(2))]
+def quoted(path: Path, options: str = "") -> str | None:
+    """The report of ``COMMAND options`` as ``path`` quotes it (None: not quoted there)."""
+    found = block(options).search(path.read_text())
+    return found.group(0)[len(found.group(1)):-len(found.group(2))] if found else None
+
+
+def quoted_options(path: Path) -> list[str]:
+    """The options of every report ``path`` quotes."""
+    return [m.group(1).strip() for m in re.finditer(
+        rf"<!-- report: {re.escape(COMMAND)}(.*?) -->", path.read_text())]
+
+
+def report(options: str = "") -> str:
+    """What ``COMMAND options`` prints: ``""``, ``--check FOLDER`` or ``--pooled``."""
+    return main_text(parser().parse_args(options.split()))
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--check", help="a folder of check matches (default: runs/strength/check)")
+    p.add_argument("--pooled", action="store_true",
+                   help="the checks played again, each pooled with the earlier one")
+    p.add_argument("--write", action="store_true",
+                   help="update the report's quotes in docs/matches.md and BENCHMARKS.md")
+    return p
+
+
+def options_of(args: argparse.Namespace) -> str:
+    """The options that name the report, as its quotes name it."""
+    if args.pooled:
+        return "--pooled"
+    return f"--check {args.check}" if args.check else ""
+
+
+def main_text(args: argparse.Namespace) -> str:
+    if args.pooled:
+        return pooled_table()
+    return table(ROOT / args.check if args.check else HERE / "check")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", default=str(HERE / "check"),
-                        help="the folder of check matches (default: %(default)s)")
-    parser.add_argument("--write", action="store_true",
-                        help="update the tables in docs/matches.md and BENCHMARKS.md")
-    args = parser.parse_args()
-    text = table(Path(args.check))
+    args = parser().parse_args()
+    text = main_text(args)
     print(text, end="")
+    pattern = block(options_of(args))
     for path in QUOTED if args.write else []:
-        path.write_text(BLOCK.sub(lambda m: m.group(1) + text + m.group(2), path.read_text()))
+        path.write_text(pattern.sub(lambda m: m.group(1) + text + m.group(2), path.read_text()))
 
 
 if __name__ == "__main__":
