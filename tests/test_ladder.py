@@ -940,16 +940,20 @@ def test_the_docs_quote_the_uci_elo_check_as_its_matches_score(monkeypatch):
     assert report.lean(found) is None
 
 
-def test_a_check_played_again_pools_with_the_earlier_one_at_the_node_limit():
+def test_a_check_played_again_pools_with_the_earlier_one_at_the_node_limit(tmp_path):
     """A check played again adds its games and game pairs to the earlier check of the
     same setting against the opponent at its node limit (check-nodes/, else check/
-    where its command gave that limit), and the Elo comes from the pairs together."""
+    where its command gave that limit), tdleaf at the same limit, and the Elo comes
+    from the pairs together."""
     report = _strength_report()
     chess = report.earlier("chess", 1450)
     assert chess is not None and chess.parent.name == "check-nodes"
     racing = report.earlier("racingkings", 2050)
     assert racing is not None and racing.parent.name == "check"     # played at the limit
     assert report.earlier("racingkings", 1950) is None              # at 0.1 s a move only
+    # Played again at another limit (a ladder measured again): nothing to pool with.
+    (tmp_path / "limit.json").write_text(json.dumps({"limit": {"nodes": 720}}))
+    assert report.earlier("chess", 1450, tmp_path) is None
     first = json.loads((chess / "summary.json").read_text())
     again = json.loads((report.HERE / "check/chess-1450/summary.json").read_text())
     both = report.pooled(first, again)

@@ -167,16 +167,18 @@ def rows(folder: Path) -> list[str]:
     return out
 
 
-def earlier(variant: str, elo: int) -> Path | None:
+def earlier(variant: str, elo: int, again: Path | None = None) -> Path | None:
     """The check of the same setting played before against the opponent at its node
-    limit: in check-nodes/, else in check/ where its command gave the opponent a node
-    limit; None where there is none (racing kings at 1950 was played at 0.1 s only)."""
-    replayed = HERE / "check-nodes" / f"{variant}-{elo}"
-    if (replayed / "summary.json").exists():
-        return replayed
-    first = HERE / "check" / f"{variant}-{elo}"
-    if (first / "summary.json").exists() and "B.nodes=" in (first / "command.sh").read_text():
-        return first
+    limit, tdleaf at the limit it played again (``again``'s limit.json; by default
+    check-again's): in check-nodes/, else in check/ where its command gave the opponent
+    a node limit; None where there is none (racing kings at 1950 was played at 0.1 s
+    only, and a ladder measured again plays other limits)."""
+    limit = played(variant, elo, again or AGAIN / f"{variant}-{elo}")
+    for kind in ("check-nodes", "check"):
+        folder = HERE / kind / f"{variant}-{elo}"
+        if ((folder / "summary.json").exists() and played(variant, elo, folder) == limit
+                and "B.nodes=" in (folder / "command.sh").read_text()):
+            return folder
     return None
 
 
@@ -202,7 +204,7 @@ def pooled_checks(folder: Path = AGAIN) -> list[tuple[Path, dict, int, dict | No
     earlier summary."""
     out = []
     for where, again, elo in checks(folder):
-        before = earlier(again["variant"], elo)
+        before = earlier(again["variant"], elo, where)
         first = json.loads((before / "summary.json").read_text()) if before else None
         out.append((where, pooled(first, again) if first else again, elo, first))
     return out
@@ -276,6 +278,7 @@ def options_of(args: argparse.Namespace) -> str:
 
 
 def main_text(args: argparse.Namespace) -> str:
+    """The report the options ask for."""
     if args.pooled:
         return pooled_table()
     return table(ROOT / args.check if args.check else HERE / "check")
