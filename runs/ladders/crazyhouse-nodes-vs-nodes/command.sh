@@ -1,0 +1,4 @@
+# Issue 63: crazyhouse's node rungs, 128 games each, saved into the candidate ladder. The same command carries on.
+tdleaf ladder --remeasure --variant crazyhouse --depths '' --movetimes '' --nodes 32,128,512,2048,8192,32768,131072 --games 128 --workers 2 --resign-moves 0 --engine-nodes 37000 --out runs/ladders/crazyhouse-nodes-vs-nodes --save runs/strength/ladder.json --note 'crazyhouse'"'"'s node rungs (issue 63), two games at a time' --no-progress
+# Then: crazyhouse's node rungs, 256 games each, saved into the candidate ladder.
+tdleaf ladder --remeasure --variant crazyhouse --depths '' --movetimes '' --nodes 32,128,512,2048,8192,32768,131072 --games 256 --workers 2 --resign-moves 0 --engine-nodes 37000 --out runs/ladders/crazyhouse-nodes-vs-nodes --save runs/strength/ladder.json --note 'crazyhouse'"'"'s node rungs (issue 63), two games at a time' --no-progress
