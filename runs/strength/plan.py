@@ -190,7 +190,9 @@ by ``more holdout ship-or-deeper``, which ships a curve only by the held-out rul
 first, and ``check-again``, their checks played again moved to
 ``runs/strength/check-again-clock/`` first. Resumable across sessions and machines (node
 limits on both sides: no clock to move them); a variant not finished is said so.
-Antichess, measured so already, keeps its ladder: its miss stands.
+Antichess, measured so already, keeps its ladder: its miss stands. Crazyhouse's new
+curve missed its held-out rungs (4,096 nodes, then 64 nodes by +60: 06:08 UTC) and was
+not shipped, so its checks stand; racing kings' rungs began at 06:08 UTC.
 
 Every other step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet
 machine. Crazyhouse's first six rungs and its held-out rungs were played before this
