@@ -192,7 +192,9 @@ first, and ``check-again``, their checks played again moved to
 limits on both sides: no clock to move them); a variant not finished is said so.
 Antichess, measured so already, keeps its ladder: its miss stands. Crazyhouse's new
 curve missed its held-out rungs (4,096 nodes, then 64 nodes by +60: 06:08 UTC) and was
-not shipped, so its checks stand; racing kings' rungs began at 06:08 UTC.
+not shipped, so its checks stand. Racing kings' rungs and held-out rungs were played
+06:08-06:36 UTC; its curve misses the 4,096-node one by -181, climbing toward its
+8,192-node rung, which rates 2478, above its bend (2149): ``ship-or-deeper`` is next.
 
 Every other step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet
 machine. Crazyhouse's first six rungs and its held-out rungs were played before this
