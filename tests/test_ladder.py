@@ -897,20 +897,11 @@ def test_tiny_ladder_against_sjeng(tmp_path, capsys):
     assert "no ladder on the UCI_Elo scale" in capsys.readouterr().err
 
 
-def _strength_report():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("report", ROOT / "runs/strength/report.py")
-    assert spec and spec.loader
-    report = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(report)
-    return report
-
-
 def test_the_docs_quote_the_uci_elo_check_as_its_matches_score(monkeypatch):
     """docs/matches.md and BENCHMARKS.md hold runs/strength/report.py's table of the
     check matches (runs/strength/check/*/summary.json) as it reads today, and every
     other report of it they quote (the checks played again) as it reads today."""
-    report = _strength_report()
+    report = _strength_script("report")
     table = report.table()
     assert table.count("\n") >= 5                  # the header, its rule, crazyhouse's three
     for path in report.QUOTED:
@@ -945,7 +936,7 @@ def test_a_check_played_again_pools_with_the_earlier_one_at_the_node_limit(tmp_p
     same setting against the opponent at its node limit (check-nodes/, else check/
     where its command gave that limit), tdleaf at the same limit, and the Elo comes
     from the pairs together."""
-    report = _strength_report()
+    report = _strength_script("report")
     chess = report.earlier("chess", 1450)
     assert chess is not None and chess.parent.name == "check-nodes"
     racing = report.earlier("racingkings", 2050)

@@ -184,29 +184,24 @@ def earlier(variant: str, elo: int, again: Path | None = None) -> Path | None:
 
 def pooled(first: dict, again: dict) -> dict:
     """Two checks of one setting as one: their games and game pairs added, the Elo
-    difference from the pairs (the summary's keys that :func:`rows` reads)."""
+    difference from the pairs (the summary's keys that :func:`pooled_table` and
+    :func:`verdict` read)."""
     pairs = [a + b for a, b in zip(first["pentanomial"], again["pentanomial"], strict=True)]
     est = stats.elo_pentanomial(pairs)
-    moves = {side: first["moves"][side] + again["moves"][side] for side in "ab"}
     return {"variant": again["variant"], "pentanomial": pairs,
             **{key: first[key] + again[key] for key in ("games", "wins", "losses", "draws")},
-            "score": est.score, "elo_pentanomial": est.elo,
-            "elo_pentanomial_ci": [est.low, est.high],
-            "time_per_move": {side: (first["time_per_move"][side] * first["moves"][side]
-                                     + again["time_per_move"][side] * again["moves"][side])
-                              / moves[side] for side in "ab"},
-            "moves": moves}
+            "elo_pentanomial": est.elo, "elo_pentanomial_ci": [est.low, est.high]}
 
 
-def pooled_checks(folder: Path = AGAIN) -> list[tuple[Path, dict, int, dict | None]]:
+def pooled_checks(folder: Path = AGAIN) -> list[tuple[Path, dict, int, dict, dict | None]]:
     """Each check played again, pooled with :func:`earlier`'s where there is one: its
-    folder, the pooled summary (the new one alone where none), its UCI_Elo, and the
-    earlier summary."""
+    folder, the pooled summary (the new one alone where none), its UCI_Elo, the new
+    summary and the earlier one."""
     out = []
     for where, again, elo in checks(folder):
         before = earlier(again["variant"], elo, where)
         first = json.loads((before / "summary.json").read_text()) if before else None
-        out.append((where, pooled(first, again) if first else again, elo, first))
+        out.append((where, pooled(first, again) if first else again, elo, again, first))
     return out
 
 
@@ -219,19 +214,18 @@ def pooled_table(folder: Path = AGAIN) -> str:
               "Elo difference [95%, game pairs] | target met | its chance, were the "
               "ladder right | a real miss |")
     lines = [header, "|---|---|---|---|---|---|---|---|---|---|---|"]
-    new = {where: s for where, s, _ in checks(folder)}
-    for where, s, elo, first in found:
+    for where, s, elo, again, first in found:
         lo, hi = s["elo_pentanomial_ci"]
         p = chance(half_width(s), fit_sd(s["variant"], where, elo))
         before = "-" if first is None else f"{first['elo_pentanomial'] + 0.0:+.0f}"
         lines.append(
             f"| {s['variant']} | {elo} | {limit(s['variant'], elo, where)} | {before} | "
-            f"{new[where]['elo_pentanomial'] + 0.0:+.0f} | {s['games']} | "
+            f"{again['elo_pentanomial'] + 0.0:+.0f} | {s['games']} | "
             f"+{s['wins']} -{s['losses']} ={s['draws']} | "
             f"{s['elo_pentanomial'] + 0.0:+.0f} [{lo:+.0f}, {hi:+.0f}] | "
             f"{'yes' if met(s) else 'no'} | {'-' if p is None else f'{p:.2f}'} | "
             f"{'yes' if not lo <= 0 <= hi else 'no'} |")
-    return "\n".join(lines) + "\n\n" + verdict([(w, s, e) for w, s, e, _ in found])
+    return "\n".join(lines) + "\n\n" + verdict([(w, s, e) for w, s, e, *_ in found])
 
 
 def table(folder: Path = HERE / "check") -> str:
