@@ -196,6 +196,23 @@ not shipped, so its checks stand. Racing kings' rungs and held-out rungs were pl
 06:08-06:36 UTC; its curve misses the 4,096-node one by -181, climbing toward its
 8,192-node rung, which rates 2478, above its bend (2149): ``ship-or-deeper`` is next.
 
+Racing kings' curve and its bend. Its scale was measured flat above the bend
+(scale-racingkings/2200-2650: -31 [-87, +23]), so ``ship`` marks its rungs above the
+bend (8,192 and 32,768 nodes) as lower bounds, and the curve that serves leaves them out
+(search.strength.node_fit reads ratings, not bounds); the held-out check tested a curve
+through them, which no user would ever be served. Decided 2026-12-06 07:10 UTC, before
+any further game, for every variant whose scale is flat above its bend: the held-out
+check marks the candidate's rungs above the bend first, as ``ship`` would
+(:func:`mark_candidate`), and tests the curve that serves. Decided knowing racing kings'
+held-out rungs (through the rungs below the bend its 128-game curve is 1880 at 256
+nodes, -32, and ends at 2,048 nodes' 2054, +31 from 4,096 nodes' 2085): a check chosen
+after its data are seen proves nothing, so it ships nothing. Racing kings goes straight
+to ``again`` (``--steps again ship``): its held-out rungs join the curve, and the curve
+through its 128-game rungs and them must meet two new held-out rungs, 64 and 1,024
+nodes, 256 games each, by the same rule, or it is not shipped (no third try, its
+shipped curve stays). Then, if shipped, its checks are moved and played again as the
+paragraph above says.
+
 Every other step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet
 machine. Crazyhouse's first six rungs and its held-out rungs were played before this
 plan (RESULTS.md, "Strength on request"); the plan adds its dearest rung.
@@ -401,9 +418,26 @@ def again(variant: str, workers: int) -> None:
     check_fit(variant, measure_held_out(variant, workers, HELD_OUT_AGAIN, "holdout2", None))
 
 
+def mark_candidate(variant: str) -> None:
+    """The candidate's rungs rated above the variant's bend marked as lower bounds, as
+    ``ship`` marks them, where its scale is flat there (the docstring's rule for the
+    held-out check: the curve tested is the curve that serves)."""
+    folder = flat_above_bend(variant)
+    if folder is None:
+        return
+    candidate = json.loads((ROOT / LADDER).read_text())
+    changed = mark_bend(candidate, variant, bend_of(variant)["depth"],
+                        str(folder.parent.relative_to(ROOT)) + "/")
+    (ROOT / LADDER).write_text(compact(candidate))
+    for line in changed:
+        print(f"{line} (the candidate)", file=sys.stderr, flush=True)
+
+
 def check_fit(variant: str, folder: Path) -> None:
     """The shipped curve (search.strength.node_fit) against the held-out rungs (the
-    hinge served before it was checked so too: check-hinge.json, RESULTS.md)."""
+    hinge served before it was checked so too: check-hinge.json, RESULTS.md), its rungs
+    above a flat bend marked first (:func:`mark_candidate`)."""
+    mark_candidate(variant)
     fit = strength.node_fit(variant, ROOT / LADDER)
     assert fit is not None, f"{variant}: no node fit in {LADDER}"
     held = json.loads((folder / "ladder.json").read_text())
