@@ -1,0 +1,2 @@
+# Issue 63: 3check's node rungs, 128 games each, saved into the candidate ladder. The same command carries on.
+tdleaf ladder --remeasure --variant 3check --depths '' --movetimes '' --nodes 32,128,512,2048,8192,32768,131072 --games 128 --workers 2 --resign-moves 0 --engine-nodes 51000 --out runs/ladders/3check-nodes-vs-nodes --save runs/strength/ladder.json --note '3check'"'"'s node rungs (issue 63), two games at a time' --no-progress
