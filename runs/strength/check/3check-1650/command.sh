@@ -1,0 +1,2 @@
+# Issue 63: 3check, tdleaf at UCI_Elo 1650 against fairy-stockfish at UCI_Elo 1650, tdleaf 0.1 s a move, fairy-stockfish 51000 nodes a move, 100 games (gunzip -k games.pgn.gz and add --resume). The same command carries on.
+tdleaf match 'uci:tdleaf uci' uci:fairy-stockfish --variant 3check --games 100 -o A.movetime=0.1 -o B.nodes=51000 --random-plies 8 --seed 63 -o A.UCI_LimitStrength=true -o A.UCI_Elo=1650 -o B.UCI_LimitStrength=true -o B.UCI_Elo=1650 --workers 2 --pgn runs/strength/check/3check-1650/games.pgn --json runs/strength/check/3check-1650/summary.json --no-progress
