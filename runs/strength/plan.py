@@ -213,8 +213,9 @@ nodes, 256 games each, by the same rule, or it is not shipped (no third try, its
 shipped curve stays). Then, if shipped, its checks are moved and played again as the
 paragraph above says. Its curve missed the new 64-node rung by -51 (07:05 UTC): not
 shipped, so its checks stand. Three-check's curve met its held-out rungs at once (-3
-and +47: 07:28 UTC) and shipped; its checks were moved and played again. Horde is
-next.
+and +47: 07:28 UTC) and shipped; its checks were moved and played again. Horde's
+missed its 256-node held-out rung (+71, then +50.5 at 256 games a rung), met the new
+ones (+3 and +18: 09:09 UTC) and shipped; its checks were moved and played again.
 
 Every other step is timed against Fairy-Stockfish at 0.1 s a move: run it on a quiet
 machine. Crazyhouse's first six rungs and its held-out rungs were played before this

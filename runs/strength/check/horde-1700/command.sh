@@ -1,0 +1,2 @@
+# Issue 63: horde, tdleaf at UCI_Elo 1700 against fairy-stockfish at UCI_Elo 1700, tdleaf 0.1 s a move, fairy-stockfish 27000 nodes a move, 100 games (gunzip -k games.pgn.gz and add --resume). The same command carries on.
+tdleaf match 'uci:tdleaf uci' uci:fairy-stockfish --variant horde --games 100 -o A.movetime=0.1 -o B.nodes=27000 --random-plies 8 --seed 63 -o A.UCI_LimitStrength=true -o A.UCI_Elo=1700 -o B.UCI_LimitStrength=true -o B.UCI_Elo=1700 --workers 2 --pgn runs/strength/check/horde-1700/games.pgn --json runs/strength/check/horde-1700/summary.json --no-progress
