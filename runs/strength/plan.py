@@ -200,7 +200,7 @@ Racing kings' curve and its bend. Its scale was measured flat above the bend
 (scale-racingkings/2200-2650: -31 [-87, +23]), so ``ship`` marks its rungs above the
 bend (8,192 and 32,768 nodes) as lower bounds, and the curve that serves leaves them out
 (search.strength.node_fit reads ratings, not bounds); the held-out check tested a curve
-through them, which no user would ever be served. Decided 2026-12-06 07:10 UTC, before
+through them, which no user would ever be served. Decided 2026-12-06 07:01 UTC, before
 any further game, for every variant whose scale is flat above its bend: the held-out
 check marks the candidate's rungs above the bend first, as ``ship`` would
 (:func:`mark_candidate`), and tests the curve that serves. Decided knowing racing kings'
