@@ -426,14 +426,7 @@ def mark_candidate(variant: str) -> None:
     """The candidate's rungs rated above the variant's bend marked as lower bounds, as
     ``ship`` marks them, where its scale is flat there (the docstring's rule for the
     held-out check: the curve tested is the curve that serves)."""
-    folder = flat_above_bend(variant)
-    if folder is None:
-        return
-    candidate = json.loads((ROOT / LADDER).read_text())
-    changed = mark_bend(candidate, variant, bend_of(variant)["depth"],
-                        str(folder.parent.relative_to(ROOT)) + "/")
-    (ROOT / LADDER).write_text(compact(candidate))
-    for line in changed:
+    for line in mark_above_bend(variant, LADDER) or []:
         print(f"{line} (the candidate)", file=sys.stderr, flush=True)
 
 
@@ -553,18 +546,27 @@ def flat_above_bend(variant: str) -> Path | None:
     return None
 
 
-def bend(variant: str, workers: int) -> None:
-    """The shipped variant's rungs rated above its bend marked as lower bounds, where
-    its scale is flat there (:func:`flat_above_bend`; the docstring's rule)."""
+def mark_above_bend(variant: str, ladder: str) -> list[str] | None:
+    """The variant's rungs in ``ladder`` rated above its bend marked as lower bounds,
+    where its scale is flat there (:func:`flat_above_bend`; the docstring's rule): what
+    changed, as :func:`mark_bend` gives it, or None where the scale is not flat."""
     folder = flat_above_bend(variant)
     if folder is None:
+        return None
+    content = json.loads((ROOT / ladder).read_text())
+    changed = mark_bend(content, variant, bend_of(variant)["depth"],
+                        str(folder.parent.relative_to(ROOT)) + "/")
+    (ROOT / ladder).write_text(compact(content))
+    return changed
+
+
+def bend(variant: str, workers: int) -> None:
+    """The shipped variant's rungs rated above its bend marked (:func:`mark_above_bend`)."""
+    changed = mark_above_bend(variant, SHIPPED)
+    if changed is None:
         print(f"{variant}: no pair above the bend measured flat: its ratings stay",
               file=sys.stderr, flush=True)
         return
-    shipped = json.loads((ROOT / SHIPPED).read_text())
-    changed = mark_bend(shipped, variant, bend_of(variant)["depth"],
-                        str(folder.parent.relative_to(ROOT)) + "/")
-    (ROOT / SHIPPED).write_text(compact(shipped))
     print("\n".join(changed) or f"{variant}: nothing above the bend", file=sys.stderr,
           flush=True)
 
