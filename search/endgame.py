@@ -24,8 +24,9 @@ answers only where the 75-move rule cannot change the result.
 Built tables can be saved in one file per set of rules (:meth:`Tables.save`, what
 ``tdleaf warmup --tables`` does for all of them) in the ``endgame`` folder of the
 per-user data folder (:func:`search.shipped.user_data_dir`), named with the digest of
-the sources their values depend on (the rules, this module, the outcomes): a change to
-them makes a new file, never a stale answer.
+the sources their values depend on (:func:`table_sources`: the rules, and every file
+the builder's compiled code reads, found by walking its calls): a change to them makes
+a new file, never a stale answer.
 """
 
 from __future__ import annotations
@@ -42,14 +43,17 @@ from typing import Any
 
 import numpy as np
 from numba import njit, types
+from numba.core.dispatcher import Dispatcher
 from numba.typed import Dict
 
-from variants import Position, core, spec
+from variants import Position, core, jitcache, spec
 from variants.position import move_to_uci
 
 from .files import write_bytes
 from .prior import outcome_value
 from .shipped import user_data_dir
+
+_ROOT = Path(__file__).resolve().parent.parent   # the folder of the packages
 
 #: Values (int16) for the side to move: ``d + 1`` wins in ``d`` plies, ``-(d + 1)``
 #: loses in ``d`` plies, 0 is a draw. While building, UNKNOWN; a square assignment that
@@ -502,17 +506,28 @@ class Tables:
         return out
 
 
-@functools.lru_cache(maxsize=1)
-def sources_digest() -> str:
-    """SHA-256 over the sources a table's values depend on: the rules (variants/; of
-    its spec, the rule fields alone, so that tuning the search keeps the tables), this
-    module and the outcomes it reads (search/prior.py)."""
-    here = Path(__file__).resolve().parent
-    rules = here.parent / "variants"
+def table_sources() -> list[str]:
+    """The files a table's values depend on, as ``"package/file.py"`` names: every file
+    of the rules (``variants``, walked whole) and every file the builder's compiled code
+    reads (this module's compiled functions followed down their calls: the outcomes of
+    search/prior.py, ...), found by walking, not named here."""
+    compiled = [obj for obj in globals().values()
+                if isinstance(obj, Dispatcher) and obj.py_func.__module__ == __name__]
+    return sorted(set(jitcache.package_sources(_ROOT, ("variants",)))
+                  | set(jitcache.reached_sources(compiled)))
+
+
+@functools.lru_cache(maxsize=4)
+def sources_digest(root: Path | None = None) -> str:
+    """SHA-256 over :func:`table_sources` (read under ``root``, by default the
+    installed packages' folder); of the rules' spec, its rule fields alone, so that
+    tuning the search keeps the tables."""
+    base = _ROOT if root is None else root
     h = hashlib.sha256()
-    for path in [*sorted(rules.glob("*.py")), here / "endgame.py", here / "prior.py"]:
-        h.update(f"{path.parent.name}/{path.name}\0".encode())
-        h.update(spec.rules_text().encode() if path == rules / "spec.py" else path.read_bytes())
+    for name in table_sources():
+        h.update(f"{name}\0".encode())
+        h.update(spec.rules_text().encode() if name == "variants/spec.py"
+                 else (base / name).read_bytes())
     return h.hexdigest()
 
 

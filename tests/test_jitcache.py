@@ -29,22 +29,47 @@ def test_other_files_keep_numba_stamps():
     assert not jitcache._ours(str(ROOT / "tests" / "test_jitcache.py"))
     assert jitcache._ours(str(ROOT / "variants" / "movegen.py"))
     assert jitcache._ours(str(ROOT / "search" / "evaluate.py"))
+    assert jitcache._ours(str(ROOT / "search" / "kernels" / "classic.py"))
 
 
-def test_digest_covers_every_source_file(tmp_path, monkeypatch):
+def _copy_packages(tmp_path):
     for pkg in jitcache.PACKAGES:
         shutil.copytree(ROOT / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def _rooms():
+    """One compiled-code file of every folder (room) of the numba packages, at any depth."""
+    by_room: dict[str, str] = {}
+    for name in jitcache.package_sources(ROOT):
+        if name not in jitcache.NOT_COMPILED:
+            by_room.setdefault(name.rsplit("/", 1)[0], name)
+    return by_room
+
+
+def test_every_room_is_walked():
+    rooms = _rooms()
+    # The rooms of the second floor, and whatever comes after them, without naming them
+    # in jitcache.py.
+    for room in ("variants", "search", "search/kernels", "search/evaluation"):
+        assert room in rooms, sorted(rooms)
+    on_disk = {p.parent.relative_to(ROOT).as_posix() for pkg in jitcache.PACKAGES
+               for p in (ROOT / pkg).rglob("*.py") if "__pycache__" not in p.parts}
+    assert on_disk <= set(rooms) | {"variants", "search"}
+
+
+def test_digest_changes_with_an_edit_in_every_room(tmp_path, monkeypatch):
+    _copy_packages(tmp_path)
     monkeypatch.setattr(jitcache, "_ROOT", tmp_path)
-    digests = set()
-    for edit in (None, "variants/movegen.py", "search/evaluate.py", "variants/board.py",
-                 "search/layout.py"):
-        if edit:
-            with open(tmp_path / edit, "a") as fh:
-                fh.write("\n# edited\n")
-        jitcache.source_digest.cache_clear()
-        digests.add(jitcache.source_digest())
     jitcache.source_digest.cache_clear()
-    assert len(digests) == 5
+    digests = [jitcache.source_digest()]
+    edits = sorted(_rooms().values())
+    for edit in edits:
+        with open(tmp_path / edit, "a") as fh:
+            fh.write("\n# edited\n")
+        jitcache.source_digest.cache_clear()
+        digests.append(jitcache.source_digest())
+    jitcache.source_digest.cache_clear()
+    assert len(set(digests)) == len(edits) + 1, edits
     # A front end is not compiled code: editing it keeps the caches.
     with open(tmp_path / "search" / "uci.py", "a") as fh:
         fh.write("\n# edited\n")
@@ -53,6 +78,51 @@ def test_digest_covers_every_source_file(tmp_path, monkeypatch):
     after = jitcache.source_digest()
     jitcache.source_digest.cache_clear()
     assert before == after
+
+
+def test_functions_of_every_room_are_stamped():
+    """A kernel's cached machine code is stamped with the project's digest too (before,
+    only files directly in variants/ and search/ were)."""
+    from search.kernels import attacks
+
+    assert jitcache._ours(attacks.__file__)
+    assert jitcache._ours(str(ROOT / "search" / "evaluation" / "layout.py"))
+    stamped = [fn for fn in vars(attacks).values()
+               if hasattr(fn, "_cache") and fn.py_func.__module__ == attacks.__name__]
+    assert stamped
+    for fn in stamped:
+        assert isinstance(_locator(fn), jitcache._ProjectStamp), fn
+
+
+def test_not_compiled_names_only_files_that_exist():
+    for name in jitcache.NOT_COMPILED:
+        assert (ROOT / name).is_file(), name
+
+
+def test_endgame_digest_sees_the_rules_and_the_files_its_code_reaches(tmp_path):
+    from search import endgame
+
+    sources = endgame.table_sources()
+    # Found by walking: the builder's own file, the outcomes it calls in search/prior.py,
+    # every file of the rules; not the evaluation, which tables do not depend on.
+    assert {"search/endgame.py", "search/prior.py", "variants/movegen.py"} <= set(sources)
+    assert not any(s.startswith(("search/kernels/", "search/evaluation/")) for s in sources)
+    _copy_packages(tmp_path)
+    digests = [endgame.sources_digest(tmp_path)]
+    assert digests[0] == endgame.sources_digest()
+    edits = [s for s in sources if s != "variants/spec.py"]   # spec: its rule fields only
+    for edit in edits:
+        with open(tmp_path / edit, "a") as fh:
+            fh.write("\n# edited\n")
+        endgame.sources_digest.cache_clear()
+        digests.append(endgame.sources_digest(tmp_path))
+    with open(tmp_path / "search" / "kernels" / "attacks.py", "a") as fh:
+        fh.write("\n# edited\n")
+    endgame.sources_digest.cache_clear()
+    unchanged = endgame.sources_digest(tmp_path)
+    endgame.sources_digest.cache_clear()
+    assert len(set(digests)) == len(edits) + 1
+    assert unchanged == digests[-1]
 
 
 def test_modules_left_out_of_the_stamp_hold_no_numba_code():

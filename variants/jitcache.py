@@ -3,9 +3,11 @@
 numba stamps a cached function with the source of its own file only, so after an edit
 to a function in another file (a move generator the search calls, say) the callers'
 cached machine code would still hold the old version and run it silently. Here every
-function of this distribution's numba packages (``variants``, ``search``) is stamped
-with one digest of all their sources instead: any edit to any of them invalidates
-every cached function, and a stale cache can never be loaded.
+function of this distribution's numba packages (``variants``, ``search``, every room
+below them included: ``search/kernels/``, ``search/evaluation/``, ...) is stamped with
+one digest of all their sources instead, found by walking the packages' folders: any
+edit to any of them invalidates every cached function, and a stale cache can never be
+loaded.
 
 Caches stay where numba puts them (``NUMBA_CACHE_DIR`` if set, else ``__pycache__``
 beside the sources, else the user's cache directory). Imported by :mod:`variants.bits`,
@@ -16,43 +18,102 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
+import types
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from numba.core import caching
 
-#: The packages whose numba functions call each other across files.
+#: The packages whose numba functions call each other across files (walked whole).
 PACKAGES = ("variants", "search")
 #: Modules of those packages that no compiled function reads (front ends, the Python
 #: drivers of the search): editing them must not throw every cache away. They must hold
 #: no compiled function and no constant that compiled code reads (a test checks the
-#: first; keep the second in mind when adding to this list).
+#: first, and that each still exists; keep the second in mind when adding to this list).
 #: (variants/spec.py is not one: the rules codes of variants/board.py come from it.)
 NOT_COMPILED = ("search/engine.py", "search/uci.py", "search/xboard.py", "search/protocol.py",
                 "search/strength.py", "search/__init__.py", "variants/__init__.py",
                 "variants/position.py", "variants/errors.py", "variants/jitcache.py",
                 "variants/normalise.py", "search/shipped.py",
-                "search/modes.py", "search/warm.py", "search/goal_blocks.py")
+                "search/modes.py", "search/warm.py")
 _ROOT = Path(__file__).resolve().parent.parent
+
+
+def package_sources(root: Path, packages: tuple[str, ...] = PACKAGES) -> list[str]:
+    """Every ``.py`` file of ``packages`` under ``root``, in any room (sub-package) at
+    any depth, as sorted ``"package/.../file.py"`` names: found by walking the folders,
+    so that a room added later is covered without being named."""
+    names = []
+    for pkg in packages:
+        for path in (root / pkg).rglob("*.py"):
+            rel = path.relative_to(root)
+            if "__pycache__" not in rel.parts:
+                names.append(rel.as_posix())
+    return sorted(names)
 
 
 @functools.lru_cache(maxsize=1)
 def source_digest() -> str:
     """SHA-256 over the names and contents of every ``.py`` file of :data:`PACKAGES`
-    that compiled code may depend on (all but :data:`NOT_COMPILED`)."""
+    (:func:`package_sources`) that compiled code may depend on (all but
+    :data:`NOT_COMPILED`)."""
     h = hashlib.sha256()
-    for pkg in PACKAGES:
-        for path in sorted((_ROOT / pkg).glob("*.py")):
-            name = f"{pkg}/{path.name}"
-            if name in NOT_COMPILED:
-                continue
-            h.update(f"{name}\0".encode())
-            h.update(path.read_bytes())
+    for name in package_sources(_ROOT):
+        if name in NOT_COMPILED:
+            continue
+        h.update(f"{name}\0".encode())
+        h.update((_ROOT / name).read_bytes())
     return h.hexdigest()
 
 
 def _ours(py_file: str) -> bool:
     path = Path(py_file).resolve()
-    return path.suffix == ".py" and path.parent.parent == _ROOT and path.parent.name in PACKAGES
+    return path.suffix == ".py" and any(path.is_relative_to(_ROOT / pkg) for pkg in PACKAGES)
+
+
+def _code_names(code: types.CodeType) -> set[str]:
+    """The global and attribute names a function's code reads, nested code included."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def reached_sources(functions: Iterable[Any]) -> list[str]:
+    """The files of this distribution that the compiled ``functions`` (numba
+    dispatchers) read: their own, those of every compiled function they call, found by
+    walking their globals (``f(...)``, ``module.f(...)``) down the calls, and those of
+    the modules whose attributes they read (``core.TURN``). Sorted ``"package/file.py"``
+    names, as :func:`package_sources` gives them."""
+    from numba.core.dispatcher import Dispatcher
+
+    files: set[str] = set()
+
+    def note(path: str | None) -> None:
+        if path and _ours(path):
+            files.add(Path(path).resolve().relative_to(_ROOT).as_posix())
+
+    todo, seen = list(functions), set()
+    while todo:
+        fn = todo.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        py = fn.py_func
+        note(inspect.getsourcefile(py))
+        names = _code_names(py.__code__)
+        for name in names:
+            obj = py.__globals__.get(name)
+            if isinstance(obj, Dispatcher):
+                todo.append(obj)
+            elif isinstance(obj, types.ModuleType):
+                note(getattr(obj, "__file__", None))
+                todo += [a for a in (getattr(obj, n, None) for n in names)
+                         if isinstance(a, Dispatcher)]
+    return sorted(files)
 
 
 class _ProjectStamp:
