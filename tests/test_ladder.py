@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from search import strength
 from tdleaf.cli import main
 from tdleaf.play import ladder as lad
 from tdleaf.play import stats
+from tdleaf.play.gamefiles import read_members
 from tdleaf.play.match import GameOutcome
 
 from helpers_engines import engine_path
@@ -757,10 +759,11 @@ def test_tiny_ladder_against_fairy_stockfish(tmp_path, capsys):
         assert r["games"] == 2 and r["wins"] + r["losses"] + r["draws"] == 2
         assert len(r["elo_ci"]) == 2
         assert r["opponents"] and all(o["setting"] for o in r["opponents"])
-    pgns = sorted(out.rglob("*.pgn"))
-    assert [p.relative_to(out).as_posix() for p in pgns] == ["chess-fairy-stockfish/depth-1/b001.pgn",
-                                                          "chess-fairy-stockfish/depth-2/b001.pgn"]
-    assert pgns[0].read_text().count("[Event ") == 2
+    assert not list(out.rglob("*.pgn"))              # each batch's working file packed
+    pgns = sorted(out.rglob("*.pgn.gz"))
+    assert [p.relative_to(out).as_posix() for p in pgns] == [
+        "chess-fairy-stockfish/depth-1/games.pgn.gz", "chess-fairy-stockfish/depth-2/games.pgn.gz"]
+    assert [m.count("[Event ") for m in read_members(pgns[0])] == [2]     # a member a batch
     assert (out / "ladder.md").exists()
     shipped = json.loads(saved.read_text())
     assert [e["level"] for e in shipped["variants"]["chess"]] == [{"depth": 1}, {"depth": 2}]
@@ -787,7 +790,7 @@ def test_a_ladder_against_fairy_stockfish_at_a_node_limit(tmp_path, capsys):
     (ladder,) = json.loads((out / "ladder.json").read_text())["ladders"]
     assert ladder["engine_limits"] == {"nodes": 3000}
     assert "--engine-nodes 3000" in json.loads((out / "ladder.json").read_text())["command"]
-    text = (out / "chess-fairy-stockfish/depth-1/b001.pgn").read_text()
+    text = "".join(read_members(out / "chess-fairy-stockfish/depth-1/games.pgn.gz"))
     settings = re.findall(r'\[(?:White|Black)Settings "([^"]*)"\]', text)
     engine = [s for s in settings if "UCI_LimitStrength" in s or "Skill" in s]
     assert len(engine) == 2 and all("nodes=3000" in s and "movetime" not in s for s in engine)
@@ -805,12 +808,12 @@ def test_remeasure_killed_and_resumed_against_fairy_stockfish(tmp_path, monkeypa
     args = ["ladder", "--remeasure", "--variant", "chess", "--depths", "1", *FAST,
             "--games", "6", "--engine-movetime", "0.02", "--engine-option", "Hash=8",
             "--out", str(out)]
-    first = out / "chess-fairy-stockfish" / "depth-1" / "b001.pgn"
+    packed = out / "chess-fairy-stockfish" / "depth-1" / "games.pgn.gz"
     proc = subprocess.Popen([sys.executable, "-m", "tdleaf", *args], start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 600
-        while not (first.exists() and first.read_text().count("[Event ") == 2):
+        while not read_members(packed):
             assert proc.poll() is None, "the ladder ended before its first batch was seen"
             assert time.monotonic() < deadline, "no first batch"
             time.sleep(0.05)
@@ -818,11 +821,13 @@ def test_remeasure_killed_and_resumed_against_fairy_stockfish(tmp_path, monkeypa
         os.killpg(proc.pid, signal.SIGKILL)          # the ladder and its engines
         proc.wait(timeout=60)
     assert not (user / "ladder.json").exists(), "killed before the end: nothing saved yet"
-    played = first.read_bytes()
+    played = read_members(packed)[0]
     assert main(args) == 0
     err = capsys.readouterr().err
     assert f"saved the UCI_Elo ladders to {user / 'ladder.json'}" in err
-    assert first.read_bytes() == played                       # not replayed
+    members = read_members(packed)
+    assert len(members) == 3 and members[0] == played         # not replayed
+    assert not list(packed.parent.glob("b*.pgn"))
     (ladder,) = json.loads((out / "ladder.json").read_text())["ladders"]
     assert [r["games"] for r in ladder["rungs"]] == [6]
     evaluation = lad.player_evaluation("default", "chess")
@@ -841,6 +846,58 @@ def test_remeasure_killed_and_resumed_against_fairy_stockfish(tmp_path, monkeypa
     # the other variants' shipped ladders are kept
     shipped = strength.ladder_evaluation("crazyhouse", DATA / "ladder.json")
     assert shipped is not None and strength.ladder_evaluation("crazyhouse") == shipped
+
+
+def test_a_rung_resumes_from_its_packed_batches(tmp_path, capsys):
+    """A rung's batches are members of its games.pgn.gz, a batch played into a working
+    file first: resumed, a working file of a batch already packed (killed between the two
+    steps) is deleted, a partial one is carried on and packed, a torn last member is cut
+    off and its batch played again; a rung of one PGN a batch is refused."""
+    engine_path("fairy-stockfish")
+    out = tmp_path / "ladder"
+    args = ["ladder", "--variant", "chess", "--engine", "fairy-stockfish", "--depths", "1",
+            "--engine-movetime", "0.02", "--engine-option", "Hash=8", "--out", str(out),
+            *FAST, "--games", "4"]
+    assert main(args) == 0
+    rung = out / "chess-fairy-stockfish" / "depth-1"
+    packed, work = rung / "games.pgn.gz", rung / "b002.pgn"
+    members = read_members(packed)
+    assert [m.count("[Event ") for m in members] == [2, 2]
+    assert [(e["batch"], e["pgn"], e["member"]) for e in
+            json.loads((rung / "batches.json").read_text())] == [(1, "games.pgn.gz", 1),
+                                                                  (2, "games.pgn.gz", 2)]
+    rungs = json.loads((out / "ladder.json").read_text())["ladders"][0]["rungs"]
+    whole = packed.read_bytes()
+    capsys.readouterr()
+
+    work.write_text(members[1])                    # killed after packing batch 2
+    assert main([*args, "--resume"]) == 0
+    assert not work.exists() and packed.read_bytes() == whole
+    assert json.loads((out / "ladder.json").read_text())["ladders"][0]["rungs"] == rungs
+
+    unzip = zlib.decompressobj(wbits=31)
+    assert unzip.decompress(whole) == members[0].encode()
+    first_member = len(whole) - len(unzip.unused_data)          # where member 1 ends
+    packed.write_bytes(whole[:first_member])       # batch 2 half played, not packed
+    second_first_game = members[1][:members[1].index("[Event ", 1)]
+    work.write_text(second_first_game)
+    assert main([*args, "--resume"]) == 0
+    again = read_members(packed)
+    assert not work.exists() and len(again) == 2 and again[0] == members[0]
+    assert again[1].startswith(second_first_game) and again[1].count("[Event ") == 2
+
+    packed.write_bytes(whole[:first_member] + whole[first_member:][:40])    # a torn member
+    assert main([*args, "--resume"]) == 0
+    assert [m.count("[Event ") for m in read_members(packed)] == [2, 2]
+    assert read_members(packed)[0] == members[0]
+
+    manifest = json.loads((rung / "batches.json").read_text())
+    old = [{"batch": e["batch"], "file": f"b{e['batch']:03d}.pgn", "setting": e["setting"],
+            "elo": e["elo"], "options": e["options"]} for e in manifest]
+    (rung / "batches.json").write_text(json.dumps(old))
+    capsys.readouterr()
+    assert main([*args, "--resume"]) == 2
+    assert "runs/ladders/repack.py" in capsys.readouterr().err
 
 
 def test_remeasure_errors(tmp_path, capsys):

@@ -4,7 +4,7 @@ on with `tdleaf match --resume`; its summary is summary.json, its command comman
 
     python runs/mcts/plan.py [--only NAME ...] [--workers 2]
 
-The ladder (e) is the last step; its folder is the ladder's own (one PGN per batch).
+The ladder (e) is the last step; its folder is the ladder's own (one games.pgn.gz a rung).
 
 (a) and (d) are at equal playouts (the machine's load changes no move, only the
 seconds); (b) and (c) are timed, 1 s a move, and need an otherwise idle machine.

@@ -20,6 +20,7 @@ import chess.pgn
 from report import played  # this folder's: the limit a check played
 
 from tdleaf.play.gamefiles import read_pgn_games
+from tdleaf.play.ladder import rung_batches
 from tdleaf.play.pgn import scored_comment
 from tdleaf.play.players import InternalPlayer
 from variants import Position
@@ -75,8 +76,9 @@ def main() -> None:
     print(f"tdleaf: the ladder's player reproduces {same} of {total} moves "
           f"({len(check[:args.games])} games)")
     setting = f"(UCI_Elo {args.elo})"
-    rungs = [g for p in sorted(ROOT.glob(f"runs/ladders/{args.variant}-nodes*/*/nodes-*/b*.pgn"))
-             for _, g, _ in read_pgn_games(p.read_text(), args.variant, str(p))
+    rungs = [g for rung in sorted(ROOT.glob(f"runs/ladders/{args.variant}-nodes*/*/nodes-*"))
+             for entry, text in rung_batches(rung)
+             for _, g, _ in read_pgn_games(text, args.variant, f"{rung}, batch {entry['batch']}")
              if setting in g.headers["White"] + g.headers["Black"]]
     for name, games in (("the check", check), (f"the rungs' games at {args.elo}", rungs)):
         depths, times = engine_moves(games)

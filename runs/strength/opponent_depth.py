@@ -8,34 +8,36 @@ played on different machines show it as a step in depth between their ranges.
 
     python runs/strength/opponent_depth.py RUNG_FOLDER ... [--split 64]
 
-Each RUNG_FOLDER holds a rung's ``b001.pgn``, ``b002.pgn``, ...; ``--split B``: batches
-1..B and B+1.. reported apart (0: together).
+Each RUNG_FOLDER holds a rung's ``batches.json`` and ``games.pgn.gz`` (a gzip member a
+batch); ``--split B``: batches 1..B and B+1.. reported apart (0: together).
 """
 
 import argparse
+import io
 import statistics
 from collections.abc import Iterator
 from pathlib import Path
 
 import chess.pgn
 
+from tdleaf.play.ladder import rung_batches
 from tdleaf.play.pgn import scored_comment
 
 
 def games(folder: Path, first: int,
           last: int | None) -> Iterator[tuple[int, chess.pgn.Game]]:
-    """(batch, game) of a rung's batches first..last (None: to the last file there)."""
-    batch = first
-    while (last is None or batch <= last) and (path := folder / f"b{batch:03d}.pgn").exists():
-        with open(path, encoding="utf-8") as fh:
-            while (game := chess.pgn.read_game(fh)) is not None:
-                yield batch, game
-        batch += 1
+    """(batch, game) of a rung's batches first..last (None: to the last one packed)."""
+    for entry, text in rung_batches(folder):
+        if entry["batch"] < first or (last is not None and entry["batch"] > last):
+            continue
+        pgn = io.StringIO(text)
+        while (game := chess.pgn.read_game(pgn)) is not None:
+            yield entry["batch"], game
 
 
 def last_batch(folder: Path) -> int:
-    """The number of a rung's last batch file (0: none yet)."""
-    return max((int(p.stem[1:]) for p in folder.glob("b[0-9][0-9][0-9].pgn")), default=0)
+    """The number of a rung's last packed batch (0: none yet)."""
+    return max((entry["batch"] for entry, _ in rung_batches(folder)), default=0)
 
 
 def scored_moves(game: chess.pgn.Game) -> Iterator[tuple[bool, chess.Board, int]]:

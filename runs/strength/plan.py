@@ -241,7 +241,7 @@ from opponent_replay import replay, shift
 
 from search import strength
 from tdleaf.play.engines import resolve_command
-from tdleaf.play.ladder import remeasure_plan
+from tdleaf.play.ladder import remeasure_plan, rung_batches
 from tdleaf.play.ladder.shipped import compact, mark_bend
 from tdleaf.play.openings import random_opening
 from variants import board_class
@@ -598,11 +598,13 @@ def ladder_openings(variant: str, out: Path, pairs: int = 50) -> None:
     plays the same ones), as a PGN file for ``tdleaf match --openings``: each batch's
     ``Opening`` tag names its seed, and the same seed gives the same moves."""
     rung = node_rung(variant, 32)
+    batches = rung_batches(rung)[:pairs]
+    assert len(batches) == pairs, f"{rung}: {len(batches)} batches, not {pairs}"
     games = []
-    for b in range(1, pairs + 1):
-        tag = re.search(r'\[Opening "random (\d+) plies, seed (\d+)"\]',
-                        (rung / f"b{b:03d}.pgn").read_text())
-        assert tag, f"{rung}/b{b:03d}.pgn: no random opening"
+    for entry, text in batches:
+        b = entry["batch"]
+        tag = re.search(r'\[Opening "random (\d+) plies, seed (\d+)"\]', text)
+        assert tag, f"{rung}, batch {b}: no random opening"
         opening = random_opening(variant, int(tag.group(1)), int(tag.group(2)))
         board = board_class(variant)(opening.fen)
         for move in opening.moves:

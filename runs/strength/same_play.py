@@ -18,7 +18,7 @@ from pathlib import Path
 
 import chess.pgn
 
-from tdleaf.play.ladder.measure import batch_seed
+from tdleaf.play.ladder.measure import batch_seed, rung_batches
 from tdleaf.play.match import game_seed
 from tdleaf.play.players import InternalPlayer
 from variants import Position
@@ -29,12 +29,12 @@ def replay(folder: Path, nodes: int) -> dict[str, int]:
     every move it plays again."""
     played = int(folder.name.split("-")[1])
     name = f"tdleaf nodes {played}"
-    batches = json.loads((folder / "batches.json").read_text())
     ladder_seed = json.loads((folder.parents[1] / "ladder.json").read_text())["seed"]
     player: InternalPlayer | None = None
     same = moves = games = whole = 0
-    for b, entry in enumerate(batches):
-        pgn = io.StringIO((folder / entry["file"]).read_text())
+    for entry, text in rung_batches(folder):
+        b = entry["batch"] - 1
+        pgn = io.StringIO(text)
         while (game := chess.pgn.read_game(pgn)) is not None:
             variant = game.headers["Variant"].lower()
             if player is None:

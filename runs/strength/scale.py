@@ -15,7 +15,6 @@ less the rating and how far the rating moves from ``k = 1`` to the fitted ``k``:
     python runs/strength/scale.py VARIANT [VARIANT ...]
 """
 
-import json
 import math
 import sys
 from pathlib import Path
@@ -23,7 +22,8 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 
-from tdleaf.play.pgn import read_games
+from tdleaf.play.ladder import rung_batches
+from tdleaf.play.pgn import parse_games
 
 ROOT = Path(__file__).resolve().parents[2]
 LN10 = math.log(10) / 400
@@ -33,10 +33,10 @@ def rung_games(folder: Path) -> tuple[list[float], list[float]]:
     """(the setting's nominal Elo, tdleaf's score) of every game of a rung's folder
     against a UCI_Elo setting."""
     elos, scores = [], []
-    for batch in json.loads((folder / "batches.json").read_text()):
+    for batch, text in rung_batches(folder):
         if not batch["setting"].startswith("UCI_Elo"):
             continue
-        for game in read_games(folder / batch["file"]):
+        for game in parse_games(text):
             white = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(game.result)
             if white is not None:
                 elos.append(float(batch["elo"]))

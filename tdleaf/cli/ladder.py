@@ -49,8 +49,9 @@ later Fairy-Stockfish gives them (an extrapolation, marked * in the table). Sjen
 no strength setting: each rung plays it at one limit (--engine-depth, default 6) and
 gets its Elo difference to it, +-inf when every game went one way.
 
-Games go to one PGN per batch in --out (<variant>-<engine>/<rung>/), with ladder.json
-and ladder.md rewritten after every rung; the same command with --resume carries on.
+Games go to one games.pgn.gz a rung in --out (<variant>-<engine>/<rung>/, a gzip member
+a batch, batches.json beside it), with ladder.json and ladder.md rewritten after every
+rung; the same command with --resume carries on.
 Each ladder records the evaluation tdleaf played (its weights and their digest).
 
 --save writes the UCI_Elo ladders into FILE, or without one into ladder.json in the

@@ -60,7 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--option", "-o", action="append", default=[], metavar="SIDE.NAME=VALUE",
                    help="a setting of player A or B (repeatable), e.g. A.depth=3, B.Hash=64")
     p.add_argument("--pgn", metavar="FILE",
-                   help="the games' PGN (default runs/matches/<time>-<variant>-A-vs-B.pgn)")
+                   help="the games' PGN, compressed when it ends in .pgn.gz (default "
+                        "runs/matches/<time>-<variant>-A-vs-B.pgn.gz)")
     p.add_argument("--resume", action="store_true",
                    help="carry on the match in --pgn to --games games in all")
     p.add_argument("--summary", action="store_true",
@@ -209,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
     pgn = args.pgn
     if pgn is None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        pgn = str(Path("runs") / "matches" / f"{stamp}-{args.variant}-{_slug(args.a)}-vs-{_slug(args.b)}.pgn")
+        pgn = str(Path("runs") / "matches" / f"{stamp}-{args.variant}-{_slug(args.a)}-vs-{_slug(args.b)}.pgn.gz")
     try:
         Path(pgn).parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -1,11 +1,17 @@
 """Files of games (PGN) that are not a match's own: read as openings
-(:mod:`.openings`) or as positions (``tdleaf prior --pgn``). A match's PGN file, written
-and resumed game by game, is :mod:`.pgn`."""
+(:mod:`.openings`) or as positions (``tdleaf prior --pgn``), plain or compressed. A
+match's PGN file, written and resumed game by game, is :mod:`.pgn`.
+
+A ``.pgn.gz`` file is a gzip file of gzip members, each the text of what one append
+wrote (a game of a match, a batch of a ladder's rung): ``gunzip`` and ``zcat`` read it
+as one PGN; :func:`read_members` gives the members apart and stops at a torn one."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import os
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +26,65 @@ from variants.spec import same_rules
 
 class PgnError(ValueError):
     """A PGN file that cannot be read, or a game of other rules than asked."""
+
+
+def is_packed(path: Path) -> bool:
+    """Whether ``path`` names a compressed games file (``.pgn.gz``): one gzip member an
+    append."""
+    return path.name.endswith(".gz")
+
+
+def gzip_member(data: bytes) -> bytes:
+    """``data`` as one gzip member of a ``.pgn.gz`` file (no time stamp in it: the same
+    games, the same bytes)."""
+    return gzip.compress(data, mtime=0)
+
+
+def games_text(path: Path) -> str:
+    """The PGN text of a games file, plain (a byte-order mark skipped) or ``.pgn.gz``
+    (its complete members, joined): what a reader of whole files (openings, positions)
+    reads."""
+    if is_packed(path):
+        return "".join(read_members(path))
+    return path.read_text(encoding="utf-8-sig")
+
+
+def read_members(path: Path, repair: bool = False) -> list[str]:
+    """The texts of a ``.pgn.gz`` file's complete gzip members, in order (a ladder's
+    rung: member k is batch k); with ``repair``, a torn last member is cut off."""
+    if not path.exists():
+        return []
+    raw = path.read_bytes()
+    members = gzip_members(raw)
+    good_end = members[-1][1] if members else 0
+    if repair and good_end < len(raw):
+        truncate(path, good_end)
+    return [data.decode("utf-8", errors="replace") for data, _ in members]
+
+
+def gzip_members(raw: bytes) -> list[tuple[bytes, int]]:
+    """The decompressed complete members of gzip data, each with where it ends: a
+    member cut short (or damaged) ends the reading, as a torn game does."""
+    members: list[tuple[bytes, int]] = []
+    view = memoryview(raw)
+    end = 0
+    while end < len(raw):
+        unzip = zlib.decompressobj(wbits=31)           # 31: one gzip member
+        try:
+            data = unzip.decompress(view[end:])
+        except zlib.error:
+            break
+        if not unzip.eof:
+            break
+        end = len(raw) - len(unzip.unused_data)
+        members.append((data, end))
+    return members
+
+
+def truncate(path: Path, size: int) -> None:
+    """Cut ``path`` to its first ``size`` bytes (a torn last game or member)."""
+    with open(path, "r+b") as fh:
+        fh.truncate(size)
 
 
 def _tag_variant(tag: str) -> str:
@@ -74,11 +139,11 @@ def book_plies(game: chess.pgn.Game) -> int:
 
 def pgn_positions(path: str | os.PathLike[str], variant: str, every: int = 1,
                   ) -> Iterator[tuple[dict[str, Any], str]]:
-    """Every ``every``-th position of every game of a PGN file, as ``(where, FEN)``:
-    ``where`` is ``{"game": n, "ply": k, "played": the UCI move played there}`` (None
-    after the last move)."""
+    """Every ``every``-th position of every game of a PGN file (or a ``.pgn.gz``), as
+    ``(where, FEN)``: ``where`` is ``{"game": n, "ply": k, "played": the UCI move played
+    there}`` (None after the last move)."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = games_text(Path(path))
     except (OSError, UnicodeDecodeError) as exc:
         raise PgnError(f"cannot read {path}: {exc}") from None
     for number, game, board in read_pgn_games(text, variant, str(path)):

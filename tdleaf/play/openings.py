@@ -9,7 +9,7 @@ from pathlib import Path
 from variants import Position, VariantError, canonical_variant, random_line, starting_fen
 
 from .epd import EpdError, parse_epd
-from .gamefiles import PgnError, read_pgn_games
+from .gamefiles import PgnError, is_packed, read_members, read_pgn_games
 
 
 class OpeningError(ValueError):
@@ -48,17 +48,18 @@ def random_openings(variant: str, count: int, plies: int, seed: int) -> list[Ope
 
 def read_openings(path: str | Path, variant: str) -> list[Opening]:
     """Openings from an EPD file (one position a line: the four FEN fields, opcodes
-    after them are ignored) or a PGN file (each game's moves from its start position;
-    a ``Variant`` tag, if any, must agree with ``variant``). Every position is checked
-    with the rules; a bad line is reported with its number."""
+    after them are ignored) or a PGN file, plain or ``.pgn.gz`` (each game's moves from
+    its start position; a ``Variant`` tag, if any, must agree with ``variant``). Every
+    position is checked with the rules; a bad line is reported with its number."""
     variant = canonical_variant(variant)
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = ("".join(read_members(path)) if is_packed(path)
+                else path.read_text(encoding="utf-8", errors="replace"))
     except OSError as exc:
         raise OpeningError(f"cannot read openings file {path}: {exc.strerror or exc}") from None
     try:
-        if path.suffix.lower() == ".pgn" or text.lstrip().startswith("["):
+        if is_packed(path) or path.suffix.lower() == ".pgn" or text.lstrip().startswith("["):
             openings = _read_pgn(text, variant, path)
         else:
             openings = _read_epd(text, variant, path)

@@ -8,6 +8,12 @@ the time); the last comment says how the game ended. The ``WhiteSettings`` and
 ``BlackSettings`` tags record what each player played with, its limits and (for an
 external engine) its options, ``movetime=0.1 UCI_LimitStrength=true UCI_Elo=2200``:
 a game's file says who played it at what strength, whatever command started it.
+
+A path ending in ``.pgn.gz`` is the same file compressed: a gzip file of gzip members,
+each the text of what one append wrote (a game of a match, a batch of a ladder's rung),
+which ``gunzip`` and ``zcat`` read as one PGN. An append writes one whole member, and a
+torn last member is cut off as a torn last game is, so a compressed match is written,
+killed and resumed as a plain one; :func:`read_members` gives the members' texts apart.
 """
 
 from __future__ import annotations
@@ -25,10 +31,13 @@ import chess.pgn
 from variants import board_class
 
 from .game import GameResult
+from .gamefiles import gzip_member, gzip_members, is_packed, truncate
 from .players import disputes_last_move
 
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")      # "*": a rules dispute, unscored
 _HEADER = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]\s*$')
+#: Where a game starts: its Event tag, the first tag of a game :func:`game_text` writes.
+_EVENT = re.compile(r"^\[Event ", flags=re.MULTILINE)
 #: The time at the end of a move's comment, ``{+0.35/5 0.120s}`` (see :func:`_comment`).
 _MOVE_TIME = re.compile(r"\{[^{}]*?(\d+\.\d+)s\}")
 #: A scored move's comment as :func:`_comment` writes it, ``+0.35/5 0.120s`` or
@@ -144,10 +153,13 @@ def _wrap(tokens: list[str], width: int = 79) -> str:
 
 
 def append_game(path: Path, text: str) -> None:
-    """Append a game's text in one write and make it durable."""
+    """Append a game's text (or a batch's, several games) in one write and make it
+    durable: the text itself, or to a ``.pgn.gz`` file one gzip member of it."""
+    data = text.encode("utf-8")
+    if is_packed(path):
+        data = gzip_member(data)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        data = text.encode("utf-8")
         while data:
             n = os.write(fd, data)
             data = data[n:]
@@ -157,38 +169,70 @@ def append_game(path: Path, text: str) -> None:
 
 
 def read_games(path: Path, repair: bool = False) -> list[StoredGame]:
-    """The complete games of a match file. With ``repair``, a torn last game is cut off
-    the file (what a resumed match does before appending)."""
+    """The complete games of a match file, plain or ``.pgn.gz``. With ``repair``, a torn
+    last game (a torn last member) is cut off the file (what a resumed match does before
+    appending)."""
     if not path.exists():
         return []
+    if is_packed(path):
+        return _read_packed(path, repair)
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    games, good_end = _complete_games(text)
+    if repair and good_end < len(text) and text[good_end:].strip():
+        truncate(path, len(text[:good_end].encode("utf-8")))
+    return games
+
+
+def parse_games(text: str) -> list[StoredGame]:
+    """The complete games of a PGN text (a member of a ``.pgn.gz`` file, say)."""
+    return _complete_games(text)[0]
+
+
+def _read_packed(path: Path, repair: bool) -> list[StoredGame]:
+    """:func:`read_games` of a ``.pgn.gz`` file: the games of its whole members, up to
+    a torn member or one that does not hold whole games (cut off with ``repair``)."""
     raw = path.read_bytes()
-    text = raw.decode("utf-8", errors="replace")
     games: list[StoredGame] = []
-    starts = [m.start() for m in re.finditer(r"^\[Event ", text, flags=re.MULTILINE)]
+    good_end = 0
+    for data, end in gzip_members(raw):
+        text = data.decode("utf-8", errors="replace")
+        found, used = _complete_games(text)
+        if text[used:].strip():
+            break
+        games += found
+        good_end = end
+    if repair and good_end < len(raw):
+        truncate(path, good_end)
+    return games
+
+
+def _complete_games(text: str) -> tuple[list[StoredGame], int]:
+    """The complete games at the start of ``text``, and where the last of them ends."""
+    games: list[StoredGame] = []
+    starts = [m.start() for m in _EVENT.finditer(text)]
     good_end = 0
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(text)
-        chunk = text[start:end]
-        stored = _parse(chunk)
+        stored = _parse(text[start:end])
         if stored is None:
             break
         games.append(stored)
         good_end = end
-    if repair and good_end < len(text) and text[good_end:].strip():
-        with open(path, "r+b") as fh:
-            fh.truncate(len(text[:good_end].encode("utf-8")))
-    return games
+    return games, good_end
 
 
 def _parse(chunk: str) -> StoredGame | None:
     headers: dict[str, str] = {}
-    body: list[str] = []
-    for line in chunk.splitlines():
+    lines = chunk.splitlines()
+    movetext_from = len(lines)          # the movetext's first line: no tag after it
+    for k, line in enumerate(lines):
         m = _HEADER.match(line)
-        if m and not body:
+        if m:
             headers[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
         elif line.strip():
-            body.append(line)
+            movetext_from = k
+            break
+    body = [line for line in lines[movetext_from:] if line.strip()]
     result = headers.get("Result")
     if result not in _RESULTS or not chunk.endswith("\n\n"):
         return None

@@ -19,13 +19,14 @@ import re
 import statistics
 from pathlib import Path
 
+from tdleaf.play.ladder import rung_batches
+
 RUNS = Path(__file__).resolve().parents[2]
 TIME = re.compile(r"\{[^}]*?([0-9.]+)s\}")
 
 
-def _games(pgn: Path) -> list[float]:
-    """Seconds of each game of a PGN file."""
-    text = pgn.read_text()
+def _games(text: str) -> list[float]:
+    """Seconds of each game of a PGN text (a batch's)."""
     return [sum(float(t) for t in TIME.findall(g)) for g in text.split("[Event ")[1:]]
 
 
@@ -33,7 +34,7 @@ def ladder() -> dict:
     out = {}
     for lad in sorted(p for p in (RUNS / "ladders" / "remeasure").iterdir() if p.is_dir()):
         games, seconds, wall = 0, 0.0, 0.0
-        for batch in sorted(lad.glob("*/b*.pgn")):
+        for _, batch in (b for rung in sorted(lad.glob("*/")) for b in rung_batches(rung)):
             g = _games(batch)
             games, seconds, wall = games + len(g), seconds + sum(g), wall + max(g, default=0.0)
         out[lad.name] = {"games": games, "game_hours": seconds / 3600,

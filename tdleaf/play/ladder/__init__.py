@@ -17,10 +17,24 @@ Against an engine without one (Sjeng), every game is played at one stated limit 
 rung's figure is its Elo difference to that engine, with the same fit (all opponents
 at 0), so a rung that lost or won every game gets an honest one-sided interval.
 
-Every series of games is a :func:`match.run_match`, one PGN per batch of games in the
-ladder folder (``<variant>-<engine>/<rung>/b001.pgn``), with the opponent settings
-chosen recorded in ``batches.json`` next to them before the batch is played, so a
-killed ladder carries on with ``resume``.
+Every series of games (a batch) is a :func:`match.run_match`. A rung's folder,
+``<variant>-<engine>/<rung>/`` in the ladder folder, holds two files:
+
+* ``batches.json``: one entry a batch, ``{"batch": k, "pgn": "games.pgn.gz",
+  "member": k, "setting", "elo", "options"}``, the opponent setting chosen, recorded
+  before the batch is played;
+* ``games.pgn.gz``: the rung's games, one gzip member a batch in batch order (member k,
+  from 1, holds batch k's games), which ``zcat`` reads as one PGN
+  (:func:`~tdleaf.play.gamefiles.read_members` gives the members apart).
+
+A batch is played into a plain working file, ``b001.pgn`` for batch 1, which
+:func:`match.run_match` resumes game by game; once the batch is complete its text is
+appended to ``games.pgn.gz`` as one member and the working file deleted. So a killed
+ladder carries on with ``resume``: the complete members are the batches done (a torn
+last member is cut off), a working file of a batch already packed (killed between the
+two steps) is deleted, and a partial one is carried on. A rung measured before the games
+were packed (``"file": "b001.pgn"`` entries, one PGN a batch) is refused: ``python
+runs/ladders/repack.py FOLDER`` packs it.
 
 The package, one concern a module:
 
@@ -47,6 +61,7 @@ from .config import (
     make_rungs,
 )
 from .measure import (
+    RUNG_GAMES,
     Ladder,
     Played,
     Progress,
@@ -57,6 +72,7 @@ from .measure import (
     probe_engine,
     results_json,
     run_ladders,
+    rung_batches,
     write_results,
 )
 from .registry import (
@@ -102,6 +118,7 @@ __all__ = [
     "ENGINE_ALIASES",
     "KNOWN_ENGINES",
     "LADDER_VARIANTS",
+    "RUNG_GAMES",
     "KnownEngine",
     "Ladder",
     "LadderConfig",
@@ -134,6 +151,7 @@ __all__ = [
     "results_json",
     "rewrite_bounds",
     "run_ladders",
+    "rung_batches",
     "rung_bound",
     "save_ladder",
     "scale_range",

@@ -1,6 +1,6 @@
 """Measuring a ladder: each rung's batches of games against settings chosen near its
 strength as the games come in (see :mod:`tdleaf.play.ladder`), resumable from the
-batches recorded beside their PGN files."""
+batches recorded beside the rung's games file."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 from search.files import write_json
 
 from .. import stats
+from ..gamefiles import read_members
 from ..match import (
     GameOutcome,
     MatchConfig,
@@ -24,7 +25,7 @@ from ..match import (
     run_match,
     stored_outcome,
 )
-from ..pgn import read_games
+from ..pgn import StoredGame, append_game, parse_games, read_games
 from ..players import ExternalPlayer, PlayerError
 from .config import LadderConfig, LadderError, Rung, engine_limit_text, json_number
 from .registry import KNOWN_ENGINES, resolve_engine
@@ -185,18 +186,98 @@ def batch_seed(ladder_seed: int, batch: int) -> int:
     return ladder_seed * 100_003 + batch
 
 
+#: A rung's games: one gzip member a batch, in batch order (see :mod:`tdleaf.play.ladder`).
+RUNG_GAMES = "games.pgn.gz"
+
+
+def working_file(folder: Path, batch: int) -> Path:
+    """The plain PGN that batch ``batch`` (from 1) is played into, until it is packed."""
+    return folder / f"b{batch:03d}.pgn"
+
+
+def rung_batches(folder: Path) -> list[tuple[dict[str, Any], str]]:
+    """The packed batches of a rung's folder, each as (its ``batches.json`` entry, the PGN
+    text of its games): what a script reads a rung's games by, batch by batch. A batch
+    not packed yet (being played) is left out; none without ``batches.json``."""
+    manifest_path = folder / "batches.json"
+    if not manifest_path.exists():
+        return []
+    manifest = json.loads(manifest_path.read_text())
+    _refuse_unpacked(manifest_path, manifest)
+    members = read_members(folder / RUNG_GAMES)
+    return [(entry, members[entry["member"] - 1]) for entry in manifest
+            if entry["member"] <= len(members)]
+
+
+def _refuse_unpacked(manifest_path: Path, manifest: list[dict[str, Any]]) -> None:
+    """A rung of the layout before ``games.pgn.gz`` (one PGN file a batch) is packed
+    first, once: no reader reads both layouts."""
+    if any("file" in entry for entry in manifest):
+        raise LadderError(f"{manifest_path}: the batches are one PGN file each (the layout "
+                          f"before {RUNG_GAMES}); pack them first with "
+                          f"`python runs/ladders/repack.py {manifest_path.parent}`")
+
+
+def _read_manifest(folder: Path, resume: bool) -> list[dict[str, Any]]:
+    """A rung's ``batches.json`` (empty for a new rung): only when resuming, and only in
+    the packed layout (a batch's games a member of ``games.pgn.gz``)."""
+    manifest_path = folder / "batches.json"
+    if not (manifest_path.exists() or (folder / RUNG_GAMES).exists()):
+        return []
+    if not resume:
+        raise LadderError(f"{folder} already holds a ladder: use --resume to carry on, "
+                          f"or another --out folder")
+    manifest: list[dict[str, Any]] = (json.loads(manifest_path.read_text())
+                                      if manifest_path.exists() else [])
+    _refuse_unpacked(manifest_path, manifest)
+    return manifest
+
+
+def _check_players(games: list[StoredGame], where: Path, player: str, engine: str) -> None:
+    """The stored games of a batch must be this rung's players' (the same ladder)."""
+    for g in games:
+        if player not in (g.white, g.black) or engine not in (g.white, g.black):
+            raise LadderError(f"{where}: game {g.round} is {g.white} vs {g.black}, not "
+                              f"{player} vs {engine}; not the same ladder")
+
+
+def _pack_batch(work: Path, packed: Path) -> list[StoredGame]:
+    """Append a finished batch's games (its working file, a torn tail cut) to the rung's
+    games as one member, then delete the working file: killed in between, the resumed
+    rung finds the member and deletes the file. The games packed."""
+    games = read_games(work, repair=True)
+    append_game(packed, work.read_bytes().decode("utf-8"))
+    work.unlink()
+    return games
+
+
+def _play_batch(mcfg: MatchConfig, resume: bool, pool: MatchPool, packed: Path,
+                what: str) -> list[StoredGame]:
+    """Play a batch (``what``: which, for errors) into its working file (``mcfg.pgn``),
+    carried on from the games there when resuming, then pack it; the batch's games."""
+    work = Path(str(mcfg.pgn))
+    stored = read_games(work) if resume else []
+    _check_players(stored, work, mcfg.a.settings["name"], mcfg.b.settings["name"])
+    if len(stored) < mcfg.games:
+        try:
+            run_match(mcfg, resume=resume, pool=pool)
+        except MatchError as exc:
+            raise LadderError(f"{what}: {exc}") from None
+    return _pack_batch(work, packed)
+
+
 def _measure_rung(ladder: Ladder, rung: Rung, cfg: LadderConfig, folder: Path, start: float,
                   resume: bool, progress: Progress | None, pool: MatchPool) -> RungResult:
     assert ladder.scale is not None
     scale = ladder.scale
     folder.mkdir(parents=True, exist_ok=True)
     manifest_path = folder / "batches.json"
-    manifest: list[dict[str, Any]] = []
-    if manifest_path.exists():
-        if not resume:
-            raise LadderError(f"{folder} already holds a ladder: use --resume to carry on, "
-                              f"or another --out folder")
-        manifest = json.loads(manifest_path.read_text())
+    manifest = _read_manifest(folder, resume)
+    packed = folder / RUNG_GAMES
+    members = read_members(packed, repair=True) if resume else []
+    if len(members) > len(manifest):
+        raise LadderError(f"{packed}: {len(members)} batches of games, but {manifest_path} "
+                          f"records {len(manifest)}; not the same ladder")
     result = RungResult(rung, scale)
     player_name = f"tdleaf {rung.label}"
     n_batches = math.ceil(cfg.games / cfg.batch)
@@ -211,33 +292,30 @@ def _measure_rung(ladder: Ladder, rung: Rung, cfg: LadderConfig, folder: Path, s
                                   f"not the same ladder")
         else:
             setting = choose_setting(scale, result.games, start, cfg.max_step)
-            entry = {"batch": b + 1, "file": f"b{b + 1:03d}.pgn", "setting": setting.label,
-                     "elo": setting.elo, "options": setting.settings}
+            entry = {"batch": b + 1, "pgn": RUNG_GAMES, "member": b + 1,
+                     "setting": setting.label, "elo": setting.elo, "options": setting.settings}
             manifest.append(entry)
             write_json(manifest_path, manifest, indent=2)
-        pgn = folder / entry["file"]
+        work = working_file(folder, b + 1)
         engine_settings = {**ladder.engine_limits, **ladder.engine_options, **setting.settings,
                            "name": f"{ladder.engine_name} ({setting.label})"}
-        mcfg = MatchConfig(variant=ladder.variant,
-                           a=PlayerConfig(cfg.player, {**cfg.player_settings, **rung.level,
-                                                       "name": player_name}),
-                           b=PlayerConfig(ladder.spec, engine_settings),
-                           games=n, random_plies=cfg.random_plies,
-                           seed=batch_seed(cfg.seed, b),   # the same openings on every rung
-                           adjudication=cfg.adjudication, backend=cfg.backend, pgn=str(pgn),
-                           event=f"tdleaf ladder: {ladder.variant}, {rung.label} vs {setting.label}")
-        stored = read_games(pgn) if resume else []
-        for g in stored:
-            if player_name not in (g.white, g.black) or engine_settings["name"] not in (g.white, g.black):
-                raise LadderError(f"{pgn}: game {g.round} is {g.white} vs {g.black}, not "
-                                  f"{player_name} vs {engine_settings['name']}; not the same ladder")
-        if len(stored) >= n:
-            outcomes = [stored_outcome(g) for g in stored[:n]]
+        if b < len(members):                  # packed: its games are member b + 1
+            stored = parse_games(members[b])
+            _check_players(stored, packed, player_name, engine_settings["name"])
+            work.unlink(missing_ok=True)      # killed after packing it, before deleting
         else:
-            try:
-                outcomes = run_match(mcfg, resume=resume, pool=pool).outcomes
-            except MatchError as exc:
-                raise LadderError(f"{ladder.variant}, {rung.label} vs {setting.label}: {exc}") from None
+            what = f"{ladder.variant}, {rung.label} vs {setting.label}"
+            mcfg = MatchConfig(
+                variant=ladder.variant,
+                a=PlayerConfig(cfg.player, {**cfg.player_settings, **rung.level,
+                                            "name": player_name}),
+                b=PlayerConfig(ladder.spec, engine_settings),
+                games=n, random_plies=cfg.random_plies,
+                seed=batch_seed(cfg.seed, b),   # the same openings on every rung
+                adjudication=cfg.adjudication, backend=cfg.backend, pgn=str(work),
+                event=f"tdleaf ladder: {what}")
+            stored = _play_batch(mcfg, resume, pool, packed, what)
+        outcomes = [stored_outcome(g) for g in stored[:n]]
         outcomes.sort(key=lambda o: o.index)
         # A disputed game (an engine refused a legal move) has no score to rate.
         result.games += [Played(setting.label, setting.elo, o) for o in outcomes if not o.disputed]
