@@ -41,8 +41,33 @@ def _in_turn(request):
                     "side by side")
 
 
+#: The markers of the full tier: ``python -m pytest`` (the fast tier) leaves these tests
+#: out; ``python -m pytest --full`` (what CI runs) runs them too.
+HEAVY = ("slow", "ray", "net")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true", default=False,
+                     help="the full tier: also the tests marked " + ", ".join(HEAVY) +
+                          " (long learning runs and matches, Ray, network training), as CI "
+                          "runs them; without it the fast tier leaves them out")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--full"):
+        return
+    heavy = [item for item in items if any(item.get_closest_marker(m) for m in HEAVY)]
+    if heavy:
+        config.hook.pytest_deselected(items=heavy)
+        left_out = set(heavy)
+        items[:] = [item for item in items if item not in left_out]
+
+
 def pytest_report_header(config):
-    return f"rules oracle: python-chess {chess.__version__}; variants: {', '.join(variants.VARIANTS)}"
+    tier = ("the full tier" if config.getoption("--full") else
+            f"the fast tier (tests marked {', '.join(HEAVY)} deselected; --full runs them)")
+    return [f"rules oracle: python-chess {chess.__version__}; variants: {', '.join(variants.VARIANTS)}",
+            f"tdleaf tests: {tier}"]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -25,8 +25,13 @@ from variants import Position
 
 LAYOUT = feature_layout("atomic", "psq+atomic")
 SPAN = LAYOUT.span("atomic")
-#: Seeded random atomic positions: enough that every feature is non-zero somewhere.
-FENS = random_positions("atomic", "atomic-block", 200, lo=2, hi=90)
+
+
+def fens() -> tuple[str, ...]:
+    """Seeded random atomic positions: enough that every feature is non-zero somewhere
+    (made when a test first asks, not at import: python-chess's atomic random play takes
+    seconds, which every worker would pay while collecting)."""
+    return random_positions("atomic", "atomic-block", 200, lo=2, hi=90)
 
 
 def _kernel(fen: str) -> np.ndarray:
@@ -54,7 +59,7 @@ def test_the_kernel_equals_the_reference_and_the_evaluation_is_w_dot_x():
     w[HAND:HAND + 6] = 0.0                   # no pockets in atomic
     w[SPAN] = rng.uniform(-0.5, 0.5, 5)
     seen = np.zeros(5)
-    for fen in FENS:
+    for fen in fens():
         pos = Position.from_fen(fen, "atomic")
         x = feature_vector(pos.bb, pos.st, LAYOUT)
         board = chess.variant.AtomicBoard(fen)
@@ -127,6 +132,7 @@ def _winning_captures(board: chess.variant.AtomicBoard) -> set[int]:
     return squares
 
 
+@pytest.mark.slow
 def test_king_counts_exactly_the_legal_captures_that_win_at_once():
     """(c) Against python-chess's rules, on the seeded positions: for the side to move,
     the squares counted for ``king`` (explosion_captures next to the enemy king) are
@@ -137,7 +143,7 @@ def test_king_counts_exactly_the_legal_captures_that_win_at_once():
     position too), and the kernel's ``king`` is White's number of such squares minus
     Black's, counted from python-chess's legal moves alone."""
     counted = both = 0
-    for fen in FENS:
+    for fen in fens():
         board = chess.variant.AtomicBoard(fen)
         mover, enemy_king = board.turn, board.king(not board.turn)
         assert enemy_king is not None
@@ -156,6 +162,7 @@ def test_king_counts_exactly_the_legal_captures_that_win_at_once():
     assert counted >= 10 and both >= 10, (counted, both)
 
 
+@pytest.mark.slow
 def test_an_atomic_search_with_the_block_plays_a_legal_move():
     """(e) Engine with psq+atomic weights, depth 3, from the start and two random
     positions: a legal move each time; the PV's leaf (where the game goes on) has the
@@ -165,7 +172,7 @@ def test_an_atomic_search_with_the_block_plays_a_legal_move():
     w[SPAN] = [0.5, 0.3, -0.05, -0.1, 0.1]
     engine = Engine("atomic", Weights("atomic", w, {}, layout=LAYOUT), hash_mb=2)
     leaves = 0
-    for fen in (chess.STARTING_FEN, *FENS[:2]):
+    for fen in (chess.STARTING_FEN, *fens()[:2]):
         r = engine.search(fen, depth=3)
         assert r.move is not None
         assert chess.Move.from_uci(r.move) in chess.variant.AtomicBoard(fen).legal_moves, fen

@@ -208,6 +208,7 @@ class SlowAndDying:
         pass
 
 
+@pytest.mark.slow
 def test_items_sent_while_a_worker_restarts_are_not_lost(tmp_path):
     got = _collect(Backend(workers=2), SlowAndDying(str(tmp_path / "died")), [0, 1, 2])
     assert got == {0: list(range(60)), 1: [0], 2: [0]}

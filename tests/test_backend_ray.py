@@ -123,6 +123,7 @@ def _kill_a_worker(proc, when) -> None:
     assert "a worker was lost" in err
 
 
+@pytest.mark.ray
 def test_a_match_and_a_tournament_play_the_same_games_on_ray_as_here(tmp_path, address):
     here = _local(tmp_path, "here", *MATCH, "--games", "6")
     out = tdleaf("match", *MATCH, "--games", "6", "--backend", "ray", "--address", address,
@@ -147,6 +148,7 @@ def test_a_match_and_a_tournament_play_the_same_games_on_ray_as_here(tmp_path, a
         [(r["wins"], r["losses"], r["draws"]) for r in rows[1]]
 
 
+@pytest.mark.ray
 def test_a_killed_worker_loses_its_game_only(tmp_path, address):
     """A worker's process killed in the middle of the match: its game is played again on
     a fresh worker, every game is written once, and the games are those played here."""
@@ -159,6 +161,7 @@ def test_a_killed_worker_loses_its_game_only(tmp_path, address):
     assert games_of(pgn) == _local(tmp_path, "here", *args)
 
 
+@pytest.mark.ray
 def test_a_killed_driver_loses_the_games_in_flight_and_resume_completes(tmp_path, address):
     args = [*MATCH, "--games", "10"]
     pgn = tmp_path / "ray.pgn"
@@ -177,6 +180,7 @@ def test_a_killed_driver_loses_the_games_in_flight_and_resume_completes(tmp_path
     assert games_of(pgn) == _local(tmp_path, "here", *args)
 
 
+@pytest.mark.ray
 def test_ctrl_c_leaves_no_engine_behind(tmp_path, address):
     engine_path("sjeng")
     before = set(processes("sjeng"))
@@ -206,6 +210,7 @@ def test_ctrl_c_leaves_no_engine_behind(tmp_path, address):
         "an engine outlived the job"
 
 
+@pytest.mark.ray
 def test_an_engine_missing_on_the_workers_is_named_with_their_node(tmp_path):
     """The driver has an engine its workers' node has not (Sjeng under a name of its own,
     on the driver's PATH only): one clear error, naming the node and the engine, before
@@ -227,6 +232,7 @@ def test_an_engine_missing_on_the_workers_is_named_with_their_node(tmp_path):
     assert not (tmp_path / "g.pgn").exists() or not (tmp_path / "g.pgn").read_text()
 
 
+@pytest.mark.ray
 def test_learning_on_ray_with_a_killed_worker_learns_what_it_learns_here(tmp_path, address):
     """A run whose worker dies carries on from its last recorded game on another: the
     run folders are those of the job played in this process."""
@@ -267,6 +273,7 @@ def test_learning_on_ray_with_a_killed_worker_learns_what_it_learns_here(tmp_pat
         assert games_of(out / "curve" / name) == games_of(here / "curve" / name)
 
 
+@pytest.mark.ray
 def test_a_ladder_on_ray(tmp_path, address):
     """A tiny ladder against Sjeng on Ray: every batch's games played once, the rungs
     measured. (Not compared with one played here: Sjeng keeps what it learnt in one game
@@ -284,6 +291,7 @@ def test_a_ladder_on_ray(tmp_path, address):
     assert [r["games"] for r in ladder["rungs"]] == [4, 4]
 
 
+@pytest.mark.ray
 def test_the_backend_benchmark(address):
     out = tdleaf("bench", "backend", "--address", address, "--games", "4", "--depth", "2",
                  "--rounds", "1", "--json")
@@ -293,6 +301,7 @@ def test_the_backend_benchmark(address):
     assert report["ratio"]["games_per_s"] > 0
 
 
+@pytest.mark.ray
 def test_network_data_on_ray_is_the_data_written_here(tmp_path, address):
     from tdleaf.learn.netdata import read_data
     args = ["--variant", "atomic", "--games", "5", "--depth", "1", "--games-per-shard", "2",
@@ -304,3 +313,21 @@ def test_network_data_on_ray_is_the_data_written_here(tmp_path, address):
     ray_data, here_data = read_data(tmp_path / "ray")[1], read_data(tmp_path / "here")[1]
     for k, v in here_data.items():
         assert (ray_data[k] == v).all(), k
+
+
+def test_a_node_with_another_tdleaf_is_refused_before_any_unit():
+    """What a Ray actor runs first (the actor's body, here without Ray): a node whose
+    tdleaf is not the driver's says so, naming both, and starts nothing."""
+    from tdleaf.backend.cluster import _Worker, tdleaf_version
+
+    class Job:
+        started = False
+
+        def start(self):
+            Job.started = True
+
+    node, problem = _Worker(Job()).start("0.0.0+other")
+    assert node and problem is not None
+    assert "0.0.0+other" in problem and tdleaf_version() in problem
+    assert not Job.started
+    assert _Worker(Job()).start(tdleaf_version()) == (node, None) and Job.started

@@ -69,6 +69,7 @@ def test_a_variant_without_the_reference_tables_is_refused(capsys):
     assert "learnt-psq" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_saved_margins_are_played_and_a_second_fit_starts_from_the_spec(tmp_path, capsys):
     import shutil
 

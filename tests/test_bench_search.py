@@ -16,6 +16,7 @@ from tdleaf.cli import main
 from helpers_engines import require_engine
 
 
+@pytest.mark.slow
 def test_quick_json_report(capsys):
     code = main(["bench", "search", "--quick", "--no-engines", "--json"])
     out, err = capsys.readouterr()

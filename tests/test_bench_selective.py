@@ -18,6 +18,7 @@ def _tiny(tmp_path, ablate: bool, only: list[str] | None = None) -> dict:
                progress=lambda text: None)
 
 
+@pytest.mark.slow
 def test_adding_techniques_one_at_a_time(tmp_path):
     report = _tiny(tmp_path, ablate=False)
     names = [r["technique"] for r in report["rows"]]
@@ -36,6 +37,7 @@ def test_adding_techniques_one_at_a_time(tmp_path):
     assert "added to the version above" in format_report(report)
 
 
+@pytest.mark.slow
 def test_ablation_takes_each_technique_out_of_the_full_set(tmp_path):
     """Two of the techniques (each row is two games and a search to depth 5: the test
     above plays all of them)."""
@@ -70,6 +72,7 @@ def test_search_flags_per_variant(monkeypatch):
     assert search_flags("selective", "giveaway") == full | ab.F_ONLY_MOVE
 
 
+@pytest.mark.slow
 def test_only_the_named_techniques(tmp_path, capsys):
     from tdleaf.cli import main
     report = run("suicide", tmp_path / "one", movetime=0.005, max_games=2, sprt="0,15", workers=1,

@@ -31,6 +31,7 @@ def cache(tmp_path, monkeypatch):
     return tmp_path / "tdleaf" / "speedup"
 
 
+@pytest.mark.slow
 def test_the_last_commit_against_this_checkout(capsys, cache):
     """HEAD's search, imported under another name, plays the same weights as this
     checkout's: the same tree when the search is unchanged since HEAD."""

@@ -77,6 +77,7 @@ def test_the_positions_are_each_reachable_position_once():
     assert bk.positions("antichess", 0) == [[]]
 
 
+@pytest.mark.slow
 def test_a_build_proves_wins_that_python_chess_confirms_and_resumes_after_a_kill(tmp_path):
     out = tmp_path / "suicide.json"
     book = build("suicide", 1, 20_000, out, Backend("local", 1), command="test")

@@ -255,6 +255,7 @@ def test_visits_land_on_the_entries_each_colour_reads():
     assert black[5, chess.E1] == 1 and black[4, chess.D1] == 1
 
 
+@pytest.mark.slow
 def test_horde_learning_writes_both_colours(tmp_path):
     """A tiny job: Black's blocks are learnt, visited and summarised apart, normalised
     by Black's rule (bishop 3) while White's pawn is 1; then avg-psq and the figures."""

@@ -144,6 +144,7 @@ def _kill_after(out: Path, games: int) -> None:
     assert proc.returncode == -signal.SIGKILL
 
 
+@pytest.mark.slow
 def test_a_run_resumed_after_kill_writes_the_same_snapshots(tmp_path):
     """Suicide at depth 1 (short, decisive games): killed after 6 of 30 games, resumed,
     its snapshots are byte for byte those of an uninterrupted run, the one written but

@@ -17,6 +17,7 @@ from variants.spec import VARIANTS
 from variants.spec import get as spec
 
 from helpers_rules import KINGPROMO, REPEAT, TACTICAL, UNIFORM, new_board, pick
+from helpers_tiers import costly_in_full_tier, report_variants_in_fast_tier
 
 GAMES = 3          # per variant and move preference
 EVERY = (2, 6)     # plies between two sampled positions
@@ -92,7 +93,7 @@ def _games(variant: str):
                 pos.push_uci(m.uci())
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", costly_in_full_tier(VARIANTS, ("crazyhouse", "chess", "racingkings")))
 def test_every_legal_move_has_its_own_index_which_maps_back(variant):
     seen = 0
     for b, pos in _games(variant):
@@ -107,7 +108,7 @@ def test_every_legal_move_has_its_own_index_which_maps_back(variant):
     assert seen > 200
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_the_planes_reproduce_the_position(variant):
     found = np.zeros(enc.N_PLANES, dtype=bool)
     for b, pos in _games(variant):
@@ -132,7 +133,7 @@ def test_the_planes_reproduce_the_position(variant):
         assert found[enc.P_POCKETS:enc.P_POCKETS + 10].any() and found[enc.P_PROMOTED]
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_the_mirror_left_to_right_is_the_mirrored_position(variant):
     """Without castling rights, the position mirrored left to right (python-chess's
     flip_horizontal) has the planes mirrored, and each legal move's mirror has the

@@ -31,6 +31,8 @@ from search.pns import DISPROVED, OPEN, PROVED, ProofSearch
 from tests.helpers_search import new_board
 from variants import Position
 
+from helpers_tiers import costly_in_full_tier
+
 
 @pytest.fixture(autouse=True, scope="module")
 def _fresh_tables():
@@ -97,7 +99,7 @@ def random_positions(variant: str, kinds: list[int], n: int, seed: int) -> list[
     return out
 
 
-@pytest.mark.parametrize("variant", ["suicide", "giveaway"])
+@pytest.mark.parametrize("variant", costly_in_full_tier(["suicide", "giveaway"], ["giveaway"]))
 def test_every_value_is_what_python_chess_makes_of_its_children(variant):
     seen = {1: 0, 0: 0, -1: 0}
     for kinds in MATERIALS:
@@ -200,6 +202,7 @@ def test_saved_tables_load_and_a_corrupt_file_is_named(tmp_path, monkeypatch):
         Tables("giveaway").load()
 
 
+@pytest.mark.slow
 def test_the_proof_search_reads_the_tables_built():
     """With the 3-piece tables its captures lead to built, the proof-number search
     scores those children from them: the same answers as without, in fewer nodes."""

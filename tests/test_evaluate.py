@@ -30,6 +30,7 @@ from helpers_search import (
     random_positions,
     random_weight_vector,
 )
+from helpers_tiers import report_variants_in_fast_tier
 
 EXACT = 1e-9
 
@@ -108,7 +109,7 @@ DROPS_PER_POSITION = 8
 MIN_POSITIONS = 400
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_incremental_equals_full_along_random_games(variant):
     """Every non-drop legal move (and a sample of drops) of every position of GAMES
     seeded random games: evaluate(child) == evaluate(parent) + evaluate_delta(parent,
@@ -164,7 +165,7 @@ def test_incremental_equals_full_along_random_games(variant):
     print(f"{variant}: {game} games, {positions} positions, {children} moves")
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_evaluation_is_colour_symmetric(variant):
     """Black's piece-square entries are White's mirrored, so flipping the board and the
     colours (pockets included) negates the evaluation for any weights."""
@@ -178,7 +179,7 @@ def test_evaluation_is_colour_symmetric(variant):
         np.testing.assert_array_equal(feature_vector(b.bb, b.st), -feature_vector(a.bb, a.st))
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_start_position_is_balanced(variant):
     pos = Position.start(variant)
     for name in VALUE_SETS:
@@ -291,7 +292,7 @@ def test_unknown_value_set_and_variant():
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_weights_round_trip(tmp_path, variant):
     rng = np.random.default_rng(VARIANTS.index(variant))
     w = Weights(variant, random_weight_vector(rng), {"run": "test", "games": 12, "lr": 0.5})

@@ -105,6 +105,7 @@ def test_every_rung_folder_is_packed_and_whole():
         assert not list(folder.glob("b[0-9][0-9][0-9].pgn")), folder
 
 
+@pytest.mark.slow
 def test_every_rung_recounts_as_its_ladder_records():
     rungs = recorded_rungs()
     folders = rung_folders()

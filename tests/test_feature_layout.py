@@ -37,6 +37,8 @@ from search.layout import (
 from tests.helpers_search import random_positions, random_weight_vector
 from variants import VARIANTS, Position, spec
 
+from helpers_tiers import report_variants_in_fast_tier
+
 ROOT = Path(__file__).resolve().parent.parent
 #: SHA-256 of the float64 vector (little-endian) of every reference weights file, as
 #: the code before layouts were versioned (git 134f226) loaded them.
@@ -91,7 +93,7 @@ def test_a_classic_file_plays_as_before():
     assert (r1.move, r1.score, r1.nodes, r1.pv) == (r2.move, r2.score, r2.nodes, r2.pv)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 @pytest.mark.parametrize("features", list(FEATURE_SETS))
 def test_round_trip_of_each_layout(tmp_path, variant, features):
     layout = feature_layout(variant, features)

@@ -22,6 +22,8 @@ from search.layout import BASE_SIZE, BLOCKS, HAND, Weights, feature_layout, has_
 from tests.helpers_search import new_board, random_positions, random_weight_vector
 from variants import VARIANTS, Position, spec
 
+from helpers_tiers import report_variants_in_fast_tier
+
 #: Hand-made positions, per variant, with every non-zero entry worked out by hand.
 HAND_MADE: list[tuple[str, str, dict[str, float]]] = [
     # White: Ke1, Pe2 (1 up), Nc3 (2 up, 2 left), Rh1 (3 right). Black: Ke8, qd8 (next
@@ -87,7 +89,7 @@ def test_the_block_is_registered_with_its_kernel():
         kingrel_features(chess.Board(), "up")
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_the_kernel_equals_the_reference_and_the_evaluation_is_w_dot_x(variant):
     """(a) On seeded random positions the kernel equals the reference (on python-chess's
     own board of the FEN and on the arrays), and the evaluation with the block is w . x."""
@@ -117,6 +119,7 @@ def test_the_kernel_equals_the_reference_and_the_evaluation_is_w_dot_x(variant):
     assert signs == (set(both[1:3]) if variant == "horde" else set(both))
 
 
+@pytest.mark.slow
 def test_every_entry_is_reached():
     """The positions of these tests reach all 90 entries (none is dead code)."""
     seen = np.zeros(90, dtype=bool)

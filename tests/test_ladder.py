@@ -796,6 +796,7 @@ def test_a_ladder_against_fairy_stockfish_at_a_node_limit(tmp_path, capsys):
     assert len(engine) == 2 and all("nodes=3000" in s and "movetime" not in s for s in engine)
 
 
+@pytest.mark.slow
 def test_remeasure_killed_and_resumed_against_fairy_stockfish(tmp_path, monkeypatch, capsys):
     """`tdleaf ladder --remeasure` (one command for every variant; here chess only, one
     rung): killed after its first batch, the same command carries on without replaying
@@ -1127,6 +1128,7 @@ def test_the_opponents_node_limits_are_one_set_of_numbers():
         assert re.search(rf"{variant}\s+{limits[variant]:,}\b", doc), variant
 
 
+@pytest.mark.slow
 def test_the_batches_benchmark_plays_the_same_series_both_ways(capsys):
     """``tdleaf bench batches``: the series of a ladder's batches, with the players
     started every batch and kept by a pool: the same games each way."""

@@ -37,6 +37,8 @@ from tests.helpers_search import new_board, oracle_eval, random_positions, rando
 from tests.test_learn import JOB, JOB_GAMES, _assert_same_job
 from variants import VARIANTS, Position
 
+from helpers_tiers import report_variants_in_fast_tier
+
 MOB = slice(BASE_SIZE, BASE_SIZE + 6)
 
 
@@ -68,7 +70,7 @@ def test_the_block_is_registered_with_its_kernel():
     assert layout.table.tolist() == [[MOBILITY_BLOCK.code, BASE_SIZE, 6, 2]]
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_compiled_features_equal_python_chess(variant):
     """(a) The kernel equals the block's reference and a python-chess oracle on seeded
     random positions, and the evaluation is w . x with the block on."""
@@ -92,7 +94,7 @@ def test_compiled_features_equal_python_chess(variant):
     assert (seen[1:] > 0).all()      # every piece type's count was not zero somewhere
 
 
-@pytest.mark.parametrize("mode", ["selective", "plain"])
+@pytest.mark.parametrize("mode", ["selective", pytest.param("plain", marks=pytest.mark.slow)])
 def test_zero_block_weights_search_as_without_the_block(mode):
     """(b) With the block held and its weights zero, the search plays exactly as without
     it: the same move, score, PV and nodes."""
@@ -228,6 +230,7 @@ def test_learn_help_lists_the_blocks_and_unknown_ones_are_refused(capsys, tmp_pa
     assert not (tmp_path / "bad" / "config.json").exists()
 
 
+@pytest.mark.slow
 def test_a_short_job_learns_the_block_and_its_weights_load_back(tmp_path, capsys):
     """(d) Two games with psq+mobility: weights.json names the block, its weights moved
     (their gradient is the leaf's feature values), the file loads and plays, and the
@@ -303,6 +306,7 @@ def test_block_visits_count_the_positions_where_each_feature_is_not_zero():
     assert expected.sum() > 0
 
 
+@pytest.mark.slow
 def test_resume_after_kill_with_the_block_equals_an_uninterrupted_run(tmp_path):
     """(e) kill -9 and --resume give the weights of an uninterrupted run (test_learn's
     job with psq+mobility)."""
@@ -322,7 +326,7 @@ def test_resume_after_kill_with_the_block_equals_an_uninterrupted_run(tmp_path):
         json.loads((reference / "weights.json").read_text())
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_a_block_computes_the_same_features_whatever_blocks_share_its_attack_maps(variant):
     """The attack maps are computed once per node for every block of the layout
     (search.kernels.attacks), over the kings' zones or the whole board depending on
@@ -347,7 +351,7 @@ def test_a_block_computes_the_same_features_whatever_blocks_share_its_attack_map
 
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_every_registered_kernel_equals_its_reference(variant):
     """Walking the registry: each compiled leaf block that fits the variant computes, on
     seeded random positions, what its description's reference says (a block added to

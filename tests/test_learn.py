@@ -321,6 +321,7 @@ def test_result_folder(reference_job):
     assert all(v == 0.0 for v in std["material"].values())      # one run: no spread
 
 
+@pytest.mark.slow
 def test_same_seed_one_worker_is_reproducible(reference_job, tmp_path):
     """A second, uninterrupted run in a fresh process gives bit-for-bit the same job."""
     out = tmp_path / "again"
@@ -339,6 +340,7 @@ def test_same_seed_one_worker_is_reproducible(reference_job, tmp_path):
     assert list(first[0].mainline_moves()) != list(first[1].mainline_moves())
 
 
+@pytest.mark.slow
 def test_resume_after_kill_equals_uninterrupted_run(reference_job, tmp_path):
     out = tmp_path / "killed"
     ck_path = kill_after_4_games([*JOB, "--runs", "1", "--workers", "1"], out)
@@ -368,6 +370,7 @@ def test_resume_after_kill_equals_uninterrupted_run(reference_job, tmp_path):
     _assert_same_job(reference_job, out)
 
 
+@pytest.mark.slow
 def test_two_workers_average_two_runs(reference_job, tmp_path, capsys):
     out = tmp_path / "two"
     code, stdout, err = _learn(capsys, *JOB, "--runs", "2", "--workers", "2", "--out", str(out))
@@ -442,6 +445,7 @@ def test_unwritable_folder(capsys, tmp_path):
     assert _snapshot(tmp_path) == before
 
 
+@pytest.mark.slow
 def test_pgn_every_keeps_a_sample_and_a_folder_without_its_pgn_resumes(reference_job, tmp_path):
     """--pgn-every N keeps games N, 2N, ... and changes nothing learnt; a job whose
     games.pgn was left behind (a committed folder keeps checkpoint and history only)
@@ -573,6 +577,7 @@ def _learnt(out: Path) -> dict[str, float]:
     return json.loads((out / "weights.json").read_text())["material"]
 
 
+@pytest.mark.slow
 def test_chess_learns_the_order_of_the_pieces(tmp_path, capsys):
     """Chess, depth 2, 50 games x 2 runs, seed 0 (about 1 s a game a core): queen >
     rook > both minor pieces > pawn > 0 (it gave P 0.51, N 0.94, B 1.06, R 1.36, Q 2.34;
@@ -586,6 +591,7 @@ def test_chess_learns_the_order_of_the_pieces(tmp_path, capsys):
     assert v["K"] == 0.0                       # not learned in chess
 
 
+@pytest.mark.slow
 def test_suicide_learns_negative_values(tmp_path, capsys):
     """Suicide, depth 2, 80 games x 2 runs, seed 0 (about 0.4 s a game a core), the
     report's full-width search: pawn to queen all negative. The king, learned too, is
@@ -683,7 +689,7 @@ def _carry_on(tmp_path: Path, data: str, games: int, **learn) -> Path:
 REPEATS, ONE_SIDED = 20, 25
 
 
-@pytest.mark.parametrize("random_plies", [0, 4])
+@pytest.mark.parametrize("random_plies", [0, pytest.param(4, marks=pytest.mark.slow)])
 def test_a_run_that_keeps_repeating_one_game_is_warned_about(tmp_path, capsys, monkeypatch,
                                                              random_plies):
     """tests/data/chess_psq_repeating: chess psq run 0 as it was learnt from the initial
@@ -788,6 +794,7 @@ def test_learn_says_it_is_compiling_before_its_bar_when_the_cache_is_cold(tmp_pa
     assert header.startswith("tdleaf learn: chess, material, 1 runs x 1 games")
 
 
+@pytest.mark.slow
 def test_a_run_that_one_colour_always_wins_is_warned_about(tmp_path, capsys, monkeypatch):
     """tests/data/horde_one_sided: horde material runs 0 and 1 as learnt from weights of
     1, carried on at depth 3. In run 0 White won every game from its first on, and goes
@@ -804,6 +811,7 @@ def test_a_run_that_one_colour_always_wins_is_warned_about(tmp_path, capsys, mon
     assert f"run 0: White won each of its last {ONE_SIDED} games" in err
 
 
+@pytest.mark.slow
 def test_a_worker_whose_job_was_killed_stops_after_its_game(tmp_path):
     """A local worker outlives a job killed with kill -9 (Ctrl-C reaches the workers, a
     kill does not): it must stop after its next game, not play on for nobody."""

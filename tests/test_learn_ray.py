@@ -70,6 +70,7 @@ def ray_tmpdir():
     [],                                                         # TDLeaf, material
     ["--method", "treestrap-ab", "--features", "psq+mobility"],  # bootstrapping, a leaf block
 ], ids=["tdleaf", "treestrap-ab"])
+@pytest.mark.ray
 def test_learn_on_a_local_ray_instance(tmp_path, ray_tmpdir, learner):
     try:
         import ray  # noqa: F401
@@ -135,3 +136,18 @@ def test_learn_on_a_local_ray_instance(tmp_path, ray_tmpdir, learner):
             json.loads((local / r / "checkpoint.json").read_text())
     assert json.loads((out / "weights.json").read_text()) == \
         json.loads((local / "weights.json").read_text())
+
+
+def test_learn_on_ray_without_ray_says_how_to_install_it(tmp_path):
+    """Where Ray is not installed, ``--backend ray`` fails at once with the install
+    command, no traceback, and nothing learnt (Ray hidden from a fresh process)."""
+    code = ("import sys; sys.modules['ray'] = None\n"
+            "from tdleaf.cli import main\n"
+            f"sys.exit(main(['learn', *{JOB!r}, '--backend', 'ray', '--no-progress', "
+            f"'--out', {str(tmp_path / 'job')!r}]))")
+    proc = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True,
+                          text=True, cwd=REPO, timeout=300)
+    assert proc.returncode != 0
+    assert "pip install 'tdleaf[ray]'" in proc.stderr, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert not list(tmp_path.rglob("weights.json"))

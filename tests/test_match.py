@@ -53,6 +53,7 @@ from variants import board_class
 from variants.position import Position
 
 from helpers_engines import Descendants, engine_path, require_engine, still_running
+from helpers_tiers import report_variants_in_fast_tier
 
 HERE = Path(__file__).resolve().parent
 BROKEN = HERE / "engines" / "broken_uci.py"
@@ -152,7 +153,7 @@ def test_wide_sprt_keeps_its_error_rate_when_it_stops_after_few_pairs(truth, dra
 # Openings
 # --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_random_openings_are_seeded_and_legal(variant):
     a = random_opening(variant, 8, 3)
     assert a == random_opening(variant, 8, 3)
@@ -187,7 +188,7 @@ def test_openings_files(tmp_path):
 # Matches between internal players
 # --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_short_match_between_internal_players(variant, tmp_path):
     pgn = tmp_path / "m.pgn"
     cfg = MatchConfig(variant, PlayerConfig("traditional", {"depth": 2}),
@@ -296,6 +297,7 @@ def test_sprt_stops_a_one_sided_match(tmp_path):
     assert "H1 accepted (elo1 = 100 rather than 0)" in summary.report()
 
 
+@pytest.mark.slow
 def test_parallel_workers_play_every_game_once(tmp_path):
     """Two local workers play each game once, and the games of one process: a game's
     result depends on its index, not on the worker that played it."""
@@ -376,7 +378,8 @@ def test_clock_parsing_and_time_forfeit():
 # --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("mode,failure", [("illegal", "illegal move"), ("die", "crash"),
-                                          ("hang", "stall"), ("nomove", "no move")])
+                                          pytest.param("hang", "stall", marks=pytest.mark.slow),
+                                          ("nomove", "no move")])
 def test_broken_engine_loses_and_the_match_goes_on(mode, failure, tmp_path):
     pgn = tmp_path / f"{mode}.pgn"
     spec = f"uci:{sys.executable} {BROKEN} {mode} 2"
@@ -673,6 +676,7 @@ def test_a_retuned_engine_plays_at_its_new_setting():
         kept.close()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
 def test_a_pools_workers_start_their_engines_once_for_a_series(tmp_path):
     """Three matches on two workers: one Fairy-Stockfish in each worker and one in this
@@ -710,6 +714,7 @@ def test_an_engine_dies_with_the_process_that_started_it():
     assert not still_running({pid}), "the engine outlived the process that started it"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
 def test_no_engine_outlives_a_parallel_match(tmp_path):
     """Only the Sjeng processes this match started count (those below this process
@@ -727,6 +732,7 @@ def test_no_engine_outlives_a_parallel_match(tmp_path):
     assert not still_running(ours.seen)
 
 
+@pytest.mark.slow
 def test_games_against_the_wasm_fairy_stockfish_in_atomic(tmp_path):
     require_engine(engines.WASM_ALIAS)
     _real_match(tmp_path, "atomic", "uci:fairy-stockfish-wasm", {"depth": 2})
@@ -794,6 +800,7 @@ def _cli() -> list[str]:
     return [sys.executable, "-m", "tdleaf"]
 
 
+@pytest.mark.slow
 def test_killed_match_leaves_a_valid_pgn_and_resumes(tmp_path):
     pgn = tmp_path / "k.pgn"
     argv = ["match", "traditional", "ones", "--variant", "atomic", "--depth", "3", "--pgn",
@@ -973,6 +980,7 @@ def test_the_line_client_reads_an_engines_lines_as_they_come():
             proc.read(time.perf_counter() + 30)
 
 
+@pytest.mark.slow
 def test_sjeng_gets_the_move_time_it_is_asked_for(tmp_path):
     """At 0.3 s a move python-chess sends Sjeng 'st 0.3', which it read as no limit (6.5 s
     a move on its default clock). Now it says it allots itself 30 centiseconds, takes about

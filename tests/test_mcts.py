@@ -16,6 +16,7 @@ from search.prior import HeuristicPrior
 from variants import Position
 
 from helpers_search import VARIANTS, new_board
+from helpers_tiers import costly_in_full_tier
 
 # (variant, FEN, plies to the forced win, every winning first move): the forced wins of
 # tests/test_search.py (checked there by brute force with python-chess) of up to 4 plies.
@@ -303,6 +304,7 @@ def test_evaluator_policy_as_array_and_batching():
         MCTS("chess", lambda ps: ([[1.0]] * len(ps), [0.0] * len(ps))).search(None, playouts=2)
 
 
+@pytest.mark.slow
 def test_options_noise_temperature_stop_callback():
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     a = MCTS("chess", dirichlet_epsilon=0.25, seed=1).search(fen, playouts=300)
@@ -363,6 +365,7 @@ def test_stands_in_for_the_engine_in_the_front_ends_search_thread():
     assert out[-1][0].playouts == 30 and out[-1][0].nodes > 30  # the tree was kept
 
 
+@pytest.mark.slow
 def test_crazyaras_u_divisor_schedule_and_check_enhancement():
     """The schedule (u_min_divisor) explores unvisited moves more early on; the check
     enhancement lifts a checking move's small prior by half the largest."""
@@ -407,7 +410,7 @@ def test_value_to_cp_inverts_crazyara():
         assert value_to_cp(v) == cp
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", costly_in_full_tier(VARIANTS, ("crazyhouse",)))
 def test_plays_complete_legal_games(variant):
     """MCTS against itself with tree reuse: every move legal for python-chess, up to the
     end of the game or 120 plies. (16 playouts a move: the heuristic prior of a

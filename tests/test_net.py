@@ -45,6 +45,7 @@ class Killed(Exception):
     """Stands for a kill after an epoch's checkpoint."""
 
 
+@pytest.mark.net
 def test_a_tiny_data_set_trains_and_a_killed_run_resumes_to_the_same_network(data, tmp_path):
     import torch
     history = train(data, tmp_path / "whole", TINY)
@@ -119,6 +120,7 @@ def test_the_network_is_small_and_its_policy_is_the_move_map():
     assert logits.shape == (2, 5376) and v.shape == (2,)
 
 
+@pytest.mark.net
 def test_the_network_benchmark(capsys):
     _onnxruntime()
     assert main(["bench", "net", "--channels", "8", "--blocks", "1", "--rounds", "1",
@@ -143,6 +145,7 @@ def forty(tmp_path):
     return epd
 
 
+@pytest.mark.net
 def test_eval_a_network_beside_the_prior_and_its_teacher(data, tmp_path, forty, capsys):
     """The network (its folder, and the same exported to ONNX) beside the prior, the
     uniform policy and its teacher (here the depth-1 search that labelled the data)."""
@@ -338,6 +341,7 @@ def test_train_on_the_first_positions_of_the_data(data, tmp_path, capsys):
     assert "fewer than the 10000000 asked for" in capsys.readouterr().err
 
 
+@pytest.mark.net
 def test_compare_two_groups_of_networks(data, tmp_path, forty, capsys):
     """The ablation's measurement: a group against itself differs by nothing, with an
     interval around 0; against another group, the difference is the means'."""

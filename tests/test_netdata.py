@@ -67,6 +67,7 @@ def test_every_position_is_labelled_as_its_search_and_prior_say(here):
     assert [is_validation(g) for g in range(10)].count(True) == 1
 
 
+@pytest.mark.slow
 def test_two_workers_write_the_same_data(here, tmp_path):
     write_data(tmp_path / "two", DataConfig(**CFG), Backend(workers=2))
     _same(read_data(here)[1], read_data(tmp_path / "two")[1])
@@ -129,6 +130,7 @@ def test_bad_data_is_refused_with_a_clear_error(here, tmp_path, capsys):
     assert "unknown variant" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_teacher_benchmark(capsys):
     """The depth-D search's top-1 against the labels, with its interval."""
     assert main(["bench", "teacher", "--variant", "atomic", "--depth", "1", "--json"]) == 0

@@ -220,7 +220,8 @@ def _summarise(run: Path) -> dict:
     return json.loads((run / "summary.json").read_text())
 
 
-@pytest.mark.parametrize("variant,features", [("atomic", "material"), ("crazyhouse", "psq")])
+@pytest.mark.parametrize("variant,features", [("atomic", "material"),
+                                              pytest.param("crazyhouse", "psq", marks=pytest.mark.slow)])
 def test_mean_then_normalise_everywhere(tmp_path, variant, features):
     """One normalisation (the report's: average the runs, then normalise) in the figures'
     numbers, summary.json, the terminal and report.md, on runs where normalising each run
@@ -327,7 +328,7 @@ UNSETTLED = [{"P": 0.5, "N": 0.9, "B": 0.8, "R": 0.7, "Q": 0.95, "K": 1.2},
              {"P": 0.8, "N": 1.0, "B": 0.85, "R": 1.0, "Q": 0.9, "K": 1.4}]
 
 
-@pytest.mark.parametrize("features", ["material", "psq"])
+@pytest.mark.parametrize("features", ["material", pytest.param("psq", marks=pytest.mark.slow)])
 def test_a_negative_factor_is_refused_everywhere(tmp_path, features):
     from matplotlib.container import ErrorbarContainer
 
@@ -458,6 +459,7 @@ def test_other_formats(tmp_path, fmt):
     assert head == (b"%PDF-" if fmt == "pdf" else b"<?xml")
 
 
+@pytest.mark.slow
 def test_partial_run_folder_plots_curves(tmp_path):
     """A job still running: no summary.json or weights.json, runs at different games, a
     history row half written. Curves and values come from what is there."""
@@ -533,6 +535,7 @@ def test_bad_files_are_named(tmp_path, capsys):
 
 # -- tdleaf learn draws them ----------------------------------------------------------------
 
+@pytest.mark.slow
 def test_real_short_run(tmp_path, capsys):
     """tdleaf learn (3 games x 2 runs, depth 1, psq) writes the figures at the end;
     tdleaf plot redraws them with the report's values beside, in SVG."""
@@ -611,6 +614,7 @@ def _learn(out: Path, variant: str, features: str) -> Path:
     ("kingofthehill", "psq", ["hill"]),
     ("chess", "psq+mobility", ["mobility"]),
 ])
+@pytest.mark.slow
 def test_leaf_blocks_drawn_as_bars(tmp_path, capsys, variant, features, blocks):
     """A real tiny run with leaf blocks: `tdleaf plot` draws block-<name>.png per block,
     and report.md links it; each bar is the mean over runs of the block's weight times
@@ -668,6 +672,7 @@ def test_leaf_blocks_drawn_as_bars(tmp_path, capsys, variant, features, blocks):
     assert "drawn once a run has saved its weights" in (tmp_path / "early" / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_kingrel_drawn_as_a_grid_of_heatmaps_and_kept_off_the_summary(tmp_path, monkeypatch):
     """kingrel's 90 weights: block-kingrel is a 2 x 5 grid of 3 x 3 heatmaps (king x
     piece; direction x distance) whose cells are the bars' values, and the summary page
@@ -737,6 +742,7 @@ def test_leaf_blocks_checkpoint_of_another_size_is_named(tmp_path, capsys):
     assert "run-01/checkpoint.json" in err and "hill" in err
 
 
+@pytest.mark.slow
 def test_old_folder_draws_no_leaf_blocks(tmp_path):
     """A folder written before leaf blocks (no layout in its weights files) plots as
     before, even in a variant whose psq set now holds a goal block."""

@@ -42,8 +42,10 @@ def search():
     return ProofSearch(CAPACITY)
 
 
-@pytest.mark.parametrize("variant, capacity", [("suicide", CAPACITY), ("giveaway", CAPACITY),
-                                               ("antichess", CAPACITY), ("atomic", 1 << 15)])
+@pytest.mark.parametrize("variant, capacity", [
+    pytest.param("suicide", CAPACITY, marks=pytest.mark.slow), ("giveaway", CAPACITY),
+    pytest.param("antichess", CAPACITY, marks=pytest.mark.slow),
+    pytest.param("atomic", 1 << 15, marks=pytest.mark.slow)])
 def test_proofs_agree_with_brute_force(variant, capacity):
     search = ProofSearch(capacity)
     seen = {PROVED: 0, DISPROVED: 0}
@@ -67,7 +69,7 @@ def test_proofs_agree_with_brute_force(variant, capacity):
     assert seen[PROVED] >= 5 and seen[DISPROVED] >= 1, seen
 
 
-@pytest.mark.parametrize("variant", ["suicide", "antichess"])
+@pytest.mark.parametrize("variant", [pytest.param("suicide", marks=pytest.mark.slow), "antichess"])
 def test_the_other_side_s_wins_are_the_mover_s_losses(variant, search):
     """``target='other'``: the opponent's forced wins; a root move proved for the other
     side loses by force (brute force: the opponent then wins within the proof's length)."""

@@ -18,6 +18,7 @@ from tdleaf.cli import main
 
 from helpers_engines import require_engine
 from helpers_search import VARIANTS, few_labelled, new_board, random_positions
+from helpers_tiers import costly_in_full_tier, report_variants_in_fast_tier
 
 N_RANDOM = 40
 
@@ -26,7 +27,7 @@ def legal_ucis(board: chess.Board) -> set[str]:
     return {m.uci() for m in board.legal_moves}
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", costly_in_full_tier(VARIANTS, ("crazyhouse",)))
 def test_policy_is_a_distribution_over_the_legal_moves(variant):
     fens = random_positions(variant, "prior", N_RANDOM, 2, 80)
     results = prior_batch(variant, fens)
@@ -43,7 +44,7 @@ def test_policy_is_a_distribution_over_the_legal_moves(variant):
         assert single_policy == policy
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 @pytest.mark.parametrize("depth", [0, 1])
 def test_best_score_is_the_engines_score(variant, depth):
     """The best move's score is what the alpha-beta engine finds one ply deeper (same
@@ -255,6 +256,7 @@ def test_cli_epd_and_pgn(tmp_path, capsys):
     assert main(["prior", "--variant", "chess", "--pgn", str(pgn)]) == 2
 
 
+@pytest.mark.slow
 def test_bench_prior_beats_the_baselines():
     """`tdleaf bench prior` on the committed labelled positions (atomic: the cheapest):
     the prior agrees with Fairy-Stockfish more often than the uniform policy and the

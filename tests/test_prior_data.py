@@ -22,6 +22,7 @@ from tdleaf.play.engines import EngineLog
 
 from helpers_engines import engine_path, require_engine
 from helpers_search import new_board
+from helpers_tiers import costly_in_full_tier
 
 NEW = ("kingofthehill", "3check", "racingkings", "horde")
 
@@ -46,7 +47,7 @@ def test_every_rule_set_has_labelled_positions():
         assert (shipped.package_data_dir() / prior_data.epd_name(v)).is_file(), v
 
 
-@pytest.mark.parametrize("variant", prior_data.VARIANTS)
+@pytest.mark.parametrize("variant", costly_in_full_tier(prior_data.VARIANTS, ("crazyhouse", "atomic")))
 def test_shipped_positions_are_legal_and_labelled(variant):
     """Each shipped position: a FEN python-chess reads and writes back unchanged, a game
     not over, the label move legal there, the result 0, 0.5 or 1 for the side to move."""

@@ -33,6 +33,7 @@ from search.xboard import XBoardEngine
 
 from helpers_engines import engine_path
 from helpers_search import REPLY_TIMEOUT, VARIANTS, LineEngine, new_board
+from helpers_tiers import costly_in_full_tier, report_variants_in_fast_tier
 
 MAX_PLIES = 80
 XBOARD_VARIANTS = ("chess", "crazyhouse", "suicide", "giveaway", "antichess", "atomic")
@@ -102,7 +103,7 @@ def play_game(white, black, variant: str, limits, max_plies: int = MAX_PLIES,
 LIMITS = [chess.engine.Limit(depth=2), chess.engine.Limit(time=0.02), chess.engine.Limit(depth=1)]
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_uci_self_play_game(uci_engine, variant):
     assert "UCI_Variant" in uci_engine.options
     assert variant in uci_engine.options["UCI_Variant"].var
@@ -114,8 +115,14 @@ def test_uci_self_play_game(uci_engine, variant):
 MCTS_LIMITS = [chess.engine.Limit(nodes=60), chess.engine.Limit(time=0.02)]
 
 
-@pytest.mark.parametrize("search", ["plain", "selective", "mcts"])
-@pytest.mark.parametrize("variant", VARIANTS)
+#: Each mode in one variant in the fast tier (test_uci_self_play_game plays the default,
+#: selective, in the report's variants); every pair in the full tier.
+FAST_MODES = {("chess", "plain"), ("atomic", "selective"), ("kingofthehill", "mcts")}
+
+
+@pytest.mark.parametrize("variant, search", costly_in_full_tier(
+    [(v, s) for v in VARIANTS for s in ("plain", "selective", "mcts")],
+    [(v, s) for v in VARIANTS for s in ("plain", "selective", "mcts") if (v, s) not in FAST_MODES]))
 def test_uci_self_play_game_in_every_search_mode(variant, search):
     """The option Search switches the engine; each mode plays whole legal games."""
     engine = chess.engine.SimpleEngine.popen_uci(tdleaf("uci"), timeout=REPLY_TIMEOUT, cwd=ROOT)
@@ -193,7 +200,8 @@ def test_uci_mate_is_reported_as_mate(uci_engine):
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("tdleaf_white", [True, False], ids=["tdleaf-white", "tdleaf-black"])
+@pytest.mark.parametrize("tdleaf_white", [True, pytest.param(False, marks=pytest.mark.slow)],
+                         ids=["tdleaf-white", "tdleaf-black"])
 def test_game_against_sjeng_crazyhouse(tdleaf_white):
     sjeng_path = engine_path("sjeng")
     ours = chess.engine.SimpleEngine.popen_xboard(tdleaf("xboard"), timeout=REPLY_TIMEOUT, cwd=ROOT)
@@ -208,7 +216,8 @@ def test_game_against_sjeng_crazyhouse(tdleaf_white):
         sjeng.quit()
 
 
-@pytest.mark.parametrize("tdleaf_white", [True, False], ids=["tdleaf-white", "tdleaf-black"])
+@pytest.mark.parametrize("tdleaf_white", [True, pytest.param(False, marks=pytest.mark.slow)],
+                         ids=["tdleaf-white", "tdleaf-black"])
 def test_game_against_fairy_stockfish_crazyhouse(tdleaf_white):
     fsf_path = engine_path("fairy-stockfish")
     ours = chess.engine.SimpleEngine.popen_uci(tdleaf("uci"), timeout=REPLY_TIMEOUT, cwd=ROOT)
@@ -794,7 +803,7 @@ def _replay(board: chess.Board, pv) -> None:
         b.push(move)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_uci_multipv_through_python_chess(uci_engine, variant):
     """analyse(..., multipv=3): three lines, best first, distinct moves, legal PVs; each
     line's score is the score of that move searched alone (root_moves, fresh game)."""
@@ -820,7 +829,7 @@ def test_uci_multipv_through_python_chess(uci_engine, variant):
     assert info.get("multipv", 1) == 1
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_uci_searchmoves_through_python_chess(uci_engine, variant):
     board = new_board(variant, MATE_IN_ONE[variant][0])
     winners = MATE_IN_ONE[variant][1]
@@ -837,7 +846,7 @@ def test_uci_searchmoves_through_python_chess(uci_engine, variant):
     assert result.move == winner
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_uci_go_mate_through_python_chess(uci_engine, variant):
     fen, winners = MATE_IN_ONE[variant]
     board = new_board(variant, fen)
@@ -851,7 +860,7 @@ def test_uci_go_mate_through_python_chess(uci_engine, variant):
     assert info["pv"][0] in start.legal_moves and info["depth"] <= 4   # 2N (+2 selective)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_uci_ponder_through_python_chess(uci_engine, variant, caplog):
     """play(..., ponder=True): a ponder move comes with the best move; when the
     opponent plays it, python-chess sends ponderhit and gets the answer of the search
@@ -893,7 +902,7 @@ def test_uci_ponder_through_python_chess(uci_engine, variant, caplog):
         assert not result.move, result.move
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_uci_plays_impossible_positions_through_python_chess(uci_engine, variant):
     """The positions of tests/data/perft_<variant>_impossible.epd (python-chess plays
     them, its status() calls them impossible): a legal move in each."""
@@ -1130,6 +1139,7 @@ def test_xboard_refuses_bad_sd_and_st(command):
     assert eng.handle("quit") is False
 
 
+@pytest.mark.slow
 def test_xboard_st_zero_moves_at_once():
     eng, out = _xboard_session()
     start = len(out.lines)

@@ -25,6 +25,7 @@ import pytest
 from variants import VARIANTS, Position, move_to_uci
 
 import helpers_rules as H
+from helpers_tiers import costly_in_full_tier, sampled_in_fast_tier
 
 MAX_PLIES = 4000  # safety net only: every test game must end by the rules before this
 
@@ -128,7 +129,7 @@ def play(variant: str, spec: tuple) -> GameRecord:
 GAME_CASES = [(v, spec) for v in VARIANTS for spec in H.game_specs(v)]
 
 
-@pytest.mark.parametrize("variant,spec", GAME_CASES,
+@pytest.mark.parametrize("variant,spec", sampled_in_fast_tier(GAME_CASES, 3),
                          ids=[f"{v}-{s[0]}" for v, s in GAME_CASES])
 def test_game_matches_python_chess(variant, spec):
     rec = play(variant, spec)
@@ -164,7 +165,8 @@ EXPECTED_CLAIMS = {v: {T.FIFTY_MOVES, T.THREEFOLD_REPETITION} for v in VARIANTS}
 EXPECTED_CLAIMS["crazyhouse"] = {T.THREEFOLD_REPETITION}  # no fifty-move rule in crazyhouse
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", costly_in_full_tier(
+    VARIANTS, ("crazyhouse", "racingkings", "chess", "atomic", "horde")))
 def test_games_reach_every_ending(variant):
     records = [play(variant, spec) for spec in H.game_specs(variant)]
     assert all(r.mismatch is None for r in records), "see test_game_matches_python_chess"
@@ -188,7 +190,8 @@ def test_crazyhouse_has_no_fifty_move_rule():
     assert pos.fen() == board.fen()
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", costly_in_full_tier(
+    VARIANTS, ("crazyhouse", "chess", "racingkings", "horde", "3check")))
 def test_one_move_from_perft_positions(variant):
     """From every perft position, up to 80 seeded legal moves are played on both sides:
     the children must agree on fen(), outcome(), is_check() and pop() must restore the

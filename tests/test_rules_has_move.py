@@ -7,6 +7,8 @@ import pytest
 
 from variants import VARIANTS, Position, board_class, core
 
+from helpers_tiers import costly_in_full_tier
+
 
 def _positions(variant, n_games, seed):
     rng = random.Random(seed)
@@ -21,7 +23,7 @@ def _positions(variant, n_games, seed):
         yield board.fen()
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", costly_in_full_tier(VARIANTS, ("crazyhouse", "horde", "chess", "racingkings")))
 def test_has_legal_move_matches_python_chess(variant):
     buf = np.zeros(core.MAX_MOVES, np.int64)
     sbb, sst = np.zeros(core.NBB, np.uint64), np.zeros(core.NST, np.int64)

@@ -24,6 +24,7 @@ import variants
 from variants import VARIANTS, Position, board_class, position_problems
 
 import helpers_rules as H
+from helpers_tiers import costly_in_full_tier
 
 #: python-chess examples/perft/tricky.perft, "impossible checker alignment" (and its e.p.
 #: neighbours): every one has status IMPOSSIBLE_CHECK. (id, FEN, {depth: nodes}).
@@ -242,7 +243,7 @@ def generated(variant: str) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", costly_in_full_tier(VARIANTS, ("crazyhouse", "atomic")))
 def test_generated_impossible_positions(variant):
     fens = generated(variant)
     seen: dict[str, int] = {}

@@ -20,6 +20,7 @@ import variants
 from variants import VARIANTS, Position
 
 import helpers_rules as H
+from helpers_tiers import costly_in_full_tier
 
 MIN_POSITIONS = 100
 
@@ -106,7 +107,7 @@ def compare(variant: str, fens, depth: int, expected) -> None:
     assert not bad, f"{len(bad)} of {len(fens)} positions differ:\n" + "\n".join(bad[:10])
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", costly_in_full_tier(VARIANTS, ("crazyhouse",)))
 def test_position_set_is_large_and_valid(variant):
     fens = H.perft_positions(variant)
     assert len(fens) >= MIN_POSITIONS
@@ -140,12 +141,12 @@ def test_legal_moves_match(variant):
     assert not bad, "\n".join(bad[:10])
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", costly_in_full_tier(VARIANTS, ("crazyhouse",)))
 def test_perft_depth2(variant):
     compare(variant, H.perft_positions(variant), 2, reference(variant, 2))
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", costly_in_full_tier(VARIANTS, ("atomic", "crazyhouse", "racingkings", "chess")))
 def test_perft_depth3(variant):
     fens = depth3_positions(variant)
     assert len(fens) >= MIN_DEPTH3, f"only {len(fens)} positions for depth 3"

@@ -31,6 +31,8 @@ from search.layout import (
 from tests.helpers_search import new_board, random_positions
 from variants import VARIANTS, Position
 
+from helpers_tiers import report_variants_in_fast_tier
+
 
 def _names(variant: str) -> list[str]:
     """The king-safety blocks that apply in a variant."""
@@ -59,7 +61,7 @@ def test_the_blocks_are_registered_with_their_kernels():
                                   + [f"drops.{k}" for k in DROPS_KEYS])
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_kernels_equal_the_references_and_the_evaluation_is_w_dot_x(variant):
     """(a) On seeded random positions the compiled features equal the references (on
     the arrays) and the definitions on python-chess's own board of the FEN; the

@@ -32,6 +32,7 @@ from helpers_search import (
     shortest_win,
     winning_moves,
 )
+from helpers_tiers import report_variants_in_fast_tier
 
 MATE_BOUND = MATE - 1000
 TOL = 1e-6
@@ -277,7 +278,7 @@ def check_consistent(variant: str, fen: str, r, w: np.ndarray, depth: int) -> No
 
 
 @pytest.mark.parametrize("weights", ["traditional", "random"])
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_pv_leaf_and_score_consistent(variant, weights):
     """N_RANDOM positions per variant and weight kind, depths 1-3 (1-5 for the selective
     search, whose null moves and reductions start at depth 3; a 50-move draw cannot
@@ -290,7 +291,7 @@ def test_pv_leaf_and_score_consistent(variant, weights):
         check_consistent(variant, fen, r, wts.w, depth)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_score_agrees_with_child_search(variant):
     """Searching the position after the best move, one ply shallower, from the other side
     gives the negated score (one ply further from a mate)."""
@@ -317,7 +318,7 @@ def test_score_agrees_with_child_search(variant):
 
 
 @pytest.mark.parametrize("weights", ["traditional", "random"])
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_colour_flip_gives_same_score(variant, weights):
     """The evaluation is colour-symmetric for any weights (Black's squares are mirrored),
     so the mirrored position is worth the same to its side to move: the score agrees and
@@ -381,7 +382,7 @@ def test_interrupted_first_iteration_is_consistent():
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_noise_and_random_ties(variant):
     """Noise changes the score but never the rules: the PV stays legal, its leaf is where
     the PV ends, leaf_score is the noise-free evaluation; results repeat for one seed.
@@ -400,7 +401,7 @@ def test_noise_and_random_ties(variant):
         check_consistent(variant, fen, t, w, 2)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_node_and_time_limits_return_legal_moves(variant):
     for i, fen in enumerate(random_positions(variant, "limits", 4)):
         legal = {m.uci() for m in new_board(variant, fen).legal_moves}
@@ -428,7 +429,7 @@ def test_a_node_limit_stops_where_it_says_even_below_1024():
     assert engine.search(fen, nodes=200).depth < engine.search(fen, nodes=3000).depth
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_board_position_and_fen_inputs_agree(variant):
     """A python-chess board (history replayed) and its FEN give the same search when no
     repetition is reachable; the default depth applies when no limit is given."""
@@ -450,7 +451,7 @@ def test_engine_rejects_mismatched_inputs():
     Engine("antichess", value_set("traditional", "giveaway"), hash_mb=1)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_fixed_node_searches_are_deterministic(variant):
     """The same position, weights and node limit give the same search, move for move,
     in either mode (nothing depends on the clock or on an earlier search's state)."""
@@ -470,7 +471,7 @@ def multipv_search(variant, fen, depth, k, weights="traditional", **limits):
         fen, limits=Limits(depth=depth, multipv=k, nodes=NODE_CAP, **limits))
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_multipv_lines_are_the_best_moves_with_exact_scores(variant):
     """Line k is the k-th best root move with its exact score: each line's score equals
     an independent search of that move alone (searchmoves, fresh engine), and the lines'
@@ -502,7 +503,7 @@ def test_multipv_lines_are_the_best_moves_with_exact_scores(variant):
     assert checked >= 4, checked
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_multipv_one_is_the_plain_search(variant):
     """MultiPV=1 and no search moves searches exactly as before: same nodes, move, score
     and PV as a plain search, and a one-line result."""
@@ -513,7 +514,7 @@ def test_multipv_one_is_the_plain_search(variant):
         assert b.lines == [b]
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", report_variants_in_fast_tier(VARIANTS))
 def test_searchmoves_restrict_the_root(variant):
     for i, fen in enumerate(random_positions(variant, "searchmoves", 4)):
         legal = sorted(m.uci() for m in new_board(variant, fen).legal_moves)

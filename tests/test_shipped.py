@@ -250,6 +250,7 @@ def test_a_saved_file_goes_to_the_user_folder_and_is_read_first(user_data):
     assert sorted(p.name for p in user_data.iterdir()) == ["prior.json"], "temp file left"
 
 
+@pytest.mark.slow
 def test_bench_prior_save_of_shipped_weights_goes_to_a_user_copy(user_data, capsys):
     """`tdleaf bench prior --save` for the default (shipped, learnt) weights: a copy of
     their weights.json with the fitted temperature in the user folder, read from then on

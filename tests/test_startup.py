@@ -20,6 +20,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import chess
 import chess.engine
@@ -122,11 +123,16 @@ def test_the_first_line_comes_before_any_heavy_import(command, stdin, first_line
     assert other_commands == [], other_commands
 
 
-COMPILED_MODULES = ("variants.bits", "variants.board", "variants.make", "variants.movegen",
-                    "variants.outcome", "variants.count", "variants.core", "search.see",
-                    "search.evaluate", "search.alphabeta", "search.prior", "search.mcts")
+def _compiled_modules() -> list[str]:
+    """Every module of the numba packages that defines a compiled function, in any room:
+    found by walking them (as the stamp does), not listed."""
+    from variants.jitcache import package_sources
+
+    return [name[:-3].replace("/", ".") for name in package_sources(Path(ROOT))
+            if "@njit" in (Path(ROOT) / name).read_text() and not name.endswith("__init__.py")]
 
 
+@pytest.mark.slow
 def test_every_compiled_module_imported_first_is_stamped_by_jitcache():
     """Whichever compiled module a program imports first, every cached numba function of
     it uses the project-wide stamp (jitcache installed before it was defined)."""
@@ -142,7 +148,7 @@ def test_every_compiled_module_imported_first_is_stamped_by_jitcache():
     """
     procs = {m: subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), m], cwd=ROOT,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for m in COMPILED_MODULES}
+             for m in _compiled_modules()}
     counted = 0
     for module, proc in procs.items():
         out, err = proc.communicate(timeout=300)
@@ -201,6 +207,7 @@ def busy_cpus():
             p.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.xdist_group("machine")     # not beside the Ray tests
 def test_python_chess_accepts_both_front_ends_on_a_saturated_machine(busy_cpus):
     """The handshake with python-chess's default timeouts, every CPU busy twice over;
@@ -218,6 +225,7 @@ def test_python_chess_accepts_both_front_ends_on_a_saturated_machine(busy_cpus):
             engine.quit()
 
 
+@pytest.mark.slow
 def test_tdleaf_warmup_runs_every_part():
     from tdleaf.cli.warmup import parts
     names = [name for name, _ in parts()]
@@ -235,7 +243,8 @@ def test_tdleaf_warmup_runs_every_part():
         assert line is not None and line.rstrip().endswith(" s"), (name, proc.stdout)
 
 
-@pytest.mark.parametrize("front_end", ["match", "uci", "xboard"])
+@pytest.mark.parametrize("front_end", [pytest.param("match", marks=pytest.mark.slow), "uci",
+                                       pytest.param("xboard", marks=pytest.mark.slow)])
 def test_a_player_with_leaf_blocks_loads_their_search_before_its_first_move(front_end, tmp_path):
     """numba compiles the search with leaf blocks apart from the classic one: a match
     player (the UCI engine at ``isready``, the XBoard engine at ``variant``) loads it at

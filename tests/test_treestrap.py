@@ -250,6 +250,7 @@ def _quiescence_values(board: chess.Board, w: np.ndarray, layout, out: dict, qpl
             board.pop()
 
 
+@pytest.mark.slow
 def test_quiescence_nodes_are_collected_on_request():
     """With collect_quiescence, the quiescence nodes whose moves changed their value are
     recorded too (depth <= 0), each value consistent with python-chess's own quiescence
@@ -439,6 +440,7 @@ def reference_job(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_the_method_is_saved_and_old_folders_are_tdleaf(reference_job):
     cfg = json.loads((reference_job / "config.json").read_text())["learn"]
     assert cfg["method"] == "treestrap-ab" and cfg["coherence"] is True
@@ -472,6 +474,7 @@ def test_learner_settings_from_the_command_line(tmp_path, capsys):
     assert not (tmp_path / "bad" / "config.json").exists()
 
 
+@pytest.mark.slow
 def test_same_seed_one_worker_gives_the_same_weights(reference_job, tmp_path):
     out = tmp_path / "again"
     assert main(["learn", "--no-progress", "--no-plot", *JOB, "--out", str(out)]) == 0
@@ -483,6 +486,7 @@ def test_same_seed_one_worker_gives_the_same_weights(reference_job, tmp_path):
     assert a["w"][:6] != [1.0] * 6                  # it learnt something
 
 
+@pytest.mark.slow
 def test_resume_after_kill_gives_the_weights_of_an_uninterrupted_run(reference_job, tmp_path):
     out = tmp_path / "killed"
     ck_path = kill_after_4_games(JOB, out)
@@ -499,6 +503,7 @@ def test_resume_after_kill_gives_the_weights_of_an_uninterrupted_run(reference_j
         json.loads((reference_job / "weights.json").read_text())
 
 
+@pytest.mark.slow
 def test_treestrap_from_random_weights_learns_the_order_of_the_pieces(tmp_path, capsys):
     """Chess, depth 2, 50 games x 2 runs, seed 0, from weights uniform in +-0.1 (about
     20 s on two cores): queen > rook > both minor pieces > pawn > 0 (it gave, raw,
