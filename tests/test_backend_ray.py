@@ -20,6 +20,8 @@ import chess.pgn
 import pytest
 
 from tdleaf.cli import main
+from tdleaf.play.gamefiles import read_members
+from tdleaf.play.pgn import parse_games
 
 from helpers_engines import engine_path, process_stat
 from helpers_ray import (
@@ -284,9 +286,12 @@ def test_a_ladder_on_ray(tmp_path, address):
                  "--random-plies", "4", "--no-progress", "--backend", "ray", "--address",
                  address, "--out", str(tmp_path / "ray"))
     assert out.returncode == 0, out.stderr[-3000:]
-    pgns = sorted((tmp_path / "ray").rglob("*.pgn"))
-    assert len(pgns) == 4          # two rungs, two batches of two games each
-    assert all(sorted(games_of(p)) == [1, 2] for p in pgns)
+    rungs = sorted((tmp_path / "ray").rglob("games.pgn.gz"))
+    assert len(rungs) == 2 and not list((tmp_path / "ray").rglob("*.pgn"))
+    for packed in rungs:           # two rungs, two batches of two games each
+        batches = read_members(packed)
+        assert len(batches) == 2
+        assert all(sorted(g.round for g in parse_games(text)) == [1, 2] for text in batches)
     (ladder,) = json.loads((tmp_path / "ray" / "ladder.json").read_text())["ladders"]
     assert [r["games"] for r in ladder["rungs"]] == [4, 4]
 

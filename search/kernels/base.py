@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from variants import spec
+from variants import jitcache, spec  # noqa: F401 (jitcache: the cache stamps, before any @njit)
 
 from ..evaluation.classic import black_view
 
