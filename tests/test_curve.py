@@ -391,6 +391,7 @@ def test_the_figure_of_several_curves(job, tmp_path, capsys):
 def test_bad_figure_input_is_one_line_errors(job, tmp_path, capsys):
     if not (job / "curve.json").exists():     # measured by whichever test came first
         assert main(["curve", str(job), *CURVE]) == 0
+        capsys.readouterr()
     assert "missing curve.json" in _error(capsys, "plot", "--curves", str(tmp_path))
     assert "no such folder" in _error(capsys, "plot", "--curves", str(tmp_path / "nope"))
     assert "--out" in _error(capsys, "plot", "--curves", str(job), str(job))
