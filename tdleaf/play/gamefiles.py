@@ -40,13 +40,13 @@ def gzip_member(data: bytes) -> bytes:
     return gzip.compress(data, mtime=0)
 
 
-def games_text(path: Path) -> str:
-    """The PGN text of a games file, plain (a byte-order mark skipped) or ``.pgn.gz``
-    (its complete members, joined): what a reader of whole files (openings, positions)
-    reads."""
+def games_text(path: Path, encoding: str = "utf-8-sig", errors: str = "strict") -> str:
+    """The PGN text of a games file, plain (read with ``encoding`` and ``errors``; by
+    default a byte-order mark skipped) or ``.pgn.gz`` (its complete members, joined):
+    what a reader of whole files (openings, positions) reads."""
     if is_packed(path):
         return "".join(read_members(path))
-    return path.read_text(encoding="utf-8-sig")
+    return path.read_text(encoding=encoding, errors=errors)
 
 
 def read_members(path: Path, repair: bool = False) -> list[str]:

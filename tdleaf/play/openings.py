@@ -9,7 +9,7 @@ from pathlib import Path
 from variants import Position, VariantError, canonical_variant, random_line, starting_fen
 
 from .epd import EpdError, parse_epd
-from .gamefiles import PgnError, is_packed, read_members, read_pgn_games
+from .gamefiles import PgnError, games_text, is_packed, read_pgn_games
 
 
 class OpeningError(ValueError):
@@ -54,8 +54,7 @@ def read_openings(path: str | Path, variant: str) -> list[Opening]:
     variant = canonical_variant(variant)
     path = Path(path)
     try:
-        text = ("".join(read_members(path)) if is_packed(path)
-                else path.read_text(encoding="utf-8", errors="replace"))
+        text = games_text(path, encoding="utf-8", errors="replace")
     except OSError as exc:
         raise OpeningError(f"cannot read openings file {path}: {exc.strerror or exc}") from None
     try:
