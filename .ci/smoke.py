@@ -8,7 +8,7 @@ It checks what a user who ran ``pip install tdleaf-*.whl`` gets: the packages co
 the environment, not from a checkout; the shipped data is there; the default evaluations
 are the learnt sets, read from the installed package data; ``tdleaf warmup``; a short
 UCI game in crazyhouse through python-chess; a tiny ``tdleaf learn``; ``tdleaf bench
-prior`` on the shipped positions. Exit status 0 when all pass.
+prior`` on the shipped positions; every module imports. Exit status 0 when all pass.
 """
 
 from __future__ import annotations
@@ -132,9 +132,30 @@ def bench_prior() -> None:
     check(result["positions"] == 2000, "tdleaf bench prior read the 2,000 shipped atomic positions")
 
 
+def every_module() -> None:
+    """Every module of the four packages imports from the wheel: a room the wheel left
+    out, or a module that reads the checkout, fails here."""
+    import importlib
+    import pkgutil
+
+    failed, count = [], 0
+    for top in ("variants", "search", "tdleaf", "plots"):
+        pkg = importlib.import_module(top)
+        for info in pkgutil.walk_packages(pkg.__path__, f"{top}."):
+            if info.name.endswith(".__main__"):
+                continue
+            count += 1
+            try:
+                importlib.import_module(info.name)
+            except Exception as exc:  # noqa: BLE001 - every failure is reported
+                failed.append(f"{info.name}: {type(exc).__name__}: {exc}")
+    check(not failed and count > 100, f"every module imports ({count}; failed: {failed})")
+
+
 def main() -> int:
     check(not (Path.cwd() / "search").exists(), f"run outside the checkout (cwd {Path.cwd()})")
     package = installed()
+    every_module()
     shipped_data(package)
     default_weights(package)
     warmup()

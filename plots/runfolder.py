@@ -42,6 +42,7 @@ from search.evaluation.classic import (
     PSQ,
     PSQ_BLACK,
 )
+from variants.errors import TdleafError
 
 # The normalisation is learning's (summary.json holds the same numbers): one pure NumPy
 # module that imports nothing of the engine.
@@ -66,7 +67,7 @@ VARIANT_TITLES = {name: v.title for name, v in _SPECS.items()}
 FEATURE_TITLES = {"material": "material values", "psq": "material + piece-square tables"}
 
 
-class PlotError(ValueError):
+class PlotError(TdleafError, ValueError):
     """A run folder that cannot be plotted; the message names the file at fault."""
 
 

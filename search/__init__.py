@@ -3,7 +3,7 @@ quiescence, and the UCI / XBoard front ends.
 
 Importing the package is cheap: ``Engine``, ``Weights`` and the other names below load
 their modules on first use (PEP 562), so the front ends and the data modules
-(:mod:`search.strength`, :mod:`search.modes`) import without numba or NumPy.
+(:mod:`search.protocol.strength`, :mod:`search.alphabeta.modes`) import without numba or NumPy.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .engine import Engine, Limits, SearchResult
+    from .alphabeta.engine import Engine, Limits, SearchResult
     from .evaluation.classic import N_FEATURES
     from .evaluation.errors import WeightsError
     from .evaluation.layout import LAYOUT, FeatureLayout
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 #: Names loaded on first use, and the module of each.
 _LAZY = {
-    "Engine": "engine", "Limits": "engine", "SearchResult": "engine",
+    "Engine": "alphabeta.engine", "Limits": "alphabeta.engine",
+    "SearchResult": "alphabeta.engine",
     "LAYOUT": "evaluation.layout", "N_FEATURES": "evaluation.classic",
     "VALUE_SETS": "evaluation.value_sets", "FeatureLayout": "evaluation.layout",
     "Weights": "evaluation.weights", "WeightsError": "evaluation.errors",

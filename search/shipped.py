@@ -17,8 +17,9 @@ per-user data folder: ``$TDLEAF_DATA``, else ``$XDG_DATA_HOME/tdleaf``, else
 ``~/.local/share/tdleaf``. A file there is read BEFORE the packaged file of the same
 relative path, so a refitted ``prior.json`` or a re-measured ``ladder.json`` wins.
 
-Standard library only, and cheap to import: the protocol handshake reads the ladder
-through it before anything heavy is loaded.
+Standard library only (and the error base, :mod:`variants.errors`), and cheap to
+import: the protocol handshake reads the ladder through it before anything heavy is
+loaded.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ import json
 import os
 from pathlib import Path
 from typing import Any
+
+from variants.errors import TdleafError
 
 from . import files
 
@@ -44,7 +47,7 @@ USER = "user data"
 PACKAGE = "package data"
 
 
-class ShippedDataError(ValueError):
+class ShippedDataError(TdleafError, ValueError):
     """Shipped data that is missing or unreadable."""
 
 

@@ -332,7 +332,7 @@ def few_labelled(folder: str | os.PathLike[str], variant: str, n: int) -> Path:
     before the package's), ``tdleaf bench prior`` then fits on ``n`` positions, not the
     2,000 shipped, for tests of what it saves rather than of what it measures."""
     from search import shipped
-    from tdleaf.bench.prior_data import epd_name, read_labelled, write_epd
+    from tdleaf.play.labels import epd_name, read_labelled, write_epd
 
     source = shipped.package_data_dir() / epd_name(variant)
     Path(folder).mkdir(parents=True, exist_ok=True)

@@ -308,7 +308,7 @@ def test_the_backend_benchmark(address):
 
 @pytest.mark.ray
 def test_network_data_on_ray_is_the_data_written_here(tmp_path, address):
-    from tdleaf.learn.netdata import read_data
+    from tdleaf.net.data import read_data
     args = ["--variant", "atomic", "--games", "5", "--depth", "1", "--games-per-shard", "2",
             "--no-progress"]
     out = tdleaf("net", "data", *args, "--backend", "ray", "--address", address,

@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from tdleaf.bench.margins import MARGINS, failure_rate, margin_at, refit, swings
 from tdleaf.cli import main
+from tdleaf.learn.margins import MARGINS, failure_rate, margin_at, refit, swings
 from variants.spec import get as spec
 
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from search import alphabeta as ab
-from search.engine import F_ASPIRATION, SELECTIVE_OFF, SELECTIVE_ON, search_flags
+from search.alphabeta import negamax as ab
+from search.alphabeta.engine import F_ASPIRATION, SELECTIVE_OFF, SELECTIVE_ON, search_flags
 from tdleaf.bench.selective import applies, format_report, run, techniques
 
 

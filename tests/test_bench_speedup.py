@@ -40,7 +40,7 @@ def test_the_last_commit_against_this_checkout(capsys, cache):
     rows = json.loads(capsys.readouterr().out)["rows"]
     sha = _git("rev-parse", "HEAD")[:12]
     assert [r["variant"] for r in rows] == ["chess", "atomic"]
-    assert (cache / sha / f"search_{sha}" / "engine.py").exists()
+    assert (cache / sha / f"search_{sha}" / "__init__.py").exists()
     unchanged = subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--",
                                 "search", "variants"], check=False).returncode == 0
     for r in rows:

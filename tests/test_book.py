@@ -1,4 +1,4 @@
-"""The opening book the proof search builds (search.book, ``tdleaf book``), and the
+"""The opening book the proof search builds (search.solve.book, ``tdleaf book``), and the
 engine that consults it."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 import chess
 import pytest
 
-from search import book as bk
-from search.engine import Engine
-from search.pns import PROVED, ProofSearch
+from search.alphabeta.engine import Engine
 from search.shipped import package_data_dir
+from search.solve import book as bk
+from search.solve.pns import PROVED, ProofSearch
 from tdleaf.backend import Backend
 from tdleaf.play.book import build, records_path
 from variants import Position, board_class
@@ -180,7 +180,7 @@ def test_the_shipped_book_holds_proofs_python_chess_confirms(variant):
 def test_uci_own_book(user_books):
     import io
 
-    from search.uci import UciEngine
+    from search.protocol.uci import UciEngine
 
     bk.Book("suicide", 1, 1000, {bk.book_key(_at("suicide", ["e2e4"])): bk.Entry(
         wins={"b7b5": 31})}, 21).save(user_books / bk.relpath("suicide"))

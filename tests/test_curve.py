@@ -1,5 +1,5 @@
 """Learning curves: weight snapshots and process time while learning
-(tdleaf/learn/runs.py), ``tdleaf curve`` (tdleaf/bench/curve.py) and its figure
+(tdleaf/learn/runs.py), ``tdleaf curve`` (tdleaf/learn/curve.py) and its figure
 (``tdleaf plot --curves``, plots/curves.py).
 
 The jobs are tiny (depth 1, a few games, a short snapshot schedule set in config.json)
@@ -28,9 +28,9 @@ from PIL import Image
 import plots
 from plots.curves import _labels
 from search.layout import load_weights
-from tdleaf.bench.curve import CURVE_DIR
 from tdleaf.cli import main
 from tdleaf.learn.config import LearnConfig, LearnError
+from tdleaf.learn.curve import CURVE_DIR
 from tdleaf.learn.runs import SNAPSHOT_GAMES, run_learning, snapshot_schedule
 from tdleaf.learn.summary import summarise
 

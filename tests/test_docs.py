@@ -148,7 +148,7 @@ def test_local_links_resolve(page: Path) -> None:
 def test_the_engine_page_lists_the_protocols_variants() -> None:
     """The `variants` feature and the UCI_Variant choices are the spec's: the page names
     them all, in its order."""
-    from search.uci import UCI_VARIANTS
+    from search.protocol.uci import UCI_VARIANTS
     from variants.spec import xboard_names
 
     text = " ".join((DOCS / "engine.md").read_text(encoding="utf-8").split())

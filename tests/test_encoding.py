@@ -1,4 +1,4 @@
-"""The network's encoding (search.encoding) against python-chess, on seeded random games
+"""The network's encoding (search.mcts.encoding) against python-chess, on seeded random games
 of every variant: every legal move has its own policy index, which maps back to it, and
 the input planes are those a reference built from python-chess's board gives."""
 
@@ -11,7 +11,7 @@ import chess.variant
 import numpy as np
 import pytest
 
-from search import encoding as enc
+from search.mcts import encoding as enc
 from variants import Position
 from variants.spec import VARIANTS
 from variants.spec import get as spec

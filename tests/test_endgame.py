@@ -1,4 +1,4 @@
-"""The endgame tables (search.endgame) against python-chess and the proof-number search.
+"""The endgame tables (search.solve.endgame) against python-chess and the proof-number search.
 
 On seeded random positions of a few materials in suicide and giveaway (antichess shares
 giveaway's tables): every value is what python-chess's moves and outcomes make of its
@@ -16,8 +16,8 @@ import random
 import chess
 import pytest
 
-from search import endgame
-from search.endgame import (
+from search.solve import endgame
+from search.solve.endgame import (
     DRAW,
     Probe,
     TableError,
@@ -27,7 +27,7 @@ from search.endgame import (
     material_name,
     tables,
 )
-from search.pns import DISPROVED, OPEN, PROVED, ProofSearch
+from search.solve.pns import DISPROVED, OPEN, PROVED, ProofSearch
 from tests.helpers_search import new_board
 from variants import Position
 
@@ -173,7 +173,7 @@ def test_materials_and_refusals():
 
 
 def test_the_engine_plays_the_tables_move_once_its_table_is_built():
-    from search.engine import Engine
+    from search.alphabeta.engine import Engine
 
     fen = "8/8/8/8/8/8/1p6/R7 w - - 0 1"
     engine = Engine("suicide", hash_mb=1)
@@ -186,7 +186,7 @@ def test_the_engine_plays_the_tables_move_once_its_table_is_built():
 
 
 def test_saved_tables_load_and_a_corrupt_file_is_named(tmp_path, monkeypatch):
-    from search.endgame import TableError, Tables
+    from search.solve.endgame import TableError, Tables
 
     monkeypatch.setenv("TDLEAF_DATA", str(tmp_path))
     built = tables("giveaway")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import search.alphabeta
+import search.alphabeta.negamax
 import variants.count
 from variants import jitcache
 
@@ -18,7 +18,7 @@ def _locator(dispatcher):
 
 
 def test_project_functions_use_the_project_stamp():
-    for fn in (variants.count.perft, search.alphabeta.search_root):
+    for fn in (variants.count.perft, search.alphabeta.negamax.search_root):
         loc = _locator(fn)
         assert isinstance(loc, jitcache._ProjectStamp), type(loc)
         assert loc.get_source_stamp() == jitcache.source_digest()
@@ -100,12 +100,12 @@ def test_not_compiled_names_only_files_that_exist():
 
 
 def test_endgame_digest_sees_the_rules_and_the_files_its_code_reaches(tmp_path):
-    from search import endgame
+    from search.solve import endgame
 
     sources = endgame.table_sources()
-    # Found by walking: the builder's own file, the outcomes it calls in search/prior.py,
+    # Found by walking: the builder's own file, the outcomes it calls in search/mcts/prior.py,
     # every file of the rules; not the evaluation, which tables do not depend on.
-    assert {"search/endgame.py", "search/prior.py", "variants/movegen.py"} <= set(sources)
+    assert {"search/solve/endgame.py", "search/mcts/prior.py", "variants/movegen.py"} <= set(sources)
     assert not any(s.startswith(("search/kernels/", "search/evaluation/")) for s in sources)
     _copy_packages(tmp_path)
     digests = [endgame.sources_digest(tmp_path)]

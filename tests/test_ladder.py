@@ -1,6 +1,6 @@
 """The strength ladder: the rating fit against hand-computed values, Fairy-Stockfish's
 UCI_Elo scale, the adaptive choice of settings, the shipped ladder's lookup
-(search.strength), the command's errors, and tiny ladders end to end against the real
+(search.protocol.strength), the command's errors, and tiny ladders end to end against the real
 Fairy-Stockfish and Sjeng.
 
 External engines are skipped only where they are not installed and
@@ -25,7 +25,7 @@ import chess.engine
 import chess.pgn
 import pytest
 
-from search import strength
+from search.protocol import strength
 from tdleaf.cli import main
 from tdleaf.play import ladder as lad
 from tdleaf.play import stats
@@ -246,7 +246,7 @@ def test_the_shipped_ladder_marks_the_bounds_its_records_show():
 
 
 # --------------------------------------------------------------------------------------
-# search.strength: the shipped ladder's lookup
+# search.protocol.strength: the shipped ladder's lookup
 # --------------------------------------------------------------------------------------
 
 def _ladder_file(tmp_path: Path, entries: dict) -> Path:
@@ -615,7 +615,7 @@ def test_save_ladder_goes_to_the_user_folder_and_is_read_first(tmp_path, monkeyp
 def test_strength_does_not_import_tdleaf():
     import subprocess
     import sys
-    code = ("import sys, search.strength as s; s.load_ladder(); "
+    code = ("import sys, search.protocol.strength as s; s.load_ladder(); "
             "assert not any(m == 'tdleaf' or m.startswith('tdleaf.') for m in sys.modules), "
             "[m for m in sys.modules if m.startswith('tdleaf')]")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120,

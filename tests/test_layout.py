@@ -1,5 +1,5 @@
 """The house plan (../shared/design/architecture.md): imports point one way, cli ->
-learn, play, bench -> search -> variants; plots imports none of them but the numba-free
+learn, play, net, bench -> search -> variants; plots imports none of them but the numba-free
 description of the evaluation; tdleaf.backend sits below learn and play; no import
 circle anywhere; tdleaf/ keeps its code in rooms."""
 
@@ -15,14 +15,19 @@ PROJECT = ("variants", "search", "tdleaf", "plots")
 ALLOWED = {
     "variants": {"variants"},
     "search": {"variants", "search"},
-    # Where units of work run: below learning and play, it knows none of the project.
-    "tdleaf.backend": {"tdleaf.backend"},
-    "tdleaf.learn": {"variants", "search", "tdleaf.backend", "tdleaf.learn"},
+    # Where units of work run: below learning and play, it knows none of the project but
+    # the error base every error derives from (variants.errors.TdleafError).
+    "tdleaf.backend": {"tdleaf.backend", "variants.errors"},
+    # Learning measures itself by play (its learning curves); play knows nothing of it.
+    "tdleaf.learn": {"variants", "search", "tdleaf.backend", "tdleaf.learn", "tdleaf.play"},
     "tdleaf.play": {"variants", "search", "tdleaf.backend", "tdleaf.play"},
+    # The network's room: its data from self-play positions, training, measurement.
+    "tdleaf.net": {"variants", "search", "tdleaf.backend", "tdleaf.learn", "tdleaf.play",
+                   "tdleaf.net"},
     "tdleaf.bench": {"variants", "search", "tdleaf.backend", "tdleaf.bench", "tdleaf.learn",
-                     "tdleaf.play"},
+                     "tdleaf.play", "tdleaf.net"},
     "tdleaf.cli": {"variants", "search", "tdleaf.backend", "tdleaf.learn", "tdleaf.play",
-                   "tdleaf.bench", "tdleaf.cli", "plots"},
+                   "tdleaf.bench", "tdleaf.net", "tdleaf.cli", "plots"},
     # plots reads run folders; of the project only the pure-data variant description, the
     # normalisation of learnt values it shares with learning, and the evaluation's
     # description (none of them loads numba).
@@ -147,11 +152,11 @@ def test_tdleaf_code_lives_in_rooms():
     top = sorted(p.name for p in (ROOT / "tdleaf").glob("*.py"))
     assert top == ["__init__.py", "__main__.py"]
     rooms = sorted(p.name for p in (ROOT / "tdleaf").iterdir() if (p / "__init__.py").exists())
-    assert rooms == ["backend", "bench", "cli", "learn", "play"]
+    assert rooms == ["backend", "bench", "cli", "learn", "net", "play"]
 
 
 #: Limits of a function of search/ (the house plan: the search's state travels in groups,
-#: search.state; each part reads as one idea).
+#: search.alphabeta.state; each part reads as one idea).
 MAX_PARAMETERS = 12
 MAX_LINES = 120
 #: The rules codes of variants.board: only variants/ may name them.

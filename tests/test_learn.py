@@ -622,9 +622,9 @@ def test_learning_searches_selectively_by_default_and_old_folders_stay_plain():
 
 def test_a_job_keeps_the_search_it_started_with(monkeypatch):
     """The technique bits are fixed in config.json when a job starts: a per-variant set
-    changed later (search.engine.SELECTIVE_OFF) does not change how a resumed job searches."""
-    from search import alphabeta as ab
-    from search.engine import SELECTIVE_OFF, search_flags
+    changed later (search.alphabeta.engine.SELECTIVE_OFF) does not change how a resumed job searches."""
+    from search.alphabeta import negamax as ab
+    from search.alphabeta.engine import SELECTIVE_OFF, search_flags
     from tdleaf.learn.config import LearnConfig
     saved = LearnConfig("atomic").validate().to_json()
     assert saved["flags"] == search_flags("selective", "atomic")
@@ -751,7 +751,7 @@ def test_cache_is_warm_cold_in_a_fresh_cache_and_warm_after_a_compile(tmp_path):
     """variants.jitcache.cache_is_warm: in a fresh NUMBA_CACHE_DIR (another process) a
     function is cold until it is compiled, then warm; in the normal cache the search is
     warm once a search has run. A function that does not exist is never warm."""
-    from search.engine import ensure_compiled
+    from search.alphabeta.engine import ensure_compiled
     from variants.jitcache import cache_is_warm
 
     code = ("from variants.jitcache import cache_is_warm; f = ('variants/bits.py:bishop_attacks',); "

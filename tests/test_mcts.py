@@ -1,4 +1,4 @@
-"""PUCT MCTS (search.mcts): forced wins found and proven, terminal proofs, tree reuse,
+"""PUCT MCTS (search.mcts.driver): forced wins found and proven, terminal proofs, tree reuse,
 custom evaluators (used, and changing the result), options, legal complete games, and a
 small PyTorch network as the evaluator (skipped without torch)."""
 
@@ -11,8 +11,8 @@ import chess
 import numpy as np
 import pytest
 
-from search.mcts import MCTS, value_to_cp
-from search.prior import HeuristicPrior
+from search.mcts.driver import MCTS, value_to_cp
+from search.mcts.prior import HeuristicPrior
 from variants import Position
 
 from helpers_search import VARIANTS, new_board
@@ -185,7 +185,7 @@ def test_tree_reuse_keeps_the_subtree():
 def test_a_full_tree_keeps_only_the_new_roots_subtree():
     """Past half its arrays, a tree moving on to a new root copies that root's subtree
     (visits, priors, proofs and the transposition cache with it) and drops the rest."""
-    from search.mcts import UNIFORM
+    from search.mcts.driver import UNIFORM
     m = MCTS("chess", UNIFORM)
     r = m.search(None, playouts=3000)
     old = m.tree
@@ -210,8 +210,8 @@ def test_a_full_tree_keeps_only_the_new_roots_subtree():
 def test_a_network_sees_the_roots_repetitions():
     """The planes a network gets say how often a leaf occurred before (the game's
     history and the path): the start position after Nf3 Nf6 Ng1 Ng8 is there once."""
-    from search import encoding as enc
-    from search.network import Network
+    from search.mcts import encoding as enc
+    from search.mcts.network import Network
 
     seen = []
 
@@ -334,7 +334,7 @@ def test_options_noise_temperature_stop_callback():
     assert r.time < 30 and infos and all(i.move for i in infos)
     r = m.search(fen, nodes=r.nodes + 50)
     assert r.playouts == 50
-    from search.engine import Limits
+    from search.alphabeta.engine import Limits
     r = m.search(fen, limits=Limits(wtime=3.0, btime=3.0, nodes=20))     # new playouts
     assert r.playouts == 20 and r.uci_info().startswith("depth ") and " nodes 20 " in r.uci_info()
     r = MCTS("chess", tree_limit=100).search(fen, playouts=1000)
@@ -344,11 +344,11 @@ def test_options_noise_temperature_stop_callback():
 
 
 def test_stands_in_for_the_engine_in_the_front_ends_search_thread():
-    """search.protocol.BackgroundSearch drives an Engine with clear_stop(), search(position,
+    """search.protocol.session.BackgroundSearch drives an Engine with clear_stop(), search(position,
     limits=..., info=...) and stop(): an MCTS answers the same calls (the UCI front end
     formats its result with result.mate / result.score and result.pv)."""
-    from search.engine import Limits
-    from search.protocol import BackgroundSearch
+    from search.alphabeta.engine import Limits
+    from search.protocol.session import BackgroundSearch
 
     mcts = MCTS("atomic")
     bg = BackgroundSearch()
@@ -390,7 +390,7 @@ def test_the_trivial_evaluator_and_the_benchmark(capsys):
     the alpha-beta's nodes/s."""
     import json
 
-    from search.mcts import UNIFORM
+    from search.mcts.driver import UNIFORM
     from tdleaf.cli import main
     r = MCTS("chess", UNIFORM).search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", playouts=5000)
     assert r.move == "a1a8" and r.proven == "win"

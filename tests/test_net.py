@@ -11,7 +11,7 @@ import pytest
 
 from tdleaf.backend import Backend
 from tdleaf.cli import main
-from tdleaf.learn.netdata import DataConfig, write_data
+from tdleaf.net.data import DataConfig, write_data
 
 if os.environ.get("CI") != "true":
     pytest.importorskip("torch")
@@ -24,7 +24,7 @@ def _onnxruntime() -> None:
         pytest.importorskip("onnx")
         pytest.importorskip("onnxruntime")
 
-from tdleaf.learn.net import NetError, TrainConfig, make_net, train
+from tdleaf.net.train import NetError, TrainConfig, make_net, train
 
 TINY = TrainConfig(channels=8, blocks=1, epochs=2, batch=64, seed=3)
 
@@ -92,9 +92,9 @@ def test_mirrored_batches_mirror_planes_and_moves_together(data):
     planes reversed left to right, their legal moves and target through MIRROR_INDEX."""
     import numpy as np
 
-    from search.encoding import MIRROR_INDEX, P_CASTLING
-    from tdleaf.learn.net import Batches
-    from tdleaf.learn.netdata import read_data
+    from search.mcts.encoding import MIRROR_INDEX, P_CASTLING
+    from tdleaf.net.data import read_data
+    from tdleaf.net.train import Batches
     _, arrays = read_data(data)
     rows = np.arange(len(arrays["game"]))
     plain = Batches(arrays, rows, TINY).batch(rows)
@@ -183,8 +183,8 @@ def test_a_network_file_is_checked_before_it_is_used(data, tmp_path):
     _onnxruntime()
     import onnx
 
-    from search.network import NetworkError, load_network, open_network, sha256_of
-    from tdleaf.learn.net import export_network, export_onnx
+    from search.mcts.network import NetworkError, load_network, open_network, sha256_of
+    from tdleaf.net.train import export_network, export_onnx
     train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
     path, digest = export_network(tmp_path / "run", tmp_path / "a.onnx")
     assert digest == sha256_of(path)
@@ -216,10 +216,10 @@ def test_a_network_guides_the_mcts(data, tmp_path):
     _onnxruntime()
     import numpy as np
 
-    from search import encoding as enc
-    from search.mcts import MCTS
-    from search.network import load_network
-    from tdleaf.learn.net import export_network
+    from search.mcts import encoding as enc
+    from search.mcts.driver import MCTS
+    from search.mcts.network import load_network
+    from tdleaf.net.train import export_network
     from variants import Position
     train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
     path, _ = export_network(tmp_path / "run")
@@ -242,8 +242,8 @@ def test_the_uci_engine_plays_a_network_and_says_which(data, tmp_path):
 
     import chess.variant
 
-    from search.uci import UciEngine
-    from tdleaf.learn.net import export_network
+    from search.protocol.uci import UciEngine
+    from tdleaf.net.train import export_network
     train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
     path, digest = export_network(tmp_path / "run")
     named = f"info string network for atomic: file: network.onnx (sha256 {digest[:12]}"
@@ -268,8 +268,8 @@ def test_the_xboard_engine_plays_a_network_and_says_which(data, tmp_path):
 
     import chess.variant
 
-    from search.xboard import XBoardEngine
-    from tdleaf.learn.net import export_network
+    from search.protocol.xboard import XBoardEngine
+    from tdleaf.net.train import export_network
     train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
     path, digest = export_network(tmp_path / "run")
     out = io.StringIO()
@@ -288,7 +288,7 @@ def test_a_match_plays_a_network_and_refuses_a_bad_one(data, tmp_path, capsys):
     """`-o A.net=FILE` with search=mcts: the match plays it; a network that cannot be used
     fails the match before its first game, with the reason."""
     _onnxruntime()
-    from tdleaf.learn.net import export_network
+    from tdleaf.net.train import export_network
     train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
     path, _ = export_network(tmp_path / "run")
     pgn = tmp_path / "games.pgn"
@@ -307,7 +307,7 @@ def test_a_ladder_of_the_mcts_records_its_network_and_is_not_saved(data, tmp_pat
     """A ladder of the network-guided MCTS names the network it measured (file, digest),
     not the weights; UCI_Elo plays alpha-beta, so such a ladder is never saved."""
     _onnxruntime()
-    from tdleaf.learn.net import export_network
+    from tdleaf.net.train import export_network
     from tdleaf.play.ladder.measure import LadderError, player_evaluation
     train(data, tmp_path / "run", TrainConfig(**{**TINY.__dict__, "epochs": 1}))
     path, sha = export_network(tmp_path / "run")
@@ -330,7 +330,7 @@ def test_train_on_the_first_positions_of_the_data(data, tmp_path, capsys):
     assert info["positions"] == 100 and info["train"]["positions"] == 100
     assert info["train_positions"] + info["val_positions"] == 100 and info["left_out"] == 0
     # The positions a network is measured on are left out of its training.
-    from tdleaf.learn.netdata import position_keys, read_data
+    from tdleaf.net.data import position_keys, read_data
     keys = position_keys(read_data(data, positions=100)[1])
     train(data, tmp_path / "less", TrainConfig(**{**TINY.__dict__, "epochs": 1, "positions": 100}),
           exclude={int(k) for k in keys[:10]})

@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from search import encoding as enc
+from search.mcts import encoding as enc
 from tdleaf.backend import Backend
 from tdleaf.cli import main
-from tdleaf.learn.netdata import DataConfig, DataError, is_validation, read_data, write_data
+from tdleaf.net.data import DataConfig, DataError, is_validation, read_data, write_data
 from variants import Position, core
 
 REPO = Path(__file__).resolve().parent.parent

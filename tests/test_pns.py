@@ -1,4 +1,4 @@
-"""The proof-number search (search.pns) against python-chess: on seeded random sparse
+"""The proof-number search (search.solve.pns) against python-chess: on seeded random sparse
 positions of the variants whose goal is to lose every piece (and of atomic), every
 forced win a brute-force search finds within a few plies is proved, every proof is a
 forced win of at most its length, and every disproof has no short forced win."""
@@ -10,7 +10,7 @@ import random
 import chess
 import pytest
 
-from search.pns import DISPROVED, OPEN, PROVED, ProofSearch
+from search.solve.pns import DISPROVED, OPEN, PROVED, ProofSearch
 from tests.helpers_search import forces_win, new_board, shortest_win
 from variants import Position
 
@@ -123,8 +123,8 @@ def test_the_engine_plays_a_proved_win_and_avoids_a_proved_loss():
     """With a clock and a proof share, suicide's engine plays the proved win
     with its mate distance, and never a root move the proof search proves to lose;
     with a depth or node limit it does not run."""
-    from search.engine import Engine
-    from search.pns import at_root
+    from search.alphabeta.engine import Engine
+    from search.solve.pns import at_root
 
     engine = Engine("suicide", hash_mb=1)
     engine.proof_share = 0.25
@@ -162,7 +162,7 @@ def test_the_proof_check_leaves_out_a_chosen_move_proved_to_lose():
     plays g4f3 (reporting g4h5 refuted where it chose it first); when every allowed move
     is proved to lose it plays the longest loss as the mate it is, which python-chess's
     rules bear out; with a depth limit the check never runs."""
-    from search.engine import Engine, Limits
+    from search.alphabeta.engine import Engine, Limits
 
     engine = Engine("suicide", hash_mb=1)
     pair = ["g4h5", "g4f3"]
@@ -193,7 +193,7 @@ def test_the_proof_check_leaves_out_a_chosen_move_proved_to_lose():
 def test_a_match_player_sets_its_proof_share():
     """``proof`` (a match player's setting) sets the share, 0 turning the search off;
     a share outside [0, 1) is refused."""
-    from search.engine import Engine
+    from search.alphabeta.engine import Engine
     from tdleaf.play.players import MoveLimits, PlayerError, make_player
 
     won = Position.from_fen("8/8/8/8/8/8/1p6/R7 w - - 0 1", "suicide")

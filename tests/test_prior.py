@@ -1,4 +1,4 @@
-"""The heuristic prior (search.prior): distributions over exactly python-chess's legal
+"""The heuristic prior (search.mcts.prior): distributions over exactly python-chess's legal
 moves, values in [-1, 1] with the right sign, exact terminal values, scores equal to the
 engine's own, the batch form, the fitted temperatures and the `tdleaf prior` command."""
 
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from search import Engine
-from search.alphabeta import MATE, MATE_BOUND
-from search.prior import DEFAULT_QLIMIT, HeuristicPrior, fitted_temperature, prior, prior_batch
+from search.alphabeta.negamax import MATE, MATE_BOUND
+from search.mcts.prior import DEFAULT_QLIMIT, HeuristicPrior, fitted_temperature, prior, prior_batch
 from tdleaf.cli import main
 
 from helpers_engines import require_engine
@@ -294,7 +294,7 @@ def test_bench_prior_saves_the_temperature_into_weights_json(tmp_path, capsys, m
 
 
 def test_labelled_positions_from_engine_games():
-    from tdleaf.bench.prior_data import engine_command, make_positions, read_labelled, write_epd
+    from tdleaf.play.labels import engine_command, make_positions, read_labelled, write_epd
 
     require_engine("fairy-stockfish")           # the label engine of suicide
     assert engine_command("suicide") is not None
@@ -314,8 +314,8 @@ def test_the_win_logit_is_fitted_with_the_temperature():
     """One position where the prior sees a win the label did not play sets a temperature
     fitted alone (the label about 100 logits down); fitted with a win logit, the
     temperature stays near that of the other positions and the likelihood is better."""
-    from search.prior import WIN_LOGIT, logit_score, logits_of
-    from tdleaf.bench.prior import _nll, fit_prior, fit_temperature
+    from search.mcts.prior import WIN_LOGIT, logit_score, logits_of
+    from tdleaf.net.prior_quality import _nll, fit_prior, fit_temperature
 
     assert logit_score(MATE - 3) >= WIN_LOGIT > abs(logit_score(500.0)) == WIN_LOGIT - 1
     assert logit_score(MATE - 3, 6.0) > logit_score(MATE - 5, 6.0) > 6.0 > logit_score(9.0, 6.0) == 5.0
@@ -337,7 +337,7 @@ def test_the_win_logit_is_fitted_with_the_temperature():
 
 def test_a_stored_win_logit_is_used():
     from search.layout import value_set
-    from search.prior import WIN_LOGIT, fitted_win_logit
+    from search.mcts.prior import WIN_LOGIT, fitted_win_logit
 
     w = value_set("traditional", "chess")
     assert fitted_win_logit("chess", w, 0) is None

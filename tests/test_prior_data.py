@@ -1,5 +1,5 @@
 """The labelled positions `tdleaf bench prior` ships (search/data/prior_<variant>.epd, made
-by tdleaf.bench.prior_data): one file per rule set, each position legal to python-chess
+by tdleaf.play.labels): one file per rule set, each position legal to python-chess
 with a legal label move and a game result; positions of the four lichess variants added
 last made afresh; `tdleaf bench prior` on them; and the Fairy-Stockfish quirk that making
 racing kings' positions runs into."""
@@ -16,8 +16,8 @@ import chess.variant
 import pytest
 
 from search import shipped
-from search.prior import fitted_temperature, fitted_win_logit
-from tdleaf.bench import prior_data
+from search.mcts.prior import fitted_temperature, fitted_win_logit
+from tdleaf.net import labels as prior_data
 from tdleaf.play.engines import EngineLog
 
 from helpers_engines import engine_path, require_engine
@@ -123,7 +123,7 @@ def test_bench_prior_on_a_new_variant(variant):
     assert p["top1"] > c["top1"] > u["top1"] and p["loglik"] > c["loglik"] > u["loglik"]
     assert "Fairy-Stockfish 11.1 (Debian) depth 10" == r["label"]
     assert f"| {variant} | 0 | 400 |" in format_report(report)
-    from search.prior import MIN_WIN_LOGIT, WIN_LOGIT
+    from search.mcts.prior import MIN_WIN_LOGIT, WIN_LOGIT
 
     assert MIN_WIN_LOGIT <= r["win_logit_mle"] <= WIN_LOGIT
     assert r["win_logit_used"] == (r["win_logit_mle"] if stored is None else

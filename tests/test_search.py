@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from search import Engine, Weights, value_set
-from search.engine import Limits
+from search.alphabeta.engine import Limits
 
 from helpers_search import (
     MATE,
@@ -96,7 +96,7 @@ MODE = "plain"
 
 @pytest.fixture(autouse=True, params=["plain", "selective"])
 def mode(request):
-    """Every test runs with both search modes (search.engine.SEARCH_MODES)."""
+    """Every test runs with both search modes (search.alphabeta.engine.SEARCH_MODES)."""
     global MODE
     MODE = request.param
     yield request.param
@@ -642,7 +642,7 @@ def test_a_game_the_hill_has_ended_is_lost_for_the_side_to_move(mode):
 
 
 def test_an_evaluation_plays_the_spec_margins_unless_it_carries_its_own():
-    from search.engine import search_margins
+    from search.alphabeta.engine import search_margins
     from search.layout import WeightsError, value_set
     from variants import spec
     for name in spec.VARIANTS:
@@ -664,8 +664,8 @@ def test_an_evaluation_plays_the_spec_margins_unless_it_carries_its_own():
 def test_the_search_prunes_with_the_evaluations_margins():
     """Margins too wide to ever prune search the tree of the search without the three
     prunings: the compiled search reads the margins it is given, not the spec's."""
-    from search import alphabeta as ab
-    from search.engine import search_flags
+    from search.alphabeta import negamax as ab
+    from search.alphabeta.engine import search_flags
     from search.layout import value_set
     fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
     w = value_set("traditional", "crazyhouse")

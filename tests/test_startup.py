@@ -26,7 +26,7 @@ import chess
 import chess.engine
 import pytest
 
-from search import strength, warm
+from search.protocol import strength, warm
 from tdleaf.bench.common import tdleaf_command
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -56,9 +56,9 @@ def test_the_front_end_modules_import_nothing_heavy():
         from tdleaf.cli import build_parser
         for command in ("uci", "xboard"):
             build_parser([command]).parse_args([command])
-        import search.protocol, search.shipped, search.strength, search.uci, search.xboard
+        import search.protocol.session, search.shipped, search.protocol.strength, search.protocol.uci, search.protocol.xboard
         import variants.spec
-        lines = [o.declaration() for o in search.uci.OPTIONS]
+        lines = [o.declaration() for o in search.protocol.uci.OPTIONS]
         lines.append(str(variants.spec.canonical_variant("zh")))
         print(json.dumps({"modules": sorted(sys.modules), "lines": lines}))
     """)
@@ -181,7 +181,7 @@ def test_help_lists_what_the_command_modules_register():
 
 
 def test_uci_help_lists_every_declared_option(capsys):
-    from search.uci import OPTIONS
+    from search.protocol.uci import OPTIONS
     from tdleaf.cli import main
     with pytest.raises(SystemExit) as exc:
         main(["uci", "--help"])
@@ -256,7 +256,7 @@ def test_a_player_with_leaf_blocks_loads_their_search_before_its_first_move(fron
     proc = _python(f"""
         import numpy as np
         from search.layout import Weights, feature_layout, value_set
-        from search import alphabeta
+        from search.alphabeta import negamax as alphabeta
         layout = feature_layout("atomic", "psq+mobility")
         w = np.zeros(layout.size)
         w[:value_set("traditional", "atomic").w.size] = value_set("traditional", "atomic").w
@@ -264,13 +264,13 @@ def test_a_player_with_leaf_blocks_loads_their_search_before_its_first_move(fron
         before = len(alphabeta.search_root.signatures)
         if {front_end!r} == "uci":
             import io
-            from search.uci import main
+            from search.protocol.uci import main
             main(io.StringIO("setoption name UCI_Variant value atomic\\n"
                              "setoption name Weights value {tmp_path / "w.json"}\\n"
                              "isready\\n"), io.StringIO())
         elif {front_end!r} == "xboard":
             import io
-            from search.xboard import main
+            from search.protocol.xboard import main
             main(io.StringIO("xboard\\nprotover 2\\nnew\\nvariant atomic\\nping 1\\n"),
                  io.StringIO(), weights={str(tmp_path / "w.json")!r})
         else:

@@ -23,6 +23,7 @@ from .errors import (
     ImpossiblePositionError,
     ImpossiblePositionWarning,
     InvalidFenError,
+    TdleafError,
     UnknownVariantError,
     VariantError,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "ImpossiblePositionWarning",
     "InvalidFenError",
     "Position",
+    "TdleafError",
     "UnknownVariantError",
     "VariantError",
     "board_class",

@@ -1,8 +1,19 @@
 """Exceptions raised by the rules package. All derive from :class:`VariantError`
-(itself a :class:`ValueError`), so callers can catch bad input in one place."""
+(itself a :class:`ValueError`), so callers can catch bad input in one place.
+
+:class:`TdleafError` is defined here, in the bottom layer that every package imports,
+as the base of every error the distribution raises (``search``, ``tdleaf`` and
+``plots`` derive theirs from it too)."""
 
 
-class VariantError(ValueError):
+class TdleafError(Exception):
+    """Base of every error the distribution raises about bad input, a bad file or a
+    failed job (each subclass also derives from the builtin error it always was, e.g.
+    :class:`ValueError`). The ``tdleaf`` command catches it once: it prints the message
+    as ``tdleaf: error: ...``, without a traceback, and exits with status 2."""
+
+
+class VariantError(TdleafError, ValueError):
     """Base class of every error about bad input to the rules."""
 
 

@@ -33,11 +33,17 @@ PACKAGES = ("variants", "search")
 #: no compiled function and no constant that compiled code reads (a test checks the
 #: first, and that each still exists; keep the second in mind when adding to this list).
 #: (variants/spec.py is not one: the rules codes of variants/board.py come from it.)
-NOT_COMPILED = ("search/engine.py", "search/uci.py", "search/xboard.py", "search/protocol.py",
-                "search/strength.py", "search/__init__.py", "variants/__init__.py",
-                "variants/position.py", "variants/errors.py", "variants/jitcache.py",
-                "variants/normalise.py", "search/shipped.py",
-                "search/modes.py", "search/warm.py")
+NOT_COMPILED = ("search/__init__.py", "search/shipped.py",
+                "search/alphabeta/__init__.py", "search/alphabeta/engine.py",
+                "search/alphabeta/clock.py", "search/alphabeta/shortcuts.py",
+                "search/alphabeta/collect.py", "search/alphabeta/modes.py",
+                "search/alphabeta/results.py",
+                "search/mcts/__init__.py", "search/solve/__init__.py",
+                "search/protocol/__init__.py", "search/protocol/session.py",
+                "search/protocol/uci.py", "search/protocol/xboard.py",
+                "search/protocol/strength.py", "search/protocol/warm.py",
+                "variants/__init__.py", "variants/position.py", "variants/errors.py",
+                "variants/jitcache.py", "variants/normalise.py")
 _ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -156,7 +162,7 @@ def install() -> bool:
 install()
 
 
-def cache_is_warm(functions: tuple[str, ...] = ("search/alphabeta.py:search_root",)) -> bool:
+def cache_is_warm(functions: tuple[str, ...] = ("search/alphabeta/negamax.py:search_root",)) -> bool:
     """True when each of ``functions`` (``"package/file.py:name"``; by default the
     search's root, whose compile takes in the evaluation and move generation) has
     machine code in numba's on-disk cache that numba would load now: its index file is

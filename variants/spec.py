@@ -87,13 +87,13 @@ class Variant:
     #: compulsory and the search does not prune). The four lichess variants added last
     #: take chess's, not yet measured. These three are for the variant's shipped tables,
     #: which the techniques were measured with; other weights may carry their own refit
-    #: (``meta.search_margins``: ``search.engine.search_margins``, ``tdleaf bench margins``).
+    #: (``meta.search_margins``: ``search.alphabeta.engine.search_margins``, ``tdleaf bench margins``).
     futility_margin: float = 1.0
     razor_margin: float = 3.0
     #: The leaf feature block (``search.layout.BLOCKS``) of its own way to win, which its
     #: ``psq`` feature set holds and learns (None: the variant has none).
     goal_block: str | None = None
-    #: The share of a timed move's budget that a proof-number search (:mod:`search.pns`)
+    #: The share of a timed move's budget that a proof-number search (:mod:`search.solve.pns`)
     #: spends at the root before alpha-beta: the engine plays a proved win and leaves
     #: out the moves proved to lose (0: off). Fixed-depth and node-limited searches never
     #: run it, so learning and the pinned searches are unchanged. Off everywhere: a
@@ -107,11 +107,11 @@ class Variant:
     #: positions at 1 s a move and lost none; at 0.1 s a move it scored -13 [-37, +11] Elo
     #: (RESULTS.md, issue 64).
     proof_check: float = 0.0
-    #: The most pieces of the endgame tables :mod:`search.endgame` builds for its rules
+    #: The most pieces of the endgame tables :mod:`search.solve.endgame` builds for its rules
     #: by retrograde analysis (0: none).
     endgame_pieces: int = 0
     #: The engine consults the opening book its proof search built
-    #: (:mod:`search.book`, ``search/data/book/<name>.json``) on a timed move: it plays
+    #: (:mod:`search.solve.book`, ``search/data/book/<name>.json``) on a timed move: it plays
     #: a proved win and never a move the book proves to lose.
     book: bool = False
     #: Its name in a sentence or a heading ("King of the hill"); None: the name, capitalised.

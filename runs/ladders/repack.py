@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from search.files import write_bytes, write_json
-from tdleaf.play.ladder.measure import RUNG_GAMES
 from tdleaf.play.gamefiles import gzip_member, read_members
+from tdleaf.play.ladder.measure import RUNG_GAMES
 from tdleaf.play.pgn import parse_games, read_games
 
 ROOT = Path(__file__).resolve().parents[2]

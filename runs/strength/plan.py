@@ -119,10 +119,10 @@ nodes; its pairs at 29,000 nodes a move, 1750 against 2200 and 2250 against 2700
 Atomic's rungs close enough to pick from. No curve met atomic's held-out rungs, and its
 depth rungs lie 165 and 262 Elo apart. Decided 2026-12-05 23:02 UTC, before any of the
 games below: atomic's node rungs are served nearest-rung with no curve (the candidate's
-source says ``"serve": "nearest"``: search.strength), its second held-out rungs (64 and
+source says ``"serve": "nearest"``: search.protocol.strength), its second held-out rungs (64 and
 1,024 nodes) join them, and ``--steps fill`` adds rungs of 256 games against the same
 opponent (the wasm build at 17,000 nodes a move), one at a time, each where the rungs
-that serve (search.strength.levels, rated below the bend) lie furthest apart in rating
+that serve (search.protocol.strength.levels, rated below the bend) lie furthest apart in rating
 while that gap exceeds 50 Elo: at the geometric mean, rounded, of the dearer rung's
 budget and the next smaller budget measured (serving or not: a rung rated below a
 cheaper one serves no request, yet tells where the rise begins), into
@@ -199,7 +199,7 @@ not shipped, so its checks stand. Racing kings' rungs and held-out rungs were pl
 Racing kings' curve and its bend. Its scale was measured flat above the bend
 (scale-racingkings/2200-2650: -31 [-87, +23]), so ``ship`` marks its rungs above the
 bend (8,192 and 32,768 nodes) as lower bounds, and the curve that serves leaves them out
-(search.strength.node_fit reads ratings, not bounds); the held-out check tested a curve
+(search.protocol.strength.node_fit reads ratings, not bounds); the held-out check tested a curve
 through them, which no user would ever be served. Decided 2026-12-06 07:01 UTC, before
 any further game, for every variant whose scale is flat above its bend: the held-out
 check marks the candidate's rungs above the bend first, as ``ship`` would
@@ -239,7 +239,7 @@ import chess.pgn
 from opponent_depth import last_batch  # beside this file
 from opponent_replay import replay, shift
 
-from search import strength
+from search.protocol import strength
 from tdleaf.play.engines import resolve_command
 from tdleaf.play.ladder import remeasure_plan, rung_batches
 from tdleaf.play.ladder.shipped import compact, mark_bend
@@ -431,7 +431,7 @@ def mark_candidate(variant: str) -> None:
 
 
 def check_fit(variant: str, folder: Path) -> None:
-    """The shipped curve (search.strength.node_fit) against the held-out rungs (the
+    """The shipped curve (search.protocol.strength.node_fit) against the held-out rungs (the
     hinge served before it was checked so too: check-hinge.json, RESULTS.md), its rungs
     above a flat bend marked first (:func:`mark_candidate`)."""
     mark_candidate(variant)

@@ -6,8 +6,8 @@ held-out rungs:
     python runs/strength/shapes.py --bends     # > runs/strength/shapes-bends.txt
 
 A straight line and a hinge, ``elo = a + b * max(log2(nodes), knee)``, by games-weighted
-least squares (what search.strength served until the curve replaced it: kept here as
-the record of those results), the curve search.strength serves now (its ``node_fit``:
+least squares (what search.protocol.strength served until the curve replaced it: kept here as
+the record of those results), the curve search.protocol.strength serves now (its ``node_fit``:
 the rungs' isotonic regression joined by straight lines in log2 nodes), and a smooth
 monotone cubic (PCHIP) through the same pooled ratings.
 
@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from search import strength
+from search.protocol import strength
 
 ROOT = Path(__file__).resolve().parents[2]
 LADDER = ROOT / "runs/strength/ladder.json"
@@ -102,7 +102,7 @@ def hinge(points: Sequence[Point], x: float) -> float:
 
 
 def monotone(points: Sequence[Point], x: float) -> float:
-    """search.strength's curve's rating at log2 budget ``x`` (clamped to the ends)."""
+    """search.protocol.strength's curve's rating at log2 budget ``x`` (clamped to the ends)."""
     return curve(points).elo(2 ** x)
 
 

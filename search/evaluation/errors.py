@@ -5,8 +5,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from variants.errors import TdleafError
 
-class WeightsError(ValueError):
+
+class WeightsError(TdleafError, ValueError):
     """A weights file or value-set name that cannot be used."""
 
 

@@ -37,13 +37,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
+from variants.errors import TdleafError
+
 #: The backends: this process or local worker processes ("local"), or Ray ("ray").
 KINDS = ("local", "ray")
 #: How often a unit may lose its worker before the job gives up on it.
 RETRIES = 3
 
 
-class BackendError(RuntimeError):
+class BackendError(TdleafError, RuntimeError):
     """A job that cannot run where it was asked to: Ray missing, a worker that could not
     start (an engine missing on a node), a worker's error, a unit lost too often."""
 

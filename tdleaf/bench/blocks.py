@@ -54,7 +54,7 @@ def bench_blocks(variants: list[str], blocks: list[str] | None = None, depth: in
     names (measured in registration order) or sets (``safety+drops``, after them), each
     where all its blocks fit (default: each block that fits, alone)."""
     from search.layout import extra_blocks
-    from tdleaf.bench.prior_data import data_path, read_labelled
+    from tdleaf.play.labels import data_path, read_labelled
 
     rows = []
     for variant in (canonical_variant(v) for v in variants):

@@ -1,5 +1,5 @@
 """``tdleaf bench encoding``: positions per second of the network encoding
-(:mod:`search.encoding`), against generating the same positions' legal moves.
+(:mod:`search.mcts.encoding`), against generating the same positions' legal moves.
 
 On each variant's labelled positions (``search/data/prior_<variant>.epd``, the ones
 ``tdleaf bench prior`` scores: one variant per set of rules), compiled loops time the input
@@ -24,7 +24,7 @@ def labelled_arrays(variant: str) -> tuple[np.ndarray, np.ndarray]:
     """The arrays (``bb``, ``st`` rows) of the variant's labelled positions."""
     from variants import Position
 
-    from .prior_data import data_path, read_labelled
+    from ..play.labels import data_path, read_labelled
     pos = [Position.from_fen(r.fen, variant) for r in read_labelled(data_path(variant))]
     return np.stack([p.bb for p in pos]), np.stack([p.st for p in pos])
 
@@ -32,7 +32,7 @@ def labelled_arrays(variant: str) -> tuple[np.ndarray, np.ndarray]:
 def bench_encoding(variant: str, rounds: int = ROUNDS) -> dict[str, Any]:
     """Positions per second of the planes, of the moves with their indices, and of the
     moves alone, over ``rounds`` rounds (best round each)."""
-    from search import encoding as enc
+    from search.mcts import encoding as enc
     from variants import core
 
     bbs, sts = labelled_arrays(variant)

@@ -1,4 +1,4 @@
-"""``tdleaf bench mcts``: playouts per second of the MCTS (:mod:`search.mcts`), against the
+"""``tdleaf bench mcts``: playouts per second of the MCTS (:mod:`search.mcts.driver`), against the
 alpha-beta default's nodes per second on the same positions.
 
 On the first ``--positions`` labelled positions of a variant (``search/data/
@@ -29,13 +29,13 @@ ROUNDS = 3
 
 
 def _searchers(variant: str, net: str | None, threads: int) -> dict[str, Any]:
-    from search.mcts import MCTS, UNIFORM
+    from search.mcts.driver import MCTS, UNIFORM
     out: dict[str, Any] = {
         "uniform": lambda: MCTS(variant, UNIFORM),
         "prior": lambda: MCTS(variant),
     }
     if net is not None:
-        from search.network import open_network
+        from search.mcts.network import open_network
         network = open_network(net, variant, threads=threads)
         out["network"] = lambda: MCTS(variant, network)      # batches of NET_BATCH
     return out
@@ -47,7 +47,7 @@ def bench_mcts(variant: str, positions: int = POSITIONS, playouts: int = PLAYOUT
     """Playouts/s of each MCTS row and the alpha-beta default's nodes/s, best round each."""
     from search import Engine
 
-    from .prior_data import data_path, read_labelled
+    from ..play.labels import data_path, read_labelled
 
     fens = [r.fen for r in read_labelled(data_path(variant))][:positions]
     makers = _searchers(variant, net, threads)

@@ -1,5 +1,5 @@
 """``tdleaf bench net``: positions per second of the policy-value network
-(:mod:`tdleaf.learn.net`) on this machine's CPU: inference at batch 1, 8 and 16 (what an
+(:mod:`tdleaf.net.train`) on this machine's CPU: inference at batch 1, 8 and 16 (what an
 MCTS asks of it) in PyTorch and, exported to ONNX, in onnxruntime (the same threads;
 their outputs compared), and training steps at the training batch.
 
@@ -24,8 +24,8 @@ VARIANT = "crazyhouse"
 
 def bench_net(variant: str = VARIANT, channels: int = 32, blocks: int = 4, threads: int = 2,
               rounds: int = ROUNDS) -> dict[str, Any]:
-    from search import encoding as enc
-    from tdleaf.learn.net import make_net, torch_module
+    from search.mcts import encoding as enc
+    from tdleaf.net.train import make_net, torch_module
 
     from .encoding import labelled_arrays
 
@@ -69,8 +69,8 @@ def _onnx(net: Any, planes: Any, threads: int, rounds: int) -> dict[str, Any] | 
     import tempfile
     from pathlib import Path
 
-    from search.network import onnx_session
-    from tdleaf.learn.net import NetError, export_onnx, torch_module
+    from search.mcts.network import onnx_session
+    from tdleaf.net.train import NetError, export_onnx, torch_module
     torch = torch_module()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "net.onnx"

@@ -33,6 +33,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from variants.errors import TdleafError
+
 #: Search depth, positions and rounds by default.
 DEPTH = 7
 POSITIONS = 12
@@ -40,7 +42,7 @@ ROUNDS = 10
 HASH_MB = 16
 
 
-class SpeedupError(RuntimeError):
+class SpeedupError(TdleafError, RuntimeError):
     """The base commit cannot be compared (no git checkout, unknown commit, other rules,
     or weights its code cannot read)."""
 
@@ -113,7 +115,9 @@ def _engines(base: ModuleType, variant: str, weights: Any) -> tuple[Any, Any]:
 
     new = weights_or_default(weights, variant)
     layout = importlib.import_module(f"{base.__name__}.layout")
-    engine = importlib.import_module(f"{base.__name__}.engine")
+    # The package's face names the Engine wherever the commit keeps it (search/engine.py
+    # before the rooms, search/alphabeta/engine.py after).
+    base_engine = base.Engine
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "weights.json"
         new.save(path)
@@ -122,7 +126,7 @@ def _engines(base: ModuleType, variant: str, weights: Any) -> tuple[Any, Any]:
         except Exception as exc:
             raise SpeedupError(f"the base commit cannot read these weights "
                                f"(layout {new.layout.name!r}): {exc}") from exc
-    return (engine.Engine(variant, old, hash_mb=HASH_MB),
+    return (base_engine(variant, old, hash_mb=HASH_MB),
             Engine(variant, new, hash_mb=HASH_MB))
 
 
@@ -130,7 +134,7 @@ def bench_speedup(variant: str, rev: str, weights: str | None = None, depth: int
                   n_positions: int = POSITIONS, rounds: int = ROUNDS,
                   cache: Path | None = None, progress: bool = False) -> dict[str, Any]:
     """Run the benchmark (see the module's docstring); the JSON-ready report."""
-    from tdleaf.bench.prior_data import data_path, read_labelled
+    from tdleaf.play.labels import data_path, read_labelled
     from variants import canonical_variant
 
     variant = canonical_variant(variant)

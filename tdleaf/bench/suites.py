@@ -77,7 +77,7 @@ class Judge:
     """The two checks of a position: tdleaf's proof search and Fairy-Stockfish."""
 
     def __init__(self, variant: str, checks: Checks) -> None:
-        from search.pns import ProofSearch
+        from search.solve.pns import ProofSearch
         from tdleaf.play.engines import EngineProcess, find_fairy_stockfish
 
         self.variant, self.checks = variant, checks
@@ -94,7 +94,7 @@ class Judge:
     def proved(self, fen: str, target: str = "mover") -> tuple[bool, int, list[str]]:
         """Whether the proof search proves a win for ``target`` (``mover`` or
         ``other``): (proved, plies, the proved winning moves when ``target`` moves)."""
-        from search.pns import PROVED
+        from search.solve.pns import PROVED
 
         result = self.proofs.solve(Position.from_fen(fen, self.variant), target=target)
         won = [m for m, (status, _plies) in result.moves.items() if status == PROVED]
@@ -347,7 +347,7 @@ def _tables_loaded(variant: str) -> int:
     searches at the root of 3-piece positions differ)."""
     if not spec(variant).endgame_pieces:
         return 0
-    from search.endgame import tables
+    from search.solve.endgame import tables
     return len(tables(variant).tables)
 
 

@@ -10,32 +10,12 @@ mean seconds a search.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-import numpy as np
-
+from tdleaf.net.measure import teacher_hits
 from tdleaf.play.stats import wilson
 
 DEPTHS = (1, 2, 3, 4, 5)
-
-
-def teacher_hits(variant: str, depth: int, rows: list[Any], weights: str | None = None,
-                 engine: Any = None) -> tuple[np.ndarray, float]:
-    """Whether the depth-``depth`` search plays each row's label move, and the mean
-    seconds a search (one search a position, a fresh game each)."""
-    from search import Engine
-    if engine is None:
-        engine = Engine(variant, weights, hash_mb=16, search="selective")
-        engine.load_compiled()
-    hits, seconds = np.zeros(len(rows), dtype=bool), 0.0
-    for i, r in enumerate(rows):
-        engine.new_game(0)
-        t0 = time.perf_counter()
-        found = engine.search(r.fen, depth=depth, leaf=False)
-        seconds += time.perf_counter() - t0
-        hits[i] = found.move == r.bm
-    return hits, seconds / max(1, len(rows))
 
 
 def bench_teacher(variant: str, depths: tuple[int, ...] = DEPTHS, weights: str | None = None,
@@ -43,7 +23,7 @@ def bench_teacher(variant: str, depths: tuple[int, ...] = DEPTHS, weights: str |
     """Top-1 of the depth-D search against the labels, for each D of ``depths``."""
     from search import Engine
 
-    from .prior_data import data_path, label_of, read_labelled
+    from ..play.labels import data_path, label_of, read_labelled
 
     path = data_path(variant)
     rows = read_labelled(path)

@@ -2,7 +2,9 @@
 
 Each subcommand module has ``register(subparsers)``, which adds its parser and sets
 ``run`` (``args -> exit status``) as a default; :func:`main` only dispatches. Usage
-errors and bad input are reported as one line ``tdleaf: error: ...`` with exit status 2.
+errors and bad input (any :class:`variants.errors.TdleafError`, which every error the
+distribution raises derives from) are reported as one line ``tdleaf: error: ...`` with
+exit status 2, without a traceback.
 
 Only the module of the command being run is imported (``tdleaf uci`` must answer
 within a fraction of a second, so it must not pay for numpy, python-chess and the
@@ -18,7 +20,9 @@ import os
 import sys
 from typing import Any
 
-from .tools import CliError, Parser, one_line
+from variants.errors import TdleafError
+
+from .tools import Parser, one_line
 
 DESCRIPTION = """\
 tdleaf: chess-variant rules in numba (chess, crazyhouse, suicide, giveaway,
@@ -117,17 +121,12 @@ def main(argv: list[str] | None = None) -> int:
             args.parser.print_help()
             return 2
         return int(args.run(args) or 0)
-    except CliError as exc:
+    except TdleafError as exc:  # every error of the distribution: its message, no traceback
         return _error(exc)
     except BrokenPipeError:  # e.g. `tdleaf ... | head`: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    except Exception as exc:
-        errors = sys.modules.get("variants.errors")  # only importable errors can be raised
-        if errors is not None and isinstance(exc, errors.VariantError):
-            return _error(exc)
-        raise
     except KeyboardInterrupt:
         print("tdleaf: interrupted", file=sys.stderr)
         return 130

@@ -10,7 +10,7 @@ from . import add_command
 from .tools import CliError, add_backend_options, backend_of, positive_int
 
 DESCRIPTION = """\
-Build an opening book with the proof-number search (search.book), as Nilatac built
+Build an opening book with the proof-number search (search.solve.book), as Nilatac built
 its own: every position within --plies plies of the start (each once) is searched with
 a tree of --nodes nodes, first for a forced win of the side to move, else for the
 opponent's wins after each move, and each proof is carried to the positions before it.
@@ -49,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``tdleaf book`` and return the exit status."""
     from tqdm import tqdm
 
-    from search.book import BookError, relpath
     from search.shipped import user_data_dir
+    from search.solve.book import relpath
     from tdleaf.play.book import build
     from variants import canonical_variant
 
@@ -73,8 +73,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         book = build(variant, args.plies, args.nodes, out, backend, command=command,
                      progress=progress)
-    except BookError as exc:
-        raise CliError(str(exc)) from None
     finally:
         bar.close()
     wins = sum(1 for e in book.entries.values() if e.wins)

@@ -55,9 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``tdleaf curve``."""
-    from tdleaf.bench.curve import (
+    from tdleaf.learn.curve import (
         CurveConfig,
-        CurveError,
         check_opponent,
         check_settings,
         plan_curve,
@@ -67,14 +66,11 @@ def run(args: argparse.Namespace) -> int:
     ccfg = CurveConfig(opponent=args.opponent, depth=args.depth, games=args.games,
                        random_plies=args.random_plies, seed=args.seed,
                        max_plies=args.max_plies, backend=backend_of(args), label=args.label)
-    try:
-        ccfg.validate()
-        plans = [plan_curve(r) for r in args.runs]     # every folder checked before a game
-        for plan in plans:
-            check_settings(plan.path, ccfg)
-            check_opponent(ccfg, plan.cfg.variant)
-    except CurveError as exc:
-        raise CliError(str(exc)) from None
+    ccfg.validate()
+    plans = [plan_curve(r) for r in args.runs]     # every folder checked before a game
+    for plan in plans:
+        check_settings(plan.path, ccfg)
+        check_opponent(ccfg, plan.cfg.variant)
     points = sum(len(p.points) for p in plans)
     print(f"tdleaf curve: {len(plans)} folder(s), {points} points x {ccfg.games} games against "
           f"{ccfg.opponent} at depth {ccfg.depth}, {ccfg.backend.describe()}", file=sys.stderr,
@@ -100,8 +96,6 @@ def run(args: argparse.Namespace) -> int:
                 raise CliError(f"cannot write {folder}: {exc.strerror or exc}") from None
             with exclusive(folder, "curve"):
                 results.append(play_curve(plan, ccfg, progress))
-    except CurveError as exc:
-        raise CliError(str(exc)) from None
     except KeyboardInterrupt:
         bar.close()
         print("\ntdleaf curve: interrupted; rerun the same command to carry on", file=sys.stderr)

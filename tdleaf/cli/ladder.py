@@ -189,7 +189,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _engine_options(items: list[str]) -> dict[str, dict[str, Any]]:
-    from tdleaf.play.ladder import LadderError, resolve_engine
+    from tdleaf.play.ladder import resolve_engine
 
     out: dict[str, dict[str, Any]] = {}
     for item in items:
@@ -199,10 +199,7 @@ def _engine_options(items: list[str]) -> dict[str, dict[str, Any]]:
         engine, dot, name = key.partition(".")
         target = "*"
         if dot:
-            try:
-                target = resolve_engine(engine.strip())[0]
-            except LadderError as exc:
-                raise CliError(str(exc)) from None
+            target = resolve_engine(engine.strip())[0]
         else:
             name = key
         out.setdefault(target, {})[name.strip()] = value.strip()
@@ -225,7 +222,6 @@ def run(args: argparse.Namespace) -> int:
         run_ladders,
         save_ladder,
     )
-    from tdleaf.play.match import MatchError
 
     variants = args.variant or list(LADDER_VARIANTS)
     if args.remeasure:
@@ -241,28 +237,25 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--resume needs --out DIR (the ladder to carry on)")
     limits = {k: v for k, v in (("movetime", args.engine_movetime), ("depth", args.engine_depth),
                                 ("nodes", args.engine_nodes)) if v is not None} or None
-    try:
-        plan = remeasure_plan(args.variant) if args.remeasure else \
-            plan_ladders(variants, args.engine)
-        if args.engine:
-            resolve_engine(args.engine)
-        settings = {"search": args.search, **({"net": args.net} if args.net else {})}
-        cfg = LadderConfig(player=args.player, player_settings=settings,
-                           rungs=make_rungs(args.depths, args.nodes, args.movetimes),
-                           games=args.games, batch=args.batch, random_plies=args.random_plies,
-                           seed=args.seed, adjudication=adjudication(args),
-                           backend=backend_of(args), engine_limits=limits,
-                           engine_options=_engine_options(args.engine_option),
-                           elo_step=args.elo_step, max_step=args.max_step,
-                           start_elo=args.start_elo,
-                           skill_levels=not args.no_skill_levels).validate()
-        if args.save is not None:
-            if args.search == "mcts":
-                raise LadderError("--save/--remeasure: UCI_Elo plays the alpha-beta search; "
-                                  "an MCTS ladder is measured, not saved")
-            check_saveable(plan)
-    except LadderError as exc:
-        raise CliError(str(exc)) from None
+    plan = remeasure_plan(args.variant) if args.remeasure else \
+        plan_ladders(variants, args.engine)
+    if args.engine:
+        resolve_engine(args.engine)
+    settings = {"search": args.search, **({"net": args.net} if args.net else {})}
+    cfg = LadderConfig(player=args.player, player_settings=settings,
+                       rungs=make_rungs(args.depths, args.nodes, args.movetimes),
+                       games=args.games, batch=args.batch, random_plies=args.random_plies,
+                       seed=args.seed, adjudication=adjudication(args),
+                       backend=backend_of(args), engine_limits=limits,
+                       engine_options=_engine_options(args.engine_option),
+                       elo_step=args.elo_step, max_step=args.max_step,
+                       start_elo=args.start_elo,
+                       skill_levels=not args.no_skill_levels).validate()
+    if args.save is not None:
+        if args.search == "mcts":
+            raise LadderError("--save/--remeasure: UCI_Elo plays the alpha-beta search; "
+                              "an MCTS ladder is measured, not saved")
+        check_saveable(plan)
     out = Path(args.out) if args.out else (
         Path("runs") / "ladders" / datetime.now().strftime("%Y%m%d-%H%M%S"))
     command = "tdleaf ladder " + shlex.join(command_line(
@@ -292,20 +285,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         ladders = run_ladders(plan, cfg, out, resume=args.resume, progress=progress,
                               command=command)
-    except (LadderError, MatchError) as exc:
-        raise CliError(str(exc)) from None
     except KeyboardInterrupt:
         print(f"\ntdleaf ladder: interrupted; carry on with the same command and --resume "
               f"--out {out}", file=sys.stderr)
         return 130
     print((out / "ladder.md").read_text(), end="")
     if args.save is not None:
+        from search.protocol.strength import LADDER_FILE
         from search.shipped import user_data_dir
-        from search.strength import LADDER_FILE
         target = Path(args.save) if args.save else user_data_dir() / LADDER_FILE
-        try:
-            save_ladder(results_json(ladders, cfg, command), target, note=args.note)
-        except LadderError as exc:
-            raise CliError(str(exc)) from None
+        save_ladder(results_json(ladders, cfg, command), target, note=args.note)
         print(f"tdleaf ladder: saved the UCI_Elo ladders to {target}", file=sys.stderr)
     return 0

@@ -147,7 +147,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _config(args: argparse.Namespace, out: Path):
-    from tdleaf.learn.config import LearnConfig, LearnError, versions
+    from tdleaf.learn.config import LearnConfig, versions
 
     given = {field: getattr(args, opt) for opt, field in _OPTIONS.items()
              if getattr(args, opt) is not None}
@@ -179,7 +179,7 @@ def _config(args: argparse.Namespace, out: Path):
         raise CliError(f"{out} already holds a learning job; use --resume or another --out")
     try:
         cfg = LearnConfig(variant=args.variant, **given).validate()
-    except (LearnError, ValueError) as exc:
+    except ValueError as exc:        # a LearnError, or a value the dataclass refuses
         raise CliError(str(exc)) from None
     saved = {"learn": cfg.to_json(), "versions": versions(),
              "created": datetime.now(UTC).isoformat(timespec="seconds")}
@@ -193,17 +193,12 @@ def _default_out(args: argparse.Namespace) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tdleaf.learn.config import LearnError
-
     if args.resume and not args.out:
         raise CliError("--resume needs --out DIR")
     if args.plot_every is not None and args.plot_every < 1:
         raise CliError(f"--plot-every must be >= 1, got {args.plot_every}")
     out = Path(args.out) if args.out else _default_out(args)
-    try:
-        cfg, saved = _config(args, out)
-    except LearnError as exc:
-        raise CliError(str(exc)) from None
+    cfg, saved = _config(args, out)
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / ".write-test"
@@ -218,19 +213,15 @@ def run(args: argparse.Namespace) -> int:
 def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[str, Any]) -> int:
     """The job itself, with ``out`` locked against a second `tdleaf learn`."""
     from search.files import write_json
-    from tdleaf.learn.config import LearnError
-    from tdleaf.learn.jobs import BackendError, run_jobs
+    from tdleaf.learn.jobs import run_jobs
     from tdleaf.learn.runs import load_checkpoint, run_dir
     from tdleaf.learn.summary import summarise, summary_lines, summary_problems
 
     if not args.resume:
         write_json(out / "config.json", saved)
 
-    try:
-        done = {r: int((load_checkpoint(run_dir(out, r)) or {}).get("games", 0))
-                for r in range(cfg.runs)}
-    except LearnError as exc:
-        raise CliError(str(exc)) from None
+    done = {r: int((load_checkpoint(run_dir(out, r)) or {}).get("games", 0))
+            for r in range(cfg.runs)}
     todo = [r for r in range(cfg.runs) if done[r] < cfg.games]
     backend = backend_of(args, local_workers=min(os.cpu_count() or 1, max(1, len(todo))))
     print(f"tdleaf learn: {cfg.variant}, {cfg.features}, {cfg.runs} runs x {cfg.games} games, "
@@ -244,8 +235,6 @@ def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[st
     started = time.time()
     try:
         run_jobs(out, cfg, todo, bar.update, backend)
-    except BackendError as exc:
-        raise CliError(str(exc)) from None
     finally:
         bar.close()
     summary = summarise(out, cfg)

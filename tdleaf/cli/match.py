@@ -220,10 +220,7 @@ def run(args: argparse.Namespace) -> int:
                       seed=args.seed, tc=args.tc, time_margin=args.time_margin,
                       adjudication=adjudication(args), backend=backend_of(args), sprt=sprt,
                       pgn=pgn)
-    try:
-        cfg.validate()
-    except MatchError as exc:
-        raise CliError(str(exc)) from None
+    cfg.validate()
     if args.summary:
         try:
             stored = stored_summary(cfg)
@@ -261,11 +258,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         with exclusive(path, "match"):
             summary = run_match(cfg, resume=args.resume, progress=progress)
-    except MatchError as exc:
+    except MatchError:
         if created and path.stat().st_size == 0:
             path.unlink()   # nothing played: leave no empty file behind
         live.close()
-        raise CliError(str(exc)) from None
+        raise
     except KeyboardInterrupt:
         live.close()
         so_far = holder.get("summary")

@@ -67,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = p.add_subparsers(title="commands", metavar="COMMAND")
     p.set_defaults(run=None, parser=p)
 
-    from tdleaf.learn.netdata import DataConfig
+    from tdleaf.net.data import DataConfig
     d = DataConfig("chess")
     b = sub.add_parser("data", help="write training data: self-play labelled by the search",
                        description=DATA)
@@ -93,7 +93,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.set_defaults(run=run_data)
 
-    from tdleaf.learn.net import TrainConfig
+    from tdleaf.net.train import TrainConfig
     t = TrainConfig()
     b = sub.add_parser("train", help="train a policy-value network on a data folder",
                        description=TRAIN)
@@ -165,8 +165,7 @@ def run_data(args: argparse.Namespace) -> int:
     """Execute ``tdleaf net data``."""
     from tqdm import tqdm
 
-    from tdleaf.backend import BackendError
-    from tdleaf.learn.netdata import DataConfig, DataError, write_data
+    from tdleaf.net.data import DataConfig, write_data
 
     from .tools import say_if_compiling
 
@@ -174,10 +173,7 @@ def run_data(args: argparse.Namespace) -> int:
                      random_plies=args.random_plies, sample=args.sample,
                      max_plies=args.max_plies, seed=args.seed,
                      games_per_shard=args.games_per_shard)
-    try:
-        cfg.validate()
-    except DataError as exc:
-        raise CliError(str(exc)) from None
+    cfg.validate()
     backend = backend_of(args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -193,8 +189,6 @@ def run_data(args: argparse.Namespace) -> int:
     try:
         with exclusive(out, "net data"):
             manifest = write_data(out, cfg, backend, resume=args.resume, progress=progress)
-    except (DataError, BackendError) as exc:
-        raise CliError(str(exc)) from None
     finally:
         bar.close()
     print(f"{manifest['games']} games, {manifest['positions']} positions "
@@ -207,8 +201,7 @@ def run_train(args: argparse.Namespace) -> int:
     """Execute ``tdleaf net train``."""
     from tqdm import tqdm
 
-    from tdleaf.learn.net import NetError, TrainConfig, train
-    from tdleaf.learn.netdata import DataError
+    from tdleaf.net.train import TrainConfig, train
 
     cfg = TrainConfig(channels=args.channels, blocks=args.blocks, epochs=args.epochs,
                       batch=args.batch, lr=args.lr, beta=args.beta, q=args.q,
@@ -223,8 +216,6 @@ def run_train(args: argparse.Namespace) -> int:
     try:
         history = train(Path(args.data), Path(args.out), cfg, resume=args.resume,
                         progress=progress, exclude=_measured_keys(Path(args.data)))
-    except (NetError, DataError) as exc:
-        raise CliError(str(exc)) from None
     finally:
         bar.close()
     if history:
@@ -244,7 +235,7 @@ def _measured_keys(data: Path) -> set[int]:
     measured on (search/data/prior_<variant>.epd): training leaves them out."""
     import json
 
-    from tdleaf.bench.prior_data import data_path, read_labelled
+    from tdleaf.play.labels import data_path, read_labelled
     from variants import Position
     try:
         variant = json.loads((data / "manifest.json").read_text())["config"]["variant"]
@@ -253,24 +244,16 @@ def _measured_keys(data: Path) -> set[int]:
     return {Position.from_fen(r.fen, variant).key for r in read_labelled(data_path(variant))}
 
 
-def _net_errors() -> tuple[type[Exception], ...]:
-    """What a network command reports as a clear error: bad networks, data or files."""
-    from search.network import NetworkError
-    from tdleaf.learn.net import NetError
-    from tdleaf.play.epd import EpdError
-    return NetError, NetworkError, EpdError, ValueError, OSError
-
-
 def run_eval(args: argparse.Namespace) -> int:
     """Execute ``tdleaf net eval``."""
     from tdleaf.bench.common import print_report
-    from tdleaf.bench.neteval import evaluate_net, format_report
+    from tdleaf.net.measure import evaluate_net, format_report
     from variants import canonical_variant
 
     try:
         report = evaluate_net(args.net, canonical_variant(args.variant), args.positions,
                               teacher=not args.no_teacher)
-    except _net_errors() as exc:
+    except (ValueError, OSError) as exc:    # builtin errors too: unreadable files, data
         raise CliError(str(exc)) from None
     print_report(report, args.json, format_report)
     return 0
@@ -278,11 +261,11 @@ def run_eval(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Execute ``tdleaf net export``."""
-    from tdleaf.learn.net import export_network
+    from tdleaf.net.train import export_network
 
     try:
         path, digest = export_network(Path(args.netdir), Path(args.out) if args.out else None)
-    except _net_errors() as exc:
+    except (ValueError, OSError) as exc:    # builtin errors too: unreadable files, data
         raise CliError(str(exc)) from None
     print(f"{path}: sha256 {digest}")
     return 0
@@ -291,12 +274,12 @@ def run_export(args: argparse.Namespace) -> int:
 def run_compare(args: argparse.Namespace) -> int:
     """Execute ``tdleaf net compare``."""
     from tdleaf.bench.common import print_report
-    from tdleaf.bench.neteval import compare_nets, format_comparison
+    from tdleaf.net.measure import compare_nets, format_comparison
     from variants import canonical_variant
 
     try:
         report = compare_nets(args.a, args.b, canonical_variant(args.variant), args.positions)
-    except _net_errors() as exc:
+    except (ValueError, OSError) as exc:    # builtin errors too: unreadable files, data
         raise CliError(str(exc)) from None
     print_report(report, args.json, format_comparison)
     return 0

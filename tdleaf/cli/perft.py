@@ -9,14 +9,13 @@ import time
 from typing import Any
 
 from tdleaf.bench.common import si
-from tdleaf.bench.perft_suite import (
+from tdleaf.play.perft_suite import (
     SuiteEntry,
     check_positions,
     read_suite,
     run_suite,
     suite_checks,
 )
-from tdleaf.play.epd import EpdError
 
 from . import add_command
 from .tools import CliError, depth_arg, print_json
@@ -75,12 +74,9 @@ def run(args: argparse.Namespace) -> int:
     if args.epd is not None:
         if args.divide:
             raise CliError("--divide cannot be used with --epd")
-        try:
-            entries = read_suite(args.epd)
-            for warning in check_positions(variant, entries, args.epd, args.strict):
-                _warn(warning)
-        except EpdError as exc:
-            raise CliError(str(exc)) from None
+        entries = read_suite(args.epd)
+        for warning in check_positions(variant, entries, args.epd, args.strict):
+            _warn(warning)
         result = _run_suite(variant, entries, args.depth, progress=not args.json)
         if args.json:
             print_json(result)
@@ -134,7 +130,7 @@ def _warn(message: str) -> None:
 
 def _run_suite(variant: str, entries: list[SuiteEntry], max_depth: int | None,
                progress: bool) -> dict[str, Any]:
-    """:func:`~tdleaf.bench.perft_suite.run_suite`, with a result line per check and a
+    """:func:`~tdleaf.play.perft_suite.run_suite`, with a result line per check and a
     progress bar on stderr when it is a terminal (``progress``)."""
     if not progress:
         return run_suite(variant, entries, max_depth)

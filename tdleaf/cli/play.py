@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from search.modes import SEARCHES
+from search.alphabeta.modes import SEARCHES
 from variants.spec import xboard_names
 
 from . import add_command
@@ -42,8 +42,8 @@ an 'info string weights for VARIANT: ...' names them and where they were read fr
 
 def uci_description() -> str:
     """The full text of ``tdleaf uci --help``: the options from the table the engine
-    declares (:data:`search.uci.OPTIONS`), so the two cannot disagree."""
-    from search.uci import options_help
+    declares (:data:`search.protocol.uci.OPTIONS`), so the two cannot disagree."""
+    from search.protocol.uci import options_help
     return f"{UCI_INTRO}\n\nOptions:\n{options_help()}\n\n{UCI_COMMANDS}"
 
 
@@ -99,7 +99,7 @@ def _answer_promptly() -> None:
 
 def run_uci(args: argparse.Namespace) -> int:
     _answer_promptly()
-    from search.uci import main
+    from search.protocol.uci import main
     return main()
 
 
@@ -107,6 +107,6 @@ def run_xboard(args: argparse.Namespace) -> int:
     if args.hash < 1:
         raise CliError(f"--hash must be >= 1, got {args.hash}")
     _answer_promptly()
-    from search.xboard import XBoardEngine
+    from search.protocol.xboard import XBoardEngine
     return XBoardEngine(weights=args.weights, hash_mb=args.hash, search=args.search,
                         net=args.net).run()

@@ -87,14 +87,10 @@ to its figures. Unfinished experiments are tabled from what they hold, and marke
 
 def run_results(args: argparse.Namespace) -> int:
     """Execute ``tdleaf results``."""
-    from plots import PlotError
     from plots.results import results_markdown
 
     root = Path(args.out).resolve().parent if args.out else Path.cwd()
-    try:
-        text = results_markdown(args.reference, root=root, variants=args.variant)
-    except PlotError as exc:
-        raise CliError(str(exc)) from None
+    text = results_markdown(args.reference, root=root, variants=args.variant)
     if args.out:
         from search.files import write_text
         write_text(args.out, text)
@@ -114,17 +110,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("give a RUN_DIR, or --curves RUN... (see 'tdleaf plot --help')")
     if _is_net(Path(args.run_dir)):        # a 'tdleaf net train' folder: its curves
         from plots.net import plot_net
-        try:
-            (figure,) = plot_net(args.run_dir, out=args.out, fmt=args.fmt)
-        except plots.PlotError as exc:
-            raise CliError(str(exc)) from None
+        (figure,) = plot_net(args.run_dir, out=args.out, fmt=args.fmt)
         print(f"learning curves in {figure}")
         return 0
-    try:
-        files = plots.plot_run(args.run_dir, out=args.out, fmt=args.fmt,
-                               compare_paper=args.compare_paper, numbers=args.numbers)
-    except plots.PlotError as exc:
-        raise CliError(str(exc)) from None
+    files = plots.plot_run(args.run_dir, out=args.out, fmt=args.fmt,
+                           compare_paper=args.compare_paper, numbers=args.numbers)
     out = files[0].parent
     print(f"{len(files)} files in {out}:")
     for f in files:
@@ -144,17 +134,13 @@ def _is_net(folder: Path) -> bool:
 
 def _curves(args: argparse.Namespace) -> int:
     """``tdleaf plot --curves RUN...``: the learning curves of several folders."""
-    from plots import PlotError
     from plots.curves import plot_curves
 
     if args.run_dir is not None:
         raise CliError(f"--curves takes the folders; give {args.run_dir} after it, not before")
     if args.compare_paper or args.numbers:
         raise CliError("--compare-paper and --numbers are for one folder's figures, not --curves")
-    try:
-        files = plot_curves(args.curves, out=args.out, fmt=args.fmt)
-    except PlotError as exc:
-        raise CliError(str(exc)) from None
+    files = plot_curves(args.curves, out=args.out, fmt=args.fmt)
     for f in files:
         print(f"wrote {f}")
     return 0

@@ -59,20 +59,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import variants
-    from search.layout import WeightsError
-    from search.prior import HeuristicPrior
-    from tdleaf.bench.prior_lines import file_positions, prior_record, write_prior_lines
-    from tdleaf.play.epd import EpdError
-    from tdleaf.play.gamefiles import PgnError
+    from search.mcts.prior import HeuristicPrior
+    from tdleaf.net.prior_lines import file_positions, prior_record, write_prior_lines
 
     variant = variants.canonical_variant(args.variant)
     if args.temperature is not None and not args.temperature > 0:
         raise CliError("--temperature must be > 0")
-    try:
-        ev = HeuristicPrior(variant, args.weights, args.depth, args.temperature,
-                            value=args.value, omega=args.omega)
-    except WeightsError as exc:
-        raise CliError(str(exc)) from None
+    ev = HeuristicPrior(variant, args.weights, args.depth, args.temperature,
+                        value=args.value, omega=args.omega)
     if args.epd is None and args.pgn is None:
         if args.out:
             raise CliError("--out needs --epd or --pgn")
@@ -102,8 +96,6 @@ def run(args: argparse.Namespace) -> int:
                 write_prior_lines(ev, items, out)
         else:
             write_prior_lines(ev, items, sys.stdout)
-    except (EpdError, PgnError) as exc:
-        raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     return 0

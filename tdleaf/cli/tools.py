@@ -12,13 +12,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
+from variants.errors import TdleafError
+
 try:
     import fcntl
 except ImportError:         # Windows has no fcntl: there `exclusive` locks nothing
     fcntl = None  # type: ignore[assignment]
 
 
-class CliError(Exception):
+class CliError(TdleafError):
     """A mistake in the user's input: reported as ``tdleaf: error: ...``, exit status 2."""
 
 
@@ -94,14 +96,11 @@ def add_backend_options(p: argparse.ArgumentParser, what: str, local_default: st
 def backend_of(args: argparse.Namespace, local_workers: int | None = 1) -> Any:
     """The :class:`tdleaf.backend.Backend` of the options of :func:`add_backend_options`
     (``local_workers``: --workers's default on the local backend)."""
-    from tdleaf.backend import Backend, BackendError
+    from tdleaf.backend import Backend
     workers = args.workers
     if workers is None and args.backend == "local":
         workers = local_workers
-    try:
-        return Backend(args.backend, workers, args.address).validate()
-    except BackendError as exc:
-        raise CliError(str(exc)) from None
+    return Backend(args.backend, workers, args.address).validate()
 
 
 def seconds_arg(text: str) -> float:
@@ -139,7 +138,7 @@ def say_if_no_tables(variant: str) -> bool:
 
     if not get(variant).endgame_pieces:
         return False
-    from search.endgame import tables
+    from search.solve.endgame import tables
 
     path = tables(variant).path
     if path.exists():

@@ -80,21 +80,17 @@ def _pairing_list(text: str) -> frozenset[int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tdleaf.play.match import MatchConfig, MatchError, PlayerConfig
+    from tdleaf.play.match import MatchConfig, PlayerConfig
     from tdleaf.play.players import is_external
     from tdleaf.play.tournament import (
         Tournament,
-        TournamentError,
         chosen_pairings,
         paper_players,
         plan_pairings,
     )
-    from variants import VariantError, canonical_variant
+    from variants import canonical_variant
 
-    try:
-        variant = canonical_variant(args.variant)
-    except VariantError as exc:
-        raise CliError(str(exc)) from None
+    variant = canonical_variant(args.variant)
     if args.resume and not args.out:
         raise CliError("--resume needs --out DIR (the tournament to carry on)")
     if args.plan == "paper" and args.players:
@@ -104,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         names = paper_players(variant, out, args.learnt, args.psq) if args.plan == "paper" else None
         pairings = plan_pairings(args.plan, variant, args.players, names)
-    except (TournamentError, ValueError) as exc:
+    except ValueError as exc:        # a TournamentError, or a player spec that is not one
         raise CliError(str(exc)) from None
     only = None
     if args.pairings is not None:
@@ -134,10 +130,7 @@ def run(args: argparse.Namespace) -> int:
                        openings_file=args.openings, seed=args.seed, tc=args.tc,
                        time_margin=args.time_margin, adjudication=adjudication(args),
                        backend=backend_of(args))
-    try:
-        base.validate()
-    except MatchError as exc:
-        raise CliError(str(exc)) from None
+    base.validate()
     tournament = Tournament(base, pairings, out, settings, only)
     print(f"tdleaf tournament: {args.plan}, {variant}, "
           f"{len(pairings) if only is None else len(only)} pairing(s) x "
@@ -164,8 +157,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         with exclusive(out, "tournament"):
             tournament.run(resume=args.resume, progress=progress)
-    except (TournamentError, MatchError) as exc:
-        raise CliError(str(exc)) from None
     except KeyboardInterrupt:
         print(f"\ntdleaf tournament: interrupted; carry on with --resume --out {out}",
               file=sys.stderr)

@@ -32,8 +32,8 @@ the tables it has built in the same process."""
 
 def parts() -> list[tuple[str, Callable[[], None]]]:
     """Every part, in order, as ``(name, run)``."""
-    from search import warm
-    from search.modes import SEARCH_MODES
+    from search.alphabeta.modes import SEARCH_MODES
+    from search.protocol import warm
     from variants.spec import VARIANTS
 
     out: list[tuple[str, Callable[[], None]]] = [("libraries and modules", _import_all)]
@@ -53,14 +53,14 @@ def parts() -> list[tuple[str, Callable[[], None]]]:
 
 def _import_all() -> None:
     """numba, NumPy, python-chess and every compiled module (without running any)."""
-    import search.engine
-    import search.mcts  # noqa: F401
+    import search.alphabeta.engine
+    import search.mcts.driver  # noqa: F401
     import tdleaf.learn.selfplay  # noqa: F401
     import variants.position  # noqa: F401
 
 
 def _search(mode: str, variant: str) -> None:
-    from search import warm
+    from search.protocol import warm
     warm.search(variant, mode)
 
 
@@ -76,7 +76,7 @@ def learning(variant: str) -> None:
     import numpy as np
 
     from search import Engine
-    from search.warm import WEIGHTS
+    from search.protocol.warm import WEIGHTS
     from tdleaf.learn.config import TABLE_NOISE
     from tdleaf.learn.selfplay import play_game
     from tdleaf.learn.td import TemporalCoherence, apply_update, recommended_change
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     jobs = parts()
     if args.tables:
-        from search import warm
+        from search.protocol import warm
         jobs.append(("endgame tables (all, saved)", partial(warm.endgame, True)))
     for name, job in jobs:
         print(f"  {name:<32}", end="", flush=True)

@@ -28,6 +28,7 @@ from search.layout import (
     load_weights,
 )
 from variants import canonical_variant
+from variants.errors import TdleafError
 from variants.normalise import LOSING_VARIANTS
 
 #: The learners of ``tdleaf learn --method`` (TDLeaf first: the default); the others
@@ -52,7 +53,7 @@ def default_noise(features: str) -> float:
     return TABLE_NOISE if str(features).split("+")[0] == "psq" else 0.0
 
 
-class LearnError(ValueError):
+class LearnError(TdleafError, ValueError):
     """A learning configuration or result folder that cannot be used."""
 
 
@@ -78,10 +79,10 @@ class LearnConfig:
     max_plies: int = 400
     hash_mb: int = 16
     qlimit: int = 16
-    # The engine's search mode (search.engine.SEARCH_MODES): selective by measurement
+    # The engine's search mode (search.alphabeta.engine.SEARCH_MODES): selective by measurement
     # (BENCHMARKS.md, "Which search learning uses"); plain is the report's full width.
     search: str = "selective"
-    # The technique bits of that search (search.engine.search_flags), fixed when the job
+    # The technique bits of that search (search.alphabeta.engine.search_flags), fixed when the job
     # starts: a resumed job searches as it began even if the engine's per-variant
     # set has changed since. None: taken from ``search`` and the variant at validation.
     flags: int | None = None
@@ -107,7 +108,7 @@ class LearnConfig:
     nodes: int = NODES
     clip: float = MATE_CLIP
     # Bootstrapping learners: also learn from the quiescence nodes whose captures (or
-    # evasions) changed their value (search.engine.Collected). Off: interior nodes only.
+    # evasions) changed their value (search.alphabeta.collect.Collected). Off: interior nodes only.
     quiescence_nodes: bool = False
     # Game counts after which each run saves its weights to snapshots/ (the learning
     # curves of `tdleaf curve`), besides its last game. None: the geometric schedule
@@ -140,7 +141,10 @@ class LearnConfig:
             raise LearnError(f"lambda must be in [0, 1], got {self.lam}")
         if not self.omega > 0 or not self.alpha > 0:
             raise LearnError("omega and alpha must be > 0")
-        from search.engine import SEARCH_MODES, search_flags  # numba: only when validating
+        from search.alphabeta.engine import (  # numba: only when validating
+            SEARCH_MODES,
+            search_flags,
+        )
         if self.search not in SEARCH_MODES:
             raise LearnError(f"--search must be one of {', '.join(SEARCH_MODES)}, got {self.search!r}")
         if self.flags is None:

@@ -14,8 +14,8 @@ import chess.pgn
 import numpy as np
 
 from search import Engine
-from search.alphabeta import MATE_BOUND
-from search.engine import SearchResult
+from search.alphabeta.engine import SearchResult
+from search.alphabeta.negamax import MATE_BOUND
 from search.evaluate import leaf_features
 from search.layout import SQUARE_XOR, separate_colours
 from variants import Position, board_class, core, spec

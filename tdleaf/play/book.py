@@ -1,4 +1,4 @@
-"""The build of an opening book (:mod:`search.book`): every position within a few plies of
+"""The build of an opening book (:mod:`search.solve.book`): every position within a few plies of
 the start proved on a backend (:mod:`tdleaf.backend`), one JSON line a position kept
 beside the book, so that a killed build resumes where it stopped."""
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from search.book import Book, BookError, book_entries, positions, prove_position
+from search.solve.book import Book, BookError, book_entries, positions, prove_position
 from tdleaf.backend import Backend, run_units
 from variants import spec
 
@@ -25,7 +25,7 @@ class ProveJob:
     nodes: int
 
     def start(self) -> Any:
-        from search.pns import ProofSearch, load
+        from search.solve.pns import ProofSearch, load
         load()
         return ProofSearch(self.nodes)
 

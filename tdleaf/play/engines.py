@@ -68,6 +68,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Self
 
+from variants.errors import TdleafError
+
 # python-chess only for the type checker: bench and the CLI look engines up without it.
 if TYPE_CHECKING:
     import chess
@@ -84,11 +86,11 @@ WASM_ENV = "TDLEAF_FSF_WASM"
 READY_SECONDS = 600.0
 
 
-class EngineNotFound(ValueError):
+class EngineNotFound(TdleafError, ValueError):
     """An engine that is not installed, or a setting that points at nothing."""
 
 
-class EngineError(RuntimeError):
+class EngineError(TdleafError, RuntimeError):
     """An external engine died, timed out or answered something unexpected."""
 
 

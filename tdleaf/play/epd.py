@@ -26,13 +26,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from variants.errors import TdleafError
+
 #: Three-check's remaining checks, ``3+3`` (after en passant), or the checks given,
 #: ``+2+1`` (lichess's form, after the clocks): python-chess reads both.
 _CHECKS = re.compile(r"^\d+\+\d+$")
 _CHECKS_GIVEN = re.compile(r"^\+\d+\+\d+$")
 
 
-class EpdError(ValueError):
+class EpdError(TdleafError, ValueError):
     """An EPD file that cannot be read, or a line that is not an EPD position."""
 
 

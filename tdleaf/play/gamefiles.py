@@ -21,10 +21,11 @@ import chess.pgn
 import chess.variant
 
 from variants import board_class
+from variants.errors import TdleafError
 from variants.spec import same_rules
 
 
-class PgnError(ValueError):
+class PgnError(TdleafError, ValueError):
     """A PGN file that cannot be read, or a game of other rules than asked."""
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from variants import canonical_variant
+from variants.errors import TdleafError
 
 from ..backend import Backend, BackendError, Pool, Take
 from . import stats
@@ -30,7 +31,7 @@ from .pgn import StoredGame, append_game, game_text, read_games
 from .players import Player, PlayerError, make_player, settings_text
 
 
-class MatchError(ValueError):
+class MatchError(TdleafError, ValueError):
     """A match that cannot be played as asked."""
 
 

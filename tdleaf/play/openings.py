@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from variants import Position, VariantError, canonical_variant, random_line, starting_fen
+from variants.errors import TdleafError
 
 from .epd import EpdError, parse_epd
 from .gamefiles import PgnError, games_text, is_packed, read_pgn_games
 
 
-class OpeningError(ValueError):
+class OpeningError(TdleafError, ValueError):
     """An openings file that cannot be used."""
 
 

@@ -35,9 +35,10 @@ import chess
 import chess.engine
 
 from search import Engine, Limits, WeightsError
-from search.engine import SEARCH_MODES
+from search.alphabeta.engine import SEARCH_MODES
 from search.layout import REFERENCE_SETS, VALUE_SETS
 from variants import Position, board_class
+from variants.errors import TdleafError
 
 from . import engines
 
@@ -55,7 +56,7 @@ EXTERNAL_SETTINGS = ("depth", "nodes", "movetime", "name", "timeout")
 DEFAULT_STALL_SECONDS = 60.0
 
 
-class PlayerError(ValueError):
+class PlayerError(TdleafError, ValueError):
     """A player spec or setting that cannot be used."""
 
 
@@ -200,7 +201,7 @@ class InternalPlayer(Player):
         if self.search not in PLAYER_SEARCHES:
             raise PlayerError(f"{spec}: search must be one of {', '.join(PLAYER_SEARCHES)}, "
                               f"got {self.search!r}")
-        # flags: the selective techniques as a bit mask (search.alphabeta.F_*), to measure
+        # flags: the selective techniques as a bit mask (search.alphabeta.negamax.F_*), to measure
         # one technique against the others.
         self.flags = None if settings.get("flags") is None else int(str(settings["flags"]), 0)
         # MCTS: playouts a move (unless a node or time limit is given), the prior's kind
@@ -213,7 +214,7 @@ class InternalPlayer(Player):
         self.q_init = q_init if q_init == "parent" else float(q_init)
         # CrazyAra's u-divisor schedule (its floor, 0.25 in CrazyAra), check enhancement
         # (0.5) and a check for moves that win at once, off unless set: to measure them
-        # (search.mcts.PUCT).
+        # (search.mcts.driver.PUCT).
         self.puct: dict[str, Any] = {"q_init": self.q_init}
         u_min = _float_setting(settings, "u_min_divisor")
         if u_min is not None:
@@ -265,8 +266,8 @@ class InternalPlayer(Player):
             if self.book is not None:
                 self.engine.own_book = self.book
             if self.search == "mcts" and self.net is not None:
-                from search.mcts import MCTS
-                from search.network import open_network
+                from search.mcts.driver import MCTS
+                from search.mcts.network import open_network
                 self.mcts = MCTS(variant, open_network(self.net, variant, threads=1),
                                  **self.puct)
             elif self.search == "mcts":
@@ -315,8 +316,8 @@ class InternalPlayer(Player):
 
 
 def _make_mcts(variant: str, weights: Any, prior: str, puct: dict[str, Any]) -> Any:
-    from search.mcts import MCTS
-    from search.prior import HeuristicPrior
+    from search.mcts.driver import MCTS
+    from search.mcts.prior import HeuristicPrior
     evaluator: Any = None
     if prior == "uniform":
         # The same value function, a uniform policy: what the heuristic policy adds.

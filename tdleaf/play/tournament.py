@@ -19,6 +19,7 @@ from typing import Any
 
 from search.files import write_json, write_text
 from search.layout import average_psq_weights
+from variants.errors import TdleafError
 from variants.spec import SPECS
 
 from . import stats
@@ -89,7 +90,7 @@ for _v in [n for n, s in SPECS.items() if not s.losing and n not in PAPER]:
 PLANS = ("paper", "roundrobin", "gauntlet")
 
 
-class TournamentError(ValueError):
+class TournamentError(TdleafError, ValueError):
     """A tournament that cannot be played as asked."""
 
 

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from search.encoding import ENCODING_VERSION
+from search.mcts.encoding import ENCODING_VERSION
 from search.shipped import AVERAGE, AVERAGED_KIND
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,7 +103,7 @@ the experiments behind the choices (teacher depth, sweep, ablation): RESULTS.md,
 network taught by tdleaf".
 
 ```pycon
->>> from search.network import open_network
+>>> from search.mcts.network import open_network
 >>> net = open_network("shipped", "atomic")      # checked against the manifest's sha256
 >>> net.metadata["variant"], net.metadata["encoding_version"]
 ('atomic', '1')

@@ -1,6 +1,6 @@
 # Issue 64: what the compulsory-capture techniques cost the searches that do not play
 # them. The base is 0130d58's search with today's variants/ (a throwaway branch,
-# bench-base-shim: its search/engine.py also names the two new technique bits, which its
+# bench-base-shim: its search/alphabeta/engine.py also names the two new technique bits, which its
 # search ignores; `tdleaf bench speedup` needs both commits to share variants/).
 # 2026-12-02 22:32-22:49 UTC, the machine otherwise idle. To make the branch again: a
 # checkout of 0130d58 with variants/ copied from this commit and the two names added.

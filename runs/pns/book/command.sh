@@ -1,4 +1,4 @@
-# Issue 64 item 4: the opening books built by the proof search (search.book), every
+# Issue 64 item 4: the opening books built by the proof search (search.solve.book), every
 # position within 2 plies of the start, trees of 1,000,000 nodes; the book is then copied
 # to search/data/book/<variant>.json, and its records gzipped here. The same command
 # resumes a killed build (gunzip the records first).

@@ -1,6 +1,6 @@
 """Does the book change the engine's moves? (issue 64 item 4)
 
-For every position of a built book (search.book) with a proof in it, the engine without
+For every position of a built book (search.solve.book) with a proof in it, the engine without
 its book (the default values, a fresh game each position) chooses a move at each time
 limit; the record says whether that move is one the book proves to lose, and, where the
 book has a proved win, whether the engine's move wins too (proved again with a tree of
@@ -13,9 +13,9 @@ import json
 import sys
 import time
 
-from search.book import read_book
-from search.engine import Engine
-from search.pns import PROVED, ProofSearch
+from search.alphabeta.engine import Engine
+from search.solve.book import read_book
+from search.solve.pns import PROVED, ProofSearch
 from variants import Position
 
 

@@ -3,9 +3,10 @@ openings and colours (both matches against Sjeng 11.2 at 1 s a move; disputed ga
 out of both). Run from the repository root after gunzipping both games.pgn.gz (-k)."""
 from pathlib import Path
 
+from tdleaf.play import stats
 from tdleaf.play.match import stored_outcome
 from tdleaf.play.pgn import read_games
-from tdleaf.play import stats
+
 
 def scores(path):
     return {o.index: o.a_score for o in map(stored_outcome, read_games(Path(path))) if not o.disputed}

@@ -3,7 +3,7 @@ move from a position of at most 3 pieces is a table lookup (a few milliseconds);
 them it is a search of its full second. Counts tdleaf's moves from such positions (more
 than one legal move) and how many took under 0.05 s, for the games in file order: the
 first 92 (played 2026-12-03 07:19-08:17 UTC) and the rest (08:55-09:32 UTC, after an
-edit of search/endgame.py had renamed the tables' file). Run from the repository root
+edit of search/solve/endgame.py had renamed the tables' file). Run from the repository root
 after `gunzip -k runs/pns/sjeng-after/games.pgn.gz`."""
 import io
 import re

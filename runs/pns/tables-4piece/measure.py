@@ -1,5 +1,5 @@
 """Issue 64, item 3: what a 4-piece endgame table would cost with today's builder
-(search.endgame), measured on one material and scaled to all of them. The 3-piece
+(search.solve.endgame), measured on one material and scaled to all of them. The 3-piece
 tables of suicide's rules must be built (`tdleaf warmup --tables`): a 4-piece table's
 captures lead there. Fixed work; run from the repository root:
 
@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from search.endgame import DRAW, Tables, all_materials, material_key, material_name
+from search.solve.endgame import DRAW, Tables, all_materials, material_key, material_name
 
 tables = Tables("suicide")
 print(f"3-piece tables loaded: {tables.load()}")

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from search.endgame import INVALID  # an index that is no position
+from search.solve.endgame import INVALID  # an index that is no position
 
 out = {}
 for path in sorted(Path(sys.argv[1]).glob("rules*.npz")):

@@ -8,11 +8,13 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from variants.errors import TdleafError
+
 from ...backend import Backend, BackendError
 from ..game import Adjudication
 
 
-class LadderError(ValueError):
+class LadderError(TdleafError, ValueError):
     """A ladder that cannot be measured as asked."""
 
 

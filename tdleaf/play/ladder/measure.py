@@ -333,7 +333,7 @@ def player_evaluation(player: str, variant: str, net: str | None = None) -> dict
     ``net`` (an MCTS guided by a network), the network's: ``{"network": provenance,
     "source": its file, "digest": "net:" + the start of its sha256}``."""
     if net:
-        from search.network import NetworkError, open_network
+        from search.mcts.network import NetworkError, open_network
 
         try:
             network = open_network(net, variant)

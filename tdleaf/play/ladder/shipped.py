@@ -1,5 +1,5 @@
 """The shipped ladder: the UCI_Elo ladders a measurement saves into ``ladder.json``
-(the per-user one, or a file given), which :mod:`search.strength` reads to map
+(the per-user one, or a file given), which :mod:`search.protocol.strength` reads to map
 ``UCI_Elo`` to a search limit. A rung that is a bound (:func:`.scale.rung_bound`) is
 saved with its ``"bound"``, and ``UCI_Elo`` never maps a request to it."""
 
@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from search import strength
+from search.protocol import strength
 from search.shipped import save_text, user_data_dir
 
 from .config import LadderError, from_json_number
@@ -21,14 +21,14 @@ from .scale import bend_elo, rung_bound, skill_level_elo
 def save_ladder(data: dict[str, Any], path: Path | None = None, note: str = "") -> dict[str, Any]:
     """Write the UCI_Elo ladders of ``data`` (a :func:`results_json`) into the ladder file
     ``path`` (default: ``ladder.json`` in the per-user data folder, which
-    :mod:`search.strength` reads before the shipped one; never the package's), keeping
+    :mod:`search.protocol.strength` reads before the shipped one; never the package's), keeping
     the variants this run did not measure: those of ``path`` when it exists, else of
     the ladder read now (the user's or the shipped one).
 
     A variant already in the file against the same engine, engine limits, player and
     search keeps the levels this run did not measure (a later run adding depth 6 keeps
     depths 1-5), its bend (:func:`mark_bend`: a new rung rated above it is a lower
-    bound) and how it is served (``"serve": "nearest"``: :mod:`search.strength`), and its
+    bound) and how it is served (``"serve": "nearest"``: :mod:`search.protocol.strength`), and its
     source lists every run that contributed; a variant measured
     otherwise is replaced whole."""
     target = path if path is not None else user_data_dir() / strength.LADDER_FILE

@@ -7,8 +7,8 @@ import sys
 import numpy as np
 
 from search import Engine
-from search.mcts import MCTS
-from search.prior import HeuristicPrior
+from search.mcts.driver import MCTS
+from search.mcts.prior import HeuristicPrior
 from tdleaf.bench.positions import positions
 from tests.helpers_search import random_positions
 from variants.spec import VARIANTS, rules_family

@@ -7,7 +7,7 @@ prior's policy instead of the search's, so that games differ. Every position the
 searched is stored with:
 
 - the compact position (``bb``, ``st`` as int16, and how often it occurred before):
-  :func:`search.encoding.planes_into` rebuilds its planes;
+  :func:`search.mcts.encoding.planes_into` rebuilds its planes;
 - its legal moves as policy indices, with the prior's softmax over them (depth
   ``prior_depth``, the fitted temperature);
 - the search's best move (its policy index) and score (pawns, side to move);
@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 
 from search import Engine
-from search.encoding import (
+from search.files import write_bytes, write_json
+from search.mcts.encoding import (
     ENCODING_VERSION,
     EncodingError,
     check_version,
@@ -48,13 +49,13 @@ from search.encoding import (
     move_indices,
     repetitions,
 )
-from search.files import write_bytes, write_json
-from search.prior import HeuristicPrior
+from search.mcts.prior import HeuristicPrior
 from variants import Position, canonical_variant, core, random_line
+from variants.errors import TdleafError
 from variants.position import move_to_uci
 
 from ..backend import Backend, run_units
-from .selfplay import game_over
+from ..learn.selfplay import game_over
 
 #: The arrays of a game and of a shard, by name: per position (``POSITION_KEYS``) or per
 #: legal move (``MOVE_KEYS``, ``n_legal`` of them per position).
@@ -64,7 +65,7 @@ MOVE_KEYS = ("legal", "prior")
 VALIDATION_EVERY = 10
 
 
-class DataError(ValueError):
+class DataError(TdleafError, ValueError):
     """A data folder or shard that cannot be used (corrupt, another variant or encoding,
     settings that differ from the folder's)."""
 

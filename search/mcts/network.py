@@ -1,7 +1,7 @@
 """A policy-value network for play: an ONNX file run by onnxruntime, checked before use.
 
 A network file is self-describing: ``tdleaf net export`` writes the variant, the
-encoding version (:data:`search.encoding.ENCODING_VERSION`), the architecture and the
+encoding version (:data:`search.mcts.encoding.ENCODING_VERSION`), the architecture and the
 teacher into the ONNX model's metadata. :func:`open_network` refuses a file of another
 variant or encoding version, one that is not a network, and a shipped one whose bytes
 do not match the sha256 of ``search/data/manifest.json``; nothing in an ONNX file runs
@@ -27,14 +27,16 @@ from typing import Any
 
 import numpy as np
 
-from . import shipped
+from variants.errors import TdleafError
+
+from .. import shipped
 from .encoding import ENCODING_VERSION, N_PLANES, POLICY_SIZE
 
 #: What ``shipped`` names as a network spec.
 SHIPPED = "shipped"
 
 
-class NetworkError(ValueError):
+class NetworkError(TdleafError, ValueError):
     """A network that cannot be used: missing, corrupt, of another variant or encoding
     version, a digest that does not match, or no onnxruntime."""
 

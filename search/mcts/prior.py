@@ -59,12 +59,12 @@ from variants import Position, canonical_variant, core, spec
 from variants.nrt import unmanaged
 from variants.position import move_to_uci
 
-from . import alphabeta as ab
-from . import shipped
-from .evaluation.load import default_weights, weights_or_default
-from .evaluation.weights import Weights
-from .kernels.classic import evaluate, evaluate_delta
-from .state import TT_ENTRY, Eval, Line, Memory, Rows
+from .. import shipped
+from ..alphabeta import negamax as ab
+from ..alphabeta.state import TT_ENTRY, Eval, Line, Memory, Rows
+from ..evaluation.load import default_weights, weights_or_default
+from ..evaluation.weights import Weights
+from ..kernels.classic import evaluate, evaluate_delta
 
 #: The file of the fitted temperatures of the built-in value sets, relative to
 #: search/data (the per-user data folder's copy first: search.shipped).
@@ -172,7 +172,7 @@ def prior_batch_arrays(in_bbs, in_sts, npos, depth, policy, out, rows, mem, line
     win, value mode, omega, uniform): ``uniform`` gives every move the same probability
     (the value is still searched); ``win`` is the win's logit (:func:`logit_score`).
     ``rows``, ``mem``, ``line``, ``ctl``, ``ev``: the search's work space, grouped as
-    :mod:`search.state` says (``ctl[C_QLIMIT]`` set).
+    :mod:`search.alphabeta.state` says (``ctl[C_QLIMIT]`` set).
     """
     rows, mem, line, ev = ab._unmanaged_state(rows, mem, line, ev)
     ctl = unmanaged(ctl)
@@ -231,7 +231,7 @@ def _move_scores(n, depth, out_moves, out_scores, rows, mem, line, ctl, ev):
     line.keys[0] = core.position_key(bb, st, bbs[1], sts[1])
     ctl[ab.C_HIST_LEN] = 0
     ctl[ab.C_STOP] = 0
-    # Non-literal arguments for the recursive negamax (see search.alphabeta).
+    # Non-literal arguments for the recursive negamax (see search.alphabeta.negamax).
     one = depth - depth + 1
     best = -ab.INF
     for i in range(n):
@@ -413,7 +413,7 @@ class HeuristicPrior:
         self.value_mode = value
         self.policy_mode = policy
         self.omega = float(omega)
-        # The search's work space, grouped as search.state says.
+        # The search's work space, grouped as search.alphabeta.state says.
         m = ab.MAXPLY + 4
         self._rows = Rows(np.zeros((m, core.NBB), dtype=np.uint64),
                           np.zeros((m, core.NST), dtype=np.int64), np.zeros(m, dtype=np.float64),

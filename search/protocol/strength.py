@@ -44,9 +44,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from variants.errors import TdleafError
 from variants.spec import SPECS
 
-from . import shipped
+from .. import shipped
 
 #: The ladder file, relative to search/data (the per-user data folder's copy first).
 LADDER_FILE = "ladder.json"
@@ -62,7 +63,7 @@ FALLBACK: dict[str, str] = {name: v.ladder_fallback for name, v in SPECS.items()
                             if v.ladder_fallback}
 
 
-class StrengthError(ValueError):
+class StrengthError(TdleafError, ValueError):
     """No measured strength for that variant."""
 
 

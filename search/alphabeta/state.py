@@ -8,7 +8,7 @@ would separate arguments: grouping costs nothing at run time) plus the control v
 ``Rows`` (:data:`ROWS`): one row per ply, copy-make (row ``ply + 1`` is the child):
     ``bbs``, ``sts`` (the position arrays of :mod:`variants.board`), ``evals`` (the
     classic evaluation of each row, kept up to date move by move; its tail holds the
-    collected nodes, :mod:`search.alphabeta`), ``moves`` and ``scores`` (each ply's moves
+    collected nodes, :mod:`search.alphabeta.negamax`), ``moves`` and ``scores`` (each ply's moves
     and their ordering scores).
 ``Memory``: what the search learns as it goes and keeps from node to node (and, for the
     table, from search to search): the transposition table ``tt`` (one array of
@@ -20,7 +20,7 @@ would separate arguments: grouping costs nothing at run time) plus the control v
 ``Eval``: what a node's evaluation reads: the weight vector ``w``, the layout's leaf
     blocks ``table`` (:attr:`search.evaluation.layout.FeatureLayout.table`; None without
     any: the search is then compiled without their code) and the evaluation ``noise``.
-``ctl``: the int64 control vector (:data:`search.alphabeta.N_CTL` entries): counters,
+``ctl``: the int64 control vector (:data:`search.alphabeta.negamax.N_CTL` entries): counters,
     limits, the selective techniques in use and the stop flag, which another thread may
     set while the search runs without the GIL.
 
@@ -42,7 +42,7 @@ Rows = namedtuple("Rows", ["bbs", "sts", "evals", "moves", "scores"])
 Memory = namedtuple("Memory", ["tt", "killers", "history"])
 #: An entry of the transposition table (packed: 27 bytes): the position's key, its best
 #: move (-1: none), its score (mates as distance from the node), the depth searched and
-#: whether the score is exact or a bound (search.alphabeta's TT_* flags; 0: empty).
+#: whether the score is exact or a bound (search.alphabeta.negamax's TT_* flags; 0: empty).
 TT_ENTRY = np.dtype([("key", np.uint64), ("move", np.int64), ("score", np.float64),
                      ("depth", np.int16), ("flag", np.int8)])
 #: The line being searched: principal variation and position keys.

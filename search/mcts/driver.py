@@ -7,7 +7,7 @@ mapping ``{uci: weight}`` or a sequence aligned with ``pos.legal_moves()`` (weig
 renormalised over the legal moves; missing moves get 0; all zero means uniform); each
 value is the side to move's expectation in [-1, 1]. Positions whose game is over are
 never sent: the tree scores them exactly. The default evaluator is the heuristic prior
-(:class:`search.prior.HeuristicPrior`), called on its fast path (no Python per move).
+(:class:`search.mcts.prior.HeuristicPrior`), called on its fast path (no Python per move).
 
 The search (CrazyAra, section 9; Silver et al. 2017):
 
@@ -97,7 +97,7 @@ class MCTSResult:
 
     @property
     def score(self) -> float:
-        """The value in pawns (``cp / 100``), as :class:`search.engine.SearchResult` has it."""
+        """The value in pawns (``cp / 100``), as :class:`search.alphabeta.engine.SearchResult` has it."""
         return self.cp / 100.0
 
     def uci_info(self) -> str:
@@ -128,7 +128,7 @@ class PUCT:
     wants 8 or more, with CrazyAra's virtual loss 3), and its u-divisor schedule
     (``u_min_divisor`` 0.25: Eq. 11) and check enhancement (``check_factor`` 0.5 under
     ``check_thresh`` 0.1: Eq. 12), which stay off until measured to help; so does
-    ``win_check`` (:func:`search.tree.find_wins`: every new node's moves are tried for
+    ``win_check`` (:func:`search.mcts.tree.find_wins`: every new node's moves are tried for
     one that wins at once, which then proves the node won), but under a network, where
     it is on unless set: a network's policy may rate a mate low, the heuristic prior's
     never does."""
@@ -173,11 +173,11 @@ class MCTS:
     >>> mcts.advance(r.move)                           # keep the subtree  # doctest: +SKIP
 
     ``evaluator``: a callable ``(positions) -> (policies, values)`` (see the module
-    docstring), a :class:`search.network.Network` (its policy over the move map, on the
+    docstring), a :class:`search.mcts.network.Network` (its policy over the move map, on the
     tree's arrays: no positions are made; leaves in batches of :data:`NET_BATCH` unless
     ``batch_size`` says otherwise), :data:`UNIFORM` (a uniform policy and value
     0, compiled: the tree's own cost), or None for the heuristic prior of
-    ``weights`` (``prior_depth``, ``temperature``: see :class:`search.prior.HeuristicPrior`).
+    ``weights`` (``prior_depth``, ``temperature``: see :class:`search.mcts.prior.HeuristicPrior`).
     The other keywords are the tree's settings, :class:`PUCT` (a TypeError names one that
     is not). ``tree_limit`` bounds the root's visits, and so the tree; a search that
     reaches it ends as if its time were up. ``draw_value`` is what a draw by repetition
@@ -185,7 +185,7 @@ class MCTS:
     small negative value is a contempt: both sides avoid repeating, which a flat
     evaluation otherwise welcomes). Draws by the rules of the game are 0 always.
 
-    The tree is :class:`search.tree.Tree` (flat arrays; playouts in numba); :attr:`root`
+    The tree is :class:`search.mcts.tree.Tree` (flat arrays; playouts in numba); :attr:`root`
     is the root's node index in it (None before a search).
     """
 
@@ -312,12 +312,12 @@ class MCTS:
         ends when the root is proven or has a single legal move. ``callback`` gets a
         result every ``info_interval`` seconds (UCI ``info`` lines). ``temperature`` > 0
         samples the move from the visit counts. ``limits`` (a
-        :class:`search.engine.Limits`) gives clocks: the move time is then the alpha-beta
+        :class:`search.alphabeta.engine.Limits`) gives clocks: the move time is then the alpha-beta
         engine's (time left / moves to go + 0.8 increment, at most half the time left);
         its ``nodes`` (new playouts, as UCI's ``go nodes`` counts them) and ``movetime``
         apply too (``depth`` does not). ``info`` is
-        ``callback`` by the name :meth:`search.engine.Engine.search` gives it, so an MCTS
-        can stand in for an Engine in :class:`search.protocol.BackgroundSearch`."""
+        ``callback`` by the name :meth:`search.alphabeta.engine.Engine.search` gives it, so an MCTS
+        can stand in for an Engine in :class:`search.protocol.session.BackgroundSearch`."""
         if info is not None and callback is None:
             callback = info
         start = time.perf_counter()
@@ -656,7 +656,7 @@ class MCTS:
 
 
 def clock_budget(lim: Any, white: bool) -> float | None:
-    """Seconds for this move from UCI limits (as :class:`search.engine.Engine` does)."""
+    """Seconds for this move from UCI limits (as :class:`search.alphabeta.engine.Engine` does)."""
     if lim.movetime is not None:
         return max(0.0, lim.movetime)
     left = lim.wtime if white else lim.btime

@@ -7,5 +7,5 @@ from __future__ import annotations
 #: for play) and ``plain`` (the full-width alpha-beta with quiescence of the report).
 SEARCH_MODES: tuple[str, ...] = ("selective", "plain")
 #: What a player may ask for: the alpha-beta modes, or ``mcts`` (PUCT over the
-#: heuristic prior, :mod:`search.mcts`).
+#: heuristic prior, :mod:`search.mcts.driver`).
 SEARCHES: tuple[str, ...] = SEARCH_MODES + ("mcts",)

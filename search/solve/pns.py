@@ -9,13 +9,13 @@ every legal move and backs the numbers up to the root. A node is proved at ``pn 
 (``target`` wins by force), disproved at ``dn == 0`` (it does not: the other side wins,
 or it is a draw).
 
-Terminals are python-chess's outcomes (:func:`search.prior.outcome_value`: checkmate,
+Terminals are python-chess's outcomes (:func:`search.mcts.prior.outcome_value`: checkmate,
 stalemate as each variant scores it, variant ends, insufficient material, the 75-move
 rule). A position that repeats one on the path from the root (or before it, in the
 game) is a draw: a forced win never needs to repeat a position (play the shortest one),
 so this costs no proof, and a proof never rests on a repetition the loser could claim.
 
-Where the variant has endgame tables (:mod:`search.endgame`), a child in a table
+Where the variant has endgame tables (:mod:`search.solve.endgame`), a child in a table
 already built is scored from it at once (a win only where the 75-move rule cannot
 intervene), its length the table's distance.
 
@@ -44,8 +44,8 @@ from numba.typed import Dict
 from variants import Position, core, spec
 from variants.position import move_to_uci
 
+from ..mcts.prior import outcome_value
 from . import endgame as eg
-from .prior import outcome_value
 
 #: "Infinite" proof and disproof numbers (sums saturate there).
 INF = np.int64(1 << 40)
@@ -177,7 +177,7 @@ def _expand(nodes, size, node, bb, st, target, history, table, bufs, endgame):
 
 @njit(cache=True)
 def _endgame_value(endgame, bb, st):
-    """A position's endgame-table value (search.endgame's encoding), UNKNOWN where no
+    """A position's endgame-table value (search.solve.endgame's encoding), UNKNOWN where no
     table built answers or where the 75-move rule could turn its win into a draw."""
     tables, limit = endgame
     if limit == 0:

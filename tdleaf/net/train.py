@@ -1,7 +1,7 @@
 """A policy-value network trained on ``tdleaf net data`` (PyTorch, on the CPU by default).
 
 The network (:class:`PolicyValueNet`): a 3x3 convolution of the input planes
-(:mod:`search.encoding`) into ``channels`` channels, ``blocks`` residual blocks (two 3x3
+(:mod:`search.mcts.encoding`) into ``channels`` channels, ``blocks`` residual blocks (two 3x3
 convolutions with batch norm, CrazyAra's and AlphaZero's plain block), a convolutional
 policy head (one 8 x 8 plane per move plane: 5,376 logits from a few thousand weights,
 where a dense head would take millions) and a tanh value head.
@@ -16,7 +16,7 @@ with the policy target ``(1 - beta) onehot(search's move) + beta prior`` and the
 target ``(1 - q) z + q tanh(omega s / 2)`` (z the result for the side to move, s the
 search's score in pawns, omega 0.5 as in learning). With ``mirror``, each position
 without castling rights is mirrored left to right with probability 1/2 in training (a
-symmetry of every variant's rules then: :data:`search.encoding.MIRROR_INDEX`). Every
+symmetry of every variant's rules then: :data:`search.mcts.encoding.MIRROR_INDEX`). Every
 tenth game is held out
 (:func:`.netdata.is_validation`). After each epoch the folder gets ``checkpoint.pt``
 (model, optimiser, schedule, epoch; loaded with ``weights_only=True``), a line of
@@ -38,7 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from search.encoding import (
+from search.files import write_json
+from search.mcts.encoding import (
     ENCODING_VERSION,
     MIRROR_INDEX,
     MOVE_PLANES,
@@ -47,10 +48,10 @@ from search.encoding import (
     mirrorable,
     planes_batch,
 )
-from search.files import write_json
-from search.network import sha256_of
+from search.mcts.network import sha256_of
+from variants.errors import TdleafError
 
-from .netdata import DataError, is_validation, position_keys, read_data, select
+from .data import DataError, is_validation, position_keys, read_data, select
 
 #: The learning's omega: how a search score becomes an expected result.
 OMEGA = 0.5
@@ -59,7 +60,7 @@ HISTORY = ("epoch", "positions_seen", "cpu_seconds", "train_loss", "val_policy_l
            "val_top1", "val_value_mse", "val_positions")
 
 
-class NetError(ValueError):
+class NetError(TdleafError, ValueError):
     """A training that cannot run as asked (no torch, a checkpoint of another network)."""
 
 
@@ -288,7 +289,7 @@ def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
 
 def export_onnx(net: Any, path: Path, metadata: dict[str, Any] | None = None) -> str:
     """Write ``net`` as an ONNX file with a variable batch and ``metadata`` (strings) in
-    the model's metadata (:mod:`search.network` reads it); returns its sha256."""
+    the model's metadata (:mod:`search.mcts.network` reads it); returns its sha256."""
     import onnx
     torch = torch_module()
     net.eval()
@@ -311,7 +312,7 @@ def export_onnx(net: Any, path: Path, metadata: dict[str, Any] | None = None) ->
 def load_checkpoint(netdir: Path, variant: str | None = None) -> tuple[Any, dict[str, Any]]:
     """The network of a training folder (its ``checkpoint.pt``, loaded with
     ``weights_only=True``) in eval mode, and the folder's ``config.json``."""
-    from search.encoding import EncodingError, check_version
+    from search.mcts.encoding import EncodingError, check_version
     torch = torch_module()
     config = Path(netdir) / "config.json"
     if not config.is_file():

@@ -1,4 +1,4 @@
-"""The engine object: iterative deepening over :mod:`search.alphabeta`, limits, results.
+"""The engine object: iterative deepening over :mod:`search.alphabeta.negamax`, limits, results.
 
 >>> from search import Engine
 >>> engine = Engine("atomic", depth=3)
@@ -8,11 +8,8 @@
 
 from __future__ import annotations
 
-import threading
 import time
-import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import chess
@@ -21,29 +18,29 @@ import numpy as np
 from variants import Position, canonical_variant, core, spec
 from variants.position import move_to_uci
 
-from . import alphabeta as ab
-from .evaluation.errors import WeightsError
-from .evaluation.layout import feature_layout
-from .evaluation.load import weights_or_default
-from .evaluation.registry import leaf_blocks
-from .evaluation.value_sets import value_set
-from .evaluation.weights import Weights
-from .kernels.classic import evaluate
-from .kernels.dispatch import feature_vector
+from ..evaluation.errors import WeightsError
+from ..evaluation.layout import feature_layout
+from ..evaluation.load import weights_or_default
+from ..evaluation.registry import leaf_blocks
+from ..evaluation.value_sets import value_set
+from ..evaluation.weights import Weights
+from ..kernels.classic import evaluate
+from ..kernels.dispatch import feature_vector
+from . import negamax as ab
+from . import shortcuts
+from .clock import MoveClock, time_plan
+from .collect import Collection
 from .modes import SEARCH_MODES
+from .results import Limits, SearchResult, drawn_in_search, to_position
 from .state import TT_ENTRY, Eval, Line, Memory, Rows
 
 if TYPE_CHECKING:
-    from .pns import ProofSearch
+    from ..solve.pns import ProofSearch
 
 TT_ENTRY_BYTES = TT_ENTRY.itemsize
 #: The kinds of search loaded so far in this process: False (the classic search), True
 #: (with leaf blocks, which numba compiles apart).
 _compiled: set[bool] = set()
-#: Non-zero features a collected node can have in the classic blocks: one table entry per
-#: occupied square, material of both colours (12, Black's own where the colours differ),
-#: pieces in hand (5). A row holds these plus every entry of the leaf blocks.
-_CLASSIC_NNZ = 64 + 12 + 5
 
 #: Aspiration windows at the root (not a numba flag: the root loop is here).
 F_ASPIRATION = 1 << 16
@@ -51,8 +48,6 @@ F_ASPIRATION = 1 << 16
 #: its ``meta[MARGINS_META]``: fields of :class:`variants.spec.Variant`, in pawns.
 MARGINS_META = "search_margins"
 MARGIN_FIELDS = ("futility_margin", "razor_margin", "aspiration")
-#: Never let a clock fall below this (seconds): what a move costs to send and read.
-TIME_MARGIN = 0.1
 
 
 #: Bits of the technique names of :data:`variants.spec.TECHNIQUES`.
@@ -147,105 +142,6 @@ def search_margins(variant: str, weights: Weights) -> dict[str, float]:
     return margins
 
 
-@dataclass
-class SearchResult:
-    """What one search found. Scores are in pawns for the side to move."""
-
-    move: str | None
-    score: float
-    pv: list[str]
-    depth: int
-    seldepth: int
-    nodes: int
-    time: float
-    mate: int | None = None
-    leaf_fen: str = ""
-    leaf_score: float = 0.0            # leaf evaluation (White's view, no noise) or terminal value
-    leaf_terminal: bool = False
-    leaf_features: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    leaf_position: Position | None = None
-    #: MultiPV: this line's rank (1 = best) and, on the first line, every line of the
-    #: iteration (``lines[0]`` is the result itself); a single-PV search has one line.
-    multipv: int = 1
-    lines: list[SearchResult] = field(default_factory=list, repr=False)
-    #: The root moves the proof check (:attr:`Engine.proof_check`) proved to lose.
-    refuted: list[str] = field(default_factory=list)
-
-    #: With :attr:`Engine.collect`: the interior nodes of the last completed iteration.
-    collected: Collected | None = field(default=None, repr=False)
-
-    @property
-    def nps(self) -> float:
-        return self.nodes / self.time if self.time > 0 else 0.0
-
-
-#: Kinds of a collected node's value (White's view): exact, a lower or an upper bound.
-EXACT, LOWER, UPPER = ab.TT_EXACT, ab.TT_LOWER, ab.TT_UPPER
-
-
-@dataclass
-class Collected:
-    """The interior nodes (depth > 0) of one search whose values the search established,
-    for the bootstrapping learners (:mod:`tdleaf.learn.bootstrap`): row i is a node, its
-    non-zero features ``x[i, :nnz]`` at ``index[i, :nnz]`` (zero padding after them) in
-    the engine's layout, from White's view, its search value ``value[i]`` (pawns, White's
-    view, mates unclipped) and ``kind[i]``: :data:`EXACT` (a PV node's value strictly
-    inside its full window), :data:`LOWER` (a lower bound for White: White to move
-    failed high, or Black failed low) or :data:`UPPER`. The root, when recorded, is the
-    last row (``ply`` 0). Left out: null-move, futility, razoring and table cutoffs, draws by rule,
-    LMR-reduced searches (their re-search counts), nodes under a null move, quiescence
-    nodes (unless :attr:`Engine.collect_quiescence`: then those whose moves changed their
-    value from the stand-pat, with ``depth`` <= 0) and an interrupted iteration. At most
-    :attr:`Engine.collect` non-root rows: a seeded reservoir sample of the ``seen`` nodes."""
-
-    index: np.ndarray      # (n, K) int64
-    x: np.ndarray          # (n, K) float64
-    value: np.ndarray      # (n,) float64
-    kind: np.ndarray       # (n,) int8
-    ply: np.ndarray        # (n,) int64
-    depth: np.ndarray      # (n,) int64
-    seen: int = 0          # non-root nodes offered to the sample
-    overflow: int = 0      # nodes dropped for having more features than a row holds
-
-    def __len__(self) -> int:
-        return len(self.value)
-
-    def dense(self, size: int) -> np.ndarray:
-        """The (n, size) feature matrix."""
-        out = np.zeros((len(self), size))
-        np.add.at(out, (np.arange(len(self))[:, None], self.index), self.x)
-        return out
-
-    @staticmethod
-    def empty(width: int = 0) -> Collected:
-        z = np.zeros(0, dtype=np.int64)
-        return Collected(np.zeros((0, width), np.int64), np.zeros((0, width)), np.zeros(0),
-                         np.zeros(0, np.int8), z, z.copy())
-
-
-@dataclass
-class Limits:
-    depth: int | None = None
-    movetime: float | None = None        # seconds
-    nodes: int | None = None
-    wtime: float | None = None           # seconds on the clocks
-    btime: float | None = None
-    winc: float = 0.0
-    binc: float = 0.0
-    movestogo: int | None = None
-    infinite: bool = False
-    #: Stop as soon as a win in at most this many moves is found; alone, search up to
-    #: 2 * mate plies (the last ply of a suicide/giveaway win may be the opponent's).
-    mate: int | None = None
-    #: Only these root moves (UCI), as ``go searchmoves``; None: every legal move.
-    searchmoves: list[str] | None = None
-    #: The number of best lines to find (UCI MultiPV), each with its exact score and PV.
-    multipv: int = 1
-    #: Ponder: no time limit until :meth:`Engine.ponderhit`, which starts the clock
-    #: budget these limits give (depth, nodes and mate limits apply throughout).
-    ponder: bool = False
-
-
 class Engine:
     """Alpha-beta engine for one variant with a linear evaluation.
 
@@ -295,12 +191,8 @@ class Engine:
         self._armed = False
         self._stop_requested = False
         self._timed_out = False             # the stop came from the move's clock
-        self._clock = threading.Lock()      # guards the timer and the ponder state
-        self._timer: threading.Timer | None = None
-        self._pondering = False
-        self._pending_budget: float | None = None
-        self._move_budget: float | None = None
-        self._budget_start = 0.0
+        #: The move's clock (:mod:`search.alphabeta.clock`).
+        self.clock = MoveClock(self._time_up)
         m = ab.MAXPLY + 4
         self.bbs = np.zeros((m, core.NBB), dtype=np.uint64)
         self.sts = np.zeros((m, core.NST), dtype=np.int64)
@@ -344,22 +236,7 @@ class Engine:
         ensure_compiled(self._leaf is not None)
         if not self._table_touched:
             self.clear_hash()
-        if self.proof_share or self.proof_check:
-            from .pns import load
-            load()
-        if spec.get(self.variant).endgame_pieces:
-            from .endgame import TableError, tables
-            try:
-                tables(self.variant).load()
-            except TableError as exc:           # a bad cache file: play without it
-                warnings.warn(str(exc), stacklevel=2)
-        if self.own_book:
-            from .book import BookError, shipped_book
-            try:
-                shipped_book(self.variant)
-            except BookError as exc:            # a bad per-user copy: play without it
-                warnings.warn(str(exc), stacklevel=2)
-                self.own_book = False
+        shortcuts.load(self)
 
     def set_collect(self, nodes: int) -> None:
         """Record up to ``nodes`` interior nodes per search (0: none; see
@@ -370,24 +247,10 @@ class Engine:
         self._allocate_collection()
 
     def _allocate_collection(self) -> None:
-        """The search's ``evals`` array: the per-ply evaluations and, when collecting, a
-        dense feature row and the collected rows after them (see search.alphabeta.EVALS),
-        twice (one holds the last completed iteration while the next fills the other)."""
-        size = self.weights.layout.size
+        """The search's ``evals`` array (:class:`~search.alphabeta.collect.Collection`)."""
         leaf = int(self.table[:, 2].sum()) if self.table.size else 0
-        self._col_k = min(size, _CLASSIC_NNZ + leaf)
-        n = ab.EVALS
-        if self.collect:
-            n += size + (self.collect + 1) * ab.row_width(self._col_k)
-        self._evals = [np.zeros(n) for _ in range(2 if self.collect else 1)]
-        self._col_now = 0
-        self.evals = self._evals[0]
-
-    def _rows(self, buf: int) -> np.ndarray:
-        """The collected rows of buffer ``buf``: (collect + 1, row width), the root last."""
-        start = ab.EVALS + self.weights.layout.size
-        return self._evals[buf][start:].reshape(self.collect + 1, ab.row_width(self._col_k))
-
+        self._collection = Collection(self.weights.layout.size, leaf, self.collect)
+        self.evals = self._collection.buffers[0]
     def set_search(self, mode: str, flags: int | None = None) -> None:
         """``selective`` or ``plain``; ``flags`` (technique bits) overrides the mode's
         set, for measuring one technique against the others."""
@@ -432,12 +295,6 @@ class Engine:
         if self._armed:
             self.ctl[ab.C_STOP] = 1
 
-    def _cancel_timer(self) -> None:
-        """Cancel the move's clock (with ``_clock`` held)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
     def _time_up(self) -> None:
         """The move's clock ran out: a stop that the proof check may outlive (a stop
         asked for by a front end ends it too)."""
@@ -451,60 +308,14 @@ class Engine:
         """The move pondered on was played: the search running with ``Limits.ponder``
         now keeps the time budget of its limits, counted from now (thread-safe; a no-op
         when no search is pondering)."""
-        with self._clock:
-            if self._pondering:
-                self._pondering = False
-                self._start_clock(self._pending_budget)
+        self.clock.ponderhit()
 
-    def _start_clock(self, budget: float | None) -> None:
-        """Start the time budget of the move (call with ``_clock`` held)."""
-        self._move_budget = budget
-        self._budget_start = time.perf_counter()
-        if budget is not None:
-            self._timer = threading.Timer(budget, self._time_up)
-            self._timer.daemon = True
-            self._timer.start()
-
-    # -- searching ------------------------------------------------------------------
-
-    def _position(self, pos: Position | chess.Board | str | None) -> Position:
-        if isinstance(pos, Position):
-            p = pos
-        elif isinstance(pos, chess.Board):
-            p = Position.from_board(pos)
-            # Replay the board's moves so repetitions are known.
-            if pos.move_stack:
-                root = pos.root()
-                p = Position.from_board(root, self.variant)
-                for mv in pos.move_stack:
-                    p.push_uci(mv.uci())
-        else:
-            p = Position.from_fen(pos, self.variant)
-        if not spec.get(p.variant).same_rules(spec.get(self.variant)):
-            raise ValueError(f"position is {p.variant}, engine plays {self.variant}")
-        return p
-
-    def _time_plan(self, lim: Limits, pos: Position) -> tuple[float, float] | None:
-        """``(soft, hard)`` seconds for this move, or None without a time limit. The hard
-        limit stops the search; after the soft one no new iteration starts (scaled by how
-        stable the best move has been). A clock keeps TIME_MARGIN in reserve."""
-        if lim.infinite:
-            return None
-        if lim.movetime is not None:
-            t = max(0.0, lim.movetime)
-            return t, t
-        white = pos.turn
-        left = lim.wtime if white else lim.btime
-        if left is None:
-            return None
-        inc = lim.winc if white else lim.binc
-        usable = max(0.0, left - TIME_MARGIN)
-        # Moves still to play: as asked, else fewer as the game goes on (its phase).
-        togo = lim.movestogo or max(15, 45 - int(pos.st[core.FULLMOVE]) // 2)
-        soft = usable / togo + 0.75 * inc
-        hard = min(usable * 0.4 + inc * 0.5, soft * 4.0)
-        hard = max(0.001, min(hard, usable))
-        return min(soft, hard), hard
+    def _rearm(self, budget: float) -> None:
+        """Ready the search for another run within this move, with ``budget`` seconds
+        from now (the re-search after the proof check refutes a move)."""
+        self.ctl[ab.C_STOP] = 0
+        self._armed = self._stop_requested = self._timed_out = False
+        self.clock.restart(budget)
 
     def search(self, position: Position | chess.Board | str | None = None, depth: int | None = None,
                movetime: float | None = None, nodes: int | None = None, *,
@@ -524,7 +335,7 @@ class Engine:
         (its FEN and features: what learning needs and play does not).
         """
         self.load_compiled()
-        pos = self._position(position)
+        pos = to_position(position, self.variant)
         lim = limits or Limits()
         if depth is not None:
             lim.depth = depth
@@ -532,8 +343,8 @@ class Engine:
             lim.movetime = movetime
         if nodes is not None:
             lim.nodes = nodes
-        plan = self._time_plan(lim, pos)
-        check = self._check_share(lim, plan)
+        plan = time_plan(lim, pos)
+        check = shortcuts.check_share(self, lim, plan)
         # The alpha-beta search's plan: the move's, less the proof check's share.
         ab_plan = plan if plan is None or not check else (
             plan[0] * (1 - check), max(0.001, plan[1] - check * plan[0]))
@@ -545,26 +356,20 @@ class Engine:
                 raise ValueError("searchmoves: no move to search")
         self._prepare(pos, lim)
         start = time.perf_counter()
-        with self._clock:
-            self._pondering = lim.ponder
-            self._pending_budget = None if ab_plan is None else ab_plan[1]
-            self._move_budget = None
-            self._timed_out = False
-            if not lim.ponder:
-                self._start_clock(self._pending_budget)
+        self._timed_out = False
+        self.clock.arm(lim.ponder, None if ab_plan is None else ab_plan[1])
         try:
-            proved, allowed, proof_nodes = self._prove_root(pos, lim, plan, allowed, start)
+            proved, allowed, proof_nodes = shortcuts.prove_root(self, pos, lim, plan, allowed,
+                                                                start)
             if proved is not None and info is not None:
                 info(proved)
             result = proved or self._deepen(pos, lim, ab_plan, allowed, start, info)
             if proved is None and plan is not None and check:
-                result, checked = self._check_move(pos, lim, plan, allowed, start, info,
-                                                   result)
+                result, checked = shortcuts.check_move(self, pos, lim, plan, allowed, start,
+                                                       info, result)
                 proof_nodes += checked
         finally:
-            with self._clock:
-                self._cancel_timer()
-                self._pondering = False
+            self.clock.disarm()
             # A stop() that arrives before the next search starts must not be lost:
             # only the end of a search clears it (front ends call clear_stop()).
             self._armed = False
@@ -578,160 +383,8 @@ class Engine:
         result.nodes = int(self.ctl[ab.C_NODES]) + proof_nodes
         result.time = time.perf_counter() - start
         if self.collect:
-            result.collected = self._collected(self._done_col)
+            result.collected = self._collection.collected()
         return result
-
-    def _prove_root(self, pos: Position, lim: Limits, plan: tuple[float, float] | None,
-                    allowed: list[int] | None, start: float,
-                    ) -> tuple[SearchResult | None, list[int] | None, int]:
-        """With only a time limit (no depth or node limit, as UCI_Elo's; not pondering;
-        one line): the endgame tables' move where they know the position
-        (:meth:`_table_move`), else the opening book's (:meth:`_book_move`: a proved
-        win, or the moves it proves to lose left out), else with :attr:`proof_share`
-        the proof-number search,
-        for that share of the soft budget: a proved win
-        (among ``allowed``) is the result, with its mate distance; the root moves it
-        proves to lose leave ``allowed`` (unless every move does). Returns the result
-        (or None), the moves alpha-beta searches and the proof search's nodes."""
-        if plan is None or not self._timed_alone(lim, plan):
-            return None, allowed, 0
-        known = self._table_move(pos, allowed, start)
-        if known is None and self.own_book:
-            known, allowed = self._book_move(pos, allowed, start)
-        if known is not None or not self.proof_share:
-            return known, allowed, 0
-        from .pns import at_root
-        found, lost = at_root(self._proof_search(), pos, self.proof_share * plan[0],
-                              stop=lambda: self._stop_requested)
-        names = None if allowed is None else {move_to_uci(m) for m in allowed}
-        if found.best is not None and (names is None or found.best in names):
-            plies, line = found.plies, pos.copy()
-            result = SearchResult(found.best, ab.MATE - plies, found.pv, len(found.pv),
-                                  len(found.pv), found.nodes, time.perf_counter() - start,
-                                  mate=(plies + 1) // 2)
-            result._codes = [line.push_uci(m) for m in found.pv]  # type: ignore[attr-defined]
-            return result, allowed, found.nodes
-        if lost:
-            codes = allowed if allowed is not None else [int(m) for m in pos.legal_move_codes()]
-            kept = [m for m in codes if move_to_uci(m) not in lost]
-            allowed = kept or allowed
-        return None, allowed, found.nodes
-
-    @staticmethod
-    def _timed_alone(lim: Limits, plan: tuple[float, float] | None) -> bool:
-        """Whether the move has a time limit alone (no depth, node or mate limit, as
-        UCI_Elo's; not pondering or infinite; one line): where the proof searches run."""
-        return not (plan is None or lim.depth or lim.nodes or lim.ponder or lim.infinite
-                    or lim.multipv > 1 or lim.mate)
-
-    def _check_share(self, lim: Limits, plan: tuple[float, float] | None) -> float:
-        """The proof check's share of this move (:attr:`proof_check`), where
-        :meth:`_timed_alone` says the proof searches run."""
-        return self.proof_check if self._timed_alone(lim, plan) else 0.0
-
-    def _check_move(self, pos: Position, lim: Limits, plan: tuple[float, float],
-                    allowed: list[int] | None, start: float,
-                    info: Callable[[SearchResult], None] | None,
-                    result: SearchResult) -> tuple[SearchResult, int]:
-        """The proof check of the chosen move: the proof-number search, for the
-        opponent, of the position after it, in what is left of the move's time (its
-        share, within the hard limit). A move proved to lose is left out and the other
-        moves searched again with half of what is left, their choice checked in turn;
-        when every move is proved to lose, the one whose loss is longest, scored as the
-        mate it is. Not for a mate alpha-beta already sees, either way. Returns the
-        move's result (the moves proved to lose in its ``refuted``) and the proof
-        search's nodes."""
-        from .pns import PROVED
-        with self._clock:                # alpha-beta is done: its clock is not needed
-            self._cancel_timer()
-        deadline = min(time.perf_counter() + self.proof_check * plan[0], start + plan[1])
-        codes = allowed if allowed is not None else [int(m) for m in pos.legal_move_codes()]
-        refuted: dict[int, tuple[SearchResult, int]] = {}     # move: its result, plies
-        nodes = 0
-        while result.mate is None and not self._stopped_by_user():
-            # Its first chunk of expansions runs even with no time left, as alpha-beta's
-            # first iteration does: a short proof is always found, however loaded the
-            # machine (at most a move's worth of chunks, some milliseconds).
-            left = max(0.0, deadline - time.perf_counter())
-            move = int(result._codes[0])  # type: ignore[attr-defined]
-            after = pos.copy()
-            after.push(move)
-            found = self._proof_search().solve(after, seconds=left,
-                                               stop=self._stopped_by_user)
-            nodes += found.nodes
-            if found.status != PROVED:
-                break
-            refuted[move] = (result, found.plies)
-            rest = [m for m in codes if m not in refuted]
-            if not rest:
-                result, plies = max(refuted.values(), key=lambda rp: rp[1])
-                result.score, result.mate = -float(ab.MATE - plies - 1), -((plies + 2) // 2)
-                if info is not None:
-                    info(result)
-                break
-            # Half of what is left (its first iteration completes even with none left).
-            share = max(0.0, deadline - time.perf_counter()) / 2
-            self.ctl[ab.C_STOP] = 0
-            self._armed = self._stop_requested = self._timed_out = False
-            with self._clock:
-                self._start_clock(share)
-            result = self._deepen(pos, lim, (share, share), rest, start, info)
-        result.refuted = [move_to_uci(m) for m in refuted]
-        return result, nodes
-
-    def _proof_search(self) -> ProofSearch:
-        """The engine's proof-number search, made when first used."""
-        if self._proof is None:
-            from .pns import ProofSearch
-            self._proof = ProofSearch(1 << 19)
-        return self._proof
-
-    def _table_move(self, pos: Position, allowed: list[int] | None,
-                    start: float) -> SearchResult | None:
-        """The endgame tables' move (:mod:`search.endgame`) where the variant has them,
-        the position is in one already built (loaded before the first timed move, or
-        built earlier in the process: a table is never built on the clock) and every
-        move may be played: the quickest win, the slowest loss, or a move that holds
-        the draw."""
-        if not spec.get(self.variant).endgame_pieces or allowed is not None:
-            return None
-        from .endgame import tables
-        p = tables(self.variant).probe(pos, build=False)
-        line = [] if p is None else tables(self.variant).line(pos)
-        if p is None or not line:
-            return None
-        plies = max(p.plies, 1)
-        score = 0.0 if p.result == 0 else p.result * float(ab.MATE - plies)
-        mate = None if p.result == 0 else p.result * ((plies + 1) // 2)
-        result = SearchResult(line[0], score, line, len(line), len(line), 0,
-                              time.perf_counter() - start, mate=mate)
-        result._codes = [pos.copy().push_uci(line[0])]  # type: ignore[attr-defined]
-        return result
-
-    def _book_move(self, pos: Position, allowed: list[int] | None, start: float,
-                   ) -> tuple[SearchResult | None, list[int] | None]:
-        """The opening book's answer (:mod:`search.book`): its shortest proved win among
-        ``allowed``, scored as the mate it is, or None and ``allowed`` less the moves it
-        proves to lose (unless every move does)."""
-        from .book import BookError, shipped_book
-        try:
-            book = shipped_book(self.variant)
-        except BookError:                   # said once, by load_compiled
-            return None, allowed
-        entry = None if book is None else book.probe(pos)
-        if entry is None:
-            return None, allowed
-        names = None if allowed is None else {move_to_uci(m) for m in allowed}
-        win = entry.best_win(names)
-        if win is not None:
-            move, plies = win
-            result = SearchResult(move, ab.MATE - plies, [move], 1, 1, 0,
-                                  time.perf_counter() - start, mate=(plies + 1) // 2)
-            result._codes = [pos.copy().push_uci(move)]  # type: ignore[attr-defined]
-            return result, allowed
-        codes = allowed if allowed is not None else [int(m) for m in pos.legal_move_codes()]
-        kept = [m for m in codes if move_to_uci(m) not in entry.losses]
-        return None, (kept or allowed)
 
     def _max_depth(self, lim: Limits, budget: float | None) -> int:
         """The deepest iteration: as asked, else unbounded under a clock, a node limit
@@ -769,13 +422,12 @@ class Engine:
         ctl[ab.C_COLLECT] = (0 if not self.collect else ab.COLLECT_QUIESCENCE
                              if self.collect_quiescence else ab.COLLECT_INTERIOR)
         ctl[ab.C_NFEAT] = self.weights.layout.size
-        ctl[ab.C_COL_K] = self._col_k
+        ctl[ab.C_COL_K] = self._collection.k
         ctl[ab.C_COL_ROWS] = self.collect
         # The sample's own random numbers: collecting never changes the tie-breaks.
         ctl[ab.C_COL_RNG] = (self.seed * 104729 + self._searches * 7 + 3) % (1 << 62)
         self._searches += 1
-        # The buffer that holds the last completed iteration's nodes, and its counts.
-        self._done_col: tuple[int, int, int, int] | None = None
+        self._collection.done = None
 
     def _deepen(self, pos: Position, lim: Limits, plan: tuple[float, float] | None,
                 allowed: list[int] | None, start: float,
@@ -811,8 +463,7 @@ class Engine:
             for line in lines:
                 line.nodes, line.time = int(ctl[ab.C_NODES]), elapsed
             if self.collect:
-                self._done_col = (self._col_now, int(ctl[ab.C_STORED]), int(ctl[ab.C_SEEN]),
-                                  int(ctl[ab.C_OVERFLOW]))
+                self._collection.complete(ctl)
             result = lines[0]
             result.lines = lines
             best_code = result._codes[0]  # type: ignore[attr-defined]
@@ -839,12 +490,7 @@ class Engine:
         taken: list[int] = []
         if self.collect:
             # Fill the buffer that does not hold the last completed iteration.
-            now = 1 - self._done_col[0] if self._done_col else 0
-            self._evals[now][0] = self.evals[0]
-            self.evals = self._evals[now]
-            self._col_now = now
-            ctl[ab.C_SEEN] = ctl[ab.C_STORED] = ctl[ab.C_OVERFLOW] = 0
-            self._rows(now)[-1, ab.R_KIND] = 0.0      # no root yet
+            self.evals = self._collection.start_iteration(self.evals, ctl)
         for k in range(n_lines):
             if allowed is None and k == 0:
                 ctl[ab.C_ROOT_N] = 0           # every legal move
@@ -875,35 +521,14 @@ class Engine:
             return True
         if lim.mate and result.mate is not None and 0 < result.mate <= lim.mate:
             return True
-        with self._clock:
-            started = self._move_budget is not None
-            since = time.perf_counter() - self._budget_start
-        if plan is not None and started and lim.movetime is None:
+        since = self.clock.running_for()
+        if plan is not None and since is not None and lim.movetime is None:
             # A best move that keeps changing earns more time, a settled one less; an
             # iteration that would not end before the soft limit is not started (each
             # costs a few times the one before).
             scale = 1.3 if stable == 0 else (0.9 if stable < 3 else 0.6)
             return since > 0.5 * plan[0] * scale
         return False
-
-    def _collected(self, done: tuple[int, int, int, int] | None) -> Collected:
-        """The nodes of the last completed iteration (none without one)."""
-        k = self._col_k
-        if done is None:
-            return Collected.empty(k)
-        buf, stored, seen, overflow = done
-        col = self._rows(buf)
-        rows = col[:stored]
-        if col[-1, ab.R_KIND]:
-            rows = np.concatenate([rows, col[-1:]])
-        rows = rows[rows[:, ab.R_KIND] != 0]        # rows a feature overflow emptied
-        nnz = rows[:, ab.R_NNZ].astype(np.int64)
-        used = np.arange(k)[None, :] < nnz[:, None]
-        index = np.where(used, rows[:, ab.R_FEAT:ab.R_FEAT + k], 0).astype(np.int64)
-        x = np.where(used, rows[:, ab.R_FEAT + k:], 0.0)
-        return Collected(index, x, rows[:, ab.R_VALUE].copy(),
-                         rows[:, ab.R_KIND].astype(np.int8), rows[:, ab.R_PLY].astype(np.int64),
-                         rows[:, ab.R_DEPTH].astype(np.int64), seen, overflow)
 
     def _root(self, depth: int, ties: bool, prev_best: int, prev_score: float | None) -> int:
         """One root search; with ``prev_score`` (and aspiration on, from depth 4, not for
@@ -933,7 +558,7 @@ class Engine:
             prev_best = int(self.pv[0, 0])
 
     def _state(self) -> tuple[Rows, Memory, Line, np.ndarray, Eval]:
-        """The search's arrays as :mod:`search.state` groups them: rows, memory, line,
+        """The search's arrays as :mod:`search.alphabeta.state` groups them: rows, memory, line,
         control vector and evaluation."""
         return (Rows(self.bbs, self.sts, self.evals, self.moves, self.mscores),
                 Memory(self.tt, self.killers, self.history),
@@ -984,7 +609,7 @@ class Engine:
         if terminal:
             t = ab.terminal_score(leaf.bb, leaf.st, 0)
             leaf_score = float(t if leaf.turn else -t)
-        elif codes and self._drawn_in_search(leaf):
+        elif codes and drawn_in_search(leaf):
             terminal, leaf_score = True, 0.0
         else:
             leaf_score = self.static_eval(leaf)
@@ -993,14 +618,3 @@ class Engine:
         result.leaf_terminal = bool(terminal)
         result.leaf_features = feature_vector(leaf.bb, leaf.st, self.weights.layout)
         result.leaf_position = leaf
-
-    @staticmethod
-    def _drawn_in_search(leaf: Position) -> bool:
-        """Whether the search scored this PV leaf as a draw by rule (50 moves, a
-        repetition, insufficient material), exactly as :func:`alphabeta.negamax` does."""
-        st, bb = leaf.st, leaf.bb
-        keys = np.array([f.key for f in leaf._history] + [leaf.key], dtype=np.uint64)
-        if core.rule_draw(st, keys, len(keys) - 1, keys[-1], 0):
-            return True
-        pieces = int(bb[core.OCC] | bb[core.OCC + 1]).bit_count()
-        return pieces <= 6 and bool(core.is_insufficient_material(bb, st))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from variants import Position
 
-    from .engine import Engine, Limits, SearchResult
+    from ..alphabeta.engine import Engine, Limits, SearchResult
 
 
 class Output:
@@ -81,7 +81,7 @@ class Warmup:
     the front end can answer its handshake at once and still be quick on the first
     ``go``: the front ends :meth:`wait` for it before ``readyok``, before the full
     XBoard features and before any command that needs the engine. ``job`` defaults to
-    :func:`search.warm.front_end`; an exception it raises is kept in :attr:`error`."""
+    :func:`search.protocol.warm.front_end`; an exception it raises is kept in :attr:`error`."""
 
     def __init__(self, job: Callable[[], None] = _front_end) -> None:
         self.error: BaseException | None = None

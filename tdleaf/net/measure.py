@@ -24,6 +24,7 @@ and log-likelihood with a paired bootstrap interval over positions and seeds.
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ class Runner:
     with its name and its teacher (evaluation, depth) when it says."""
 
     def __init__(self, spec: str, variant: str) -> None:
-        from search.network import SHIPPED, open_network
+        from search.mcts.network import SHIPPED, open_network
         path = Path(spec)
         self.network: Any = None
         self.net: Any = None
@@ -49,7 +50,7 @@ class Runner:
             self.name = f"{spec} ({self.network.path.name})" if spec == SHIPPED else path.name
             self.teacher = (meta.get("teacher", "default"), int(meta.get("depth", 0)))
             return
-        from tdleaf.learn.net import load_checkpoint, torch_module
+        from tdleaf.net.train import load_checkpoint, torch_module
         self.torch = torch_module()
         self.net, info = load_checkpoint(path, variant)
         self.name = path.name
@@ -66,7 +67,7 @@ class Runner:
 def score_rows(runner: Runner, rows: list[Any], variant: str) -> dict[str, np.ndarray]:
     """Per position: whether the network's most likely move is the label (``hit``), the
     label's log-probability (``loglik``) and the network's value (``value``)."""
-    from search import encoding as enc
+    from search.mcts import encoding as enc
     from variants import Position
 
     hit, loglik, values = [], [], []
@@ -90,9 +91,8 @@ def evaluate_net(spec: str, variant: str, positions: str | None = None,
                  teacher: bool = True) -> dict[str, Any]:
     """The network ``spec`` on the labelled positions (default: the variant's), beside
     the prior at depths 0 and 1, the uniform policy and (``teacher``) its teacher."""
-    from .prior import calibration, measure
-    from .prior_data import data_path, label_of, read_labelled
-    from .teacher import teacher_hits
+    from ..play.labels import data_path, label_of, read_labelled
+    from .prior_quality import calibration, measure
 
     path = Path(positions) if positions else data_path(variant)
     rows = read_labelled(path)
@@ -167,7 +167,7 @@ def compare_nets(a: list[str], b: list[str], variant: str, positions: str | None
     """Networks ``a`` against networks ``b`` (each a group of training seeds) on the same
     labelled positions: each network's top-1 and log-likelihood, each group's mean, and
     ``b - a`` with its paired bootstrap interval (:func:`paired_bootstrap`)."""
-    from .prior_data import data_path, label_of, read_labelled
+    from ..play.labels import data_path, label_of, read_labelled
 
     path = Path(positions) if positions else data_path(variant)
     rows = read_labelled(path)
@@ -203,3 +203,21 @@ def format_comparison(r: dict[str, Any]) -> str:
                  f"{ll['b_minus_a']:+.3f} [{ll['ci95'][0]:+.3f}, {ll['ci95'][1]:+.3f}] "
                  f"(95%, paired bootstrap over positions and seeds, {r['replicates']} replicates)")
     return "\n".join(lines)
+
+
+def teacher_hits(variant: str, depth: int, rows: list[Any], weights: str | None = None,
+                 engine: Any = None) -> tuple[np.ndarray, float]:
+    """Whether the depth-``depth`` search plays each row's label move, and the mean
+    seconds a search (one search a position, a fresh game each)."""
+    from search import Engine
+    if engine is None:
+        engine = Engine(variant, weights, hash_mb=16, search="selective")
+        engine.load_compiled()
+    hits, seconds = np.zeros(len(rows), dtype=bool), 0.0
+    for i, r in enumerate(rows):
+        engine.new_game(0)
+        t0 = time.perf_counter()
+        found = engine.search(r.fen, depth=depth, leaf=False)
+        seconds += time.perf_counter() - t0
+        hits[i] = found.move == r.bm
+    return hits, seconds / max(1, len(rows))

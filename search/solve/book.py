@@ -1,7 +1,7 @@
 """An opening book built by the proof-number search itself, as Nilatac built its own.
 
 Every position within a few plies of a variant's start (transpositions once) is given
-to :class:`search.pns.ProofSearch` with a node budget: first for a forced win of the
+to :class:`search.solve.pns.ProofSearch` with a node budget: first for a forced win of the
 side to move (its winning moves are the book's ``wins``), and when none is proved, for
 the opponent's wins after each move (those moves are the book's ``losses``). Each
 proof is then carried to the positions before it: a move into a position whose side to
@@ -9,7 +9,7 @@ move has a proved win is a loss, a move into one where every move loses a win. A
 position with nothing proved is left out. The build does not load the endgame tables
 saved on disk, so a book does not depend on what a machine has built. The book
 keeps proofs only, never preferences: an
-engine that consults it (:attr:`search.engine.Engine.own_book`, on a timed move, as
+engine that consults it (:attr:`search.alphabeta.engine.Engine.own_book`, on a timed move, as
 it consults the endgame tables) plays its shortest proved win, else searches the moves
 it does not refute.
 
@@ -27,15 +27,16 @@ from pathlib import Path
 from typing import Any
 
 from variants import Position, spec
+from variants.errors import TdleafError
 
-from . import shipped
-from .files import write_json
+from .. import shipped
+from ..files import write_json
 
 #: The file format's version (``format`` in the file).
 FORMAT = 1
 
 
-class BookError(ValueError):
+class BookError(TdleafError, ValueError):
     """A book file that cannot be read, or one for another variant or settings."""
 
 

@@ -12,7 +12,7 @@ the score (the leaf TDLeaf learns from). The variants' rules reach it as flags
 variant's code.
 
 Scores are floats in pawns from the side to move's point of view; a won game is
-``MATE - ply``. The search's arrays travel in the groups of :mod:`search.state` (rows,
+``MATE - ply``. The search's arrays travel in the groups of :mod:`search.alphabeta.state` (rows,
 memory, line, evaluation) beside the control vector ``ctl``, which carries counters,
 limits and the stop flag (another thread may set it while the search runs without the
 GIL). :func:`negamax` is one recursive function (quiescence included: numba cannot load
@@ -37,8 +37,8 @@ from variants import core
 from variants.bits import KING_ATTACKS, lsb, popcount
 from variants.nrt import unmanaged
 
-from .kernels.classic import evaluate_delta, features
-from .kernels.dispatch import leaf_features, leaf_score
+from ..kernels.classic import evaluate_delta, features
+from ..kernels.dispatch import leaf_features, leaf_score
 from .see import see
 from .state import Eval, Line, Memory, Rows
 
@@ -68,7 +68,7 @@ C_FLAGS, C_NULL_PLY, C_ROOT_DEPTH = 9, 10, 11
 C_COLLECT, C_SEEN, C_STORED, C_COL_RNG, C_REDUCED, C_OVERFLOW = 12, 13, 14, 15, 16, 17
 C_NFEAT, C_COL_K, C_COL_ROWS = 18, 19, 20
 # The futility and razoring margins, thousandths of a pawn per ply of depth (the
-# evaluation's own: search.engine.search_margins).
+# evaluation's own: search.alphabeta.engine.search_margins).
 C_FUTILITY, C_RAZOR = 21, 22
 N_CTL = 23
 MARGIN_UNIT = 0.001
@@ -736,7 +736,7 @@ def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
     """The value of the node at ``ply`` for the side to move: PVS to ``depth``, then
     quiescence (``depth`` <= 0, ``-depth`` counts its plies), in this same function:
     numba cannot load from its cache a recursive function calling another recursive one.
-    The state it reads and writes is grouped as :mod:`search.state` describes."""
+    The state it reads and writes is grouped as :mod:`search.alphabeta.state` describes."""
     line.pvlen[ply] = ply
     # Flags of the recursive calls are not literals: numba would compile a specialisation
     # per literal, which its cache cannot load back (segfault).
@@ -920,7 +920,7 @@ def search_root(depth, ties, prev_best, root_only, root_scores, rows, mem, line,
     (seeded by ``ctl[C_RNG]``). The window ``(alpha_in, beta_in)`` is an aspiration
     window (-INF, INF for none): a best score at or below ``alpha_in`` or at or above
     ``beta_in`` is only a bound, and the caller searches again. The state (``rows``,
-    ``mem``, ``line``, ``ctl``, ``ev``) is grouped as :mod:`search.state` says. With
+    ``mem``, ``line``, ``ctl``, ``ev``) is grouped as :mod:`search.alphabeta.state` says. With
     ``ctl[C_COLLECT]`` the nodes are recorded in the tail of ``rows.evals`` (see EVALS
     and :func:`_collect`; the root in its own row, unless the root moves are
     restricted)."""

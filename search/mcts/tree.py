@@ -1,4 +1,4 @@
-"""The MCTS tree in flat arrays, and its playouts in numba (:mod:`search.mcts` drives it).
+"""The MCTS tree in flat arrays, and its playouts in numba (:mod:`search.mcts.driver` drives it).
 
 A node is an index into the node arrays, an edge (a legal move of a node) an index into
 the edge arrays; a node's edges are ``first[i] .. first[i] + count[i]``, made when the
@@ -13,7 +13,7 @@ hands back a batch of leaves for one evaluator call; :func:`expand` and
 prove some won at once, :func:`finish` backs the batch up. A new node whose position an
 expanded node already holds (a transposition; ``cache`` maps repetition keys to nodes)
 takes that node's priors and value without an evaluation. Terminal positions and draws by repetition or the 50-move rule are exact and
-proven (:func:`prove`), as the module docstring of :mod:`search.mcts` describes.
+proven (:func:`prove`), as the module docstring of :mod:`search.mcts.driver` describes.
 
 Plain numba functions over tuples of arrays (``nodes``, ``edges``; :class:`Tree` holds
 them), so that they compile once into the cache.
@@ -46,7 +46,7 @@ OK, FULL = 0, 1
 
 
 def settings(puct: Any, virtual_loss: float, uniform: bool = False) -> np.ndarray:
-    """The settings array the kernels read, from a :class:`search.mcts.PUCT` (``q_init``
+    """The settings array the kernels read, from a :class:`search.mcts.driver.PUCT` (``q_init``
     ``"parent"``: first play urgency; a ``u_min_divisor`` of None: no schedule; a
     ``check_factor`` of 0: no check enhancement). ``uniform``: the trivial evaluator,
     applied where a leaf is found, inside :func:`collect`."""
@@ -457,7 +457,7 @@ def expand(nodes, edges, leaf, probs, v, cache, cfg, scratch):
 @njit(cache=True)
 def expand_logits(nodes, edges, leaves, n, logits, values, cache, cfg, scratch):
     """:func:`expand` the first ``n`` leaves from a network's policy logits over the move
-    map (:mod:`search.encoding`): the softmax over each leaf's legal moves."""
+    map (:mod:`search.mcts.encoding`): the softmax over each leaf's legal moves."""
     nst, first, count = nodes[1], nodes[2], nodes[3]
     move = edges[0]
     buf = np.zeros(core.MAX_MOVES)

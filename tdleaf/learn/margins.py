@@ -98,7 +98,7 @@ def swings(variant: str, weights: Any, fens: list[str],
     ``gain`` (n, 1), ``gap`` (n, 3), ``change`` (n, 3), in pawns for the side to move;
     NaN rows for positions left out."""
     from search import Engine
-    from search.alphabeta import MATE_BOUND
+    from search.alphabeta.negamax import MATE_BOUND
     from variants import movegen
     from variants.position import Position
 
@@ -208,10 +208,10 @@ def bench_margins(variants: list[str], weights: str | None = None,
     ``weights`` (default: each variant's default evaluation) is measured against
     ``reference``. With ``save``, the refitted margins of the techniques the variant uses
     go into the weights' ``meta`` (:func:`search.layout.save_meta`), which the engine
-    then plays (:func:`search.engine.search_margins`)."""
-    from search.engine import MARGINS_META, search_margins
+    then plays (:func:`search.alphabeta.engine.search_margins`)."""
+    from search.alphabeta.engine import MARGINS_META, search_margins
     from search.layout import load_weights, save_meta, weights_or_default
-    from tdleaf.bench.prior_data import data_path, read_labelled
+    from tdleaf.play.labels import data_path, read_labelled
 
     rows = []
     t0 = time.perf_counter()

@@ -34,7 +34,7 @@ def rules(variant: str = "chess", perft_depth: int = 2) -> None:
 def search(variant: str = "chess", mode: str = "selective", depth: int = 2) -> None:
     """One alpha-beta search (with quiescence, the evaluation and the leaf's features)
     in ``mode`` from the start position of ``variant``."""
-    from .engine import Engine, ensure_compiled
+    from ..alphabeta.engine import Engine, ensure_compiled
 
     ensure_compiled()
     Engine(variant, WEIGHTS, hash_mb=1, search=mode).search(None, depth=depth)
@@ -43,7 +43,7 @@ def search(variant: str = "chess", mode: str = "selective", depth: int = 2) -> N
 def leaf_blocks(variant: str = "chess", depth: int = 2) -> None:
     """The search with every registered leaf block (``--features psq+BLOCK...``): numba
     compiles it apart from the classic search, which has no leaf-block code at all."""
-    from .engine import search_with_leaf_blocks
+    from ..alphabeta.engine import search_with_leaf_blocks
 
     search_with_leaf_blocks(variant, depth)
 
@@ -55,9 +55,9 @@ def evaluation(variant: str = "chess") -> None:
 
     from variants import Position
 
-    from .evaluation.value_sets import value_set
-    from .kernels.classic import evaluate, evaluate_delta
-    from .kernels.dispatch import feature_vector, sparse_features
+    from ..evaluation.value_sets import value_set
+    from ..kernels.classic import evaluate, evaluate_delta
+    from ..kernels.dispatch import feature_vector, sparse_features
 
     w = np.ascontiguousarray(value_set(WEIGHTS, variant).w, dtype=np.float64)
     parent = Position.start(variant)
@@ -71,7 +71,7 @@ def evaluation(variant: str = "chess") -> None:
 
 def prior(variant: str = "chess") -> None:
     """The heuristic prior (policy and value of a batch of positions)."""
-    from .prior import HeuristicPrior
+    from ..mcts.prior import HeuristicPrior
 
     HeuristicPrior(variant, WEIGHTS).batch([None])
 
@@ -80,7 +80,7 @@ def encoding(variant: str = "chess") -> None:
     """The network encoding: planes and move indices of the start position."""
     from variants import Position
 
-    from . import encoding as enc
+    from ..mcts import encoding as enc
     pos = Position.start(variant)
     enc.planes(pos)
     enc.legal_indices(pos)
@@ -88,25 +88,25 @@ def encoding(variant: str = "chess") -> None:
 
 def mcts(variant: str = "chess", playouts: int = 16) -> None:
     """A few MCTS playouts over the heuristic prior."""
-    from .mcts import MCTS
+    from ..mcts.driver import MCTS
 
     MCTS(variant, weights=WEIGHTS).search(None, playouts=playouts)
 
 
 def proof() -> None:
-    """The proof-number search (:func:`search.pns.load`)."""
-    from .pns import load
+    """The proof-number search (:func:`search.solve.pns.load`)."""
+    from ..solve.pns import load
 
     load()
 
 
 def endgame(build_all: bool = False) -> None:
-    """The endgame tables' code (:mod:`search.endgame`), by building the smallest table;
+    """The endgame tables' code (:mod:`search.solve.endgame`), by building the smallest table;
     with ``build_all``, every table of every set of rules that has them, saved where
     the engine loads them before its first timed move."""
     from variants.spec import VARIANTS, get
 
-    from .endgame import material_key, tables
+    from ..solve.endgame import material_key, tables
 
     for v in VARIANTS:
         if get(v).endgame_pieces:
@@ -127,6 +127,6 @@ def front_end() -> None:
     the rules of positions and moves, and the alpha-beta search (both modes run the
     same compiled code)."""
     rules("chess", perft_depth=0)
-    from .engine import ensure_compiled
+    from ..alphabeta.engine import ensure_compiled
 
     ensure_compiled()

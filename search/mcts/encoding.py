@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from variants import Position, core
+from variants.errors import TdleafError
 from variants.position import move_to_uci
 from variants.rules import POCKETS, RULE_SETS
 
@@ -127,7 +128,7 @@ def mirrorable(x: np.ndarray) -> np.ndarray:
     return np.asarray(~x[:, P_CASTLING:P_CASTLING + 4, 0, 0].any(axis=1))
 
 
-class EncodingError(ValueError):
+class EncodingError(TdleafError, ValueError):
     """Data or a network made with another encoding, or a move the position has not."""
 
 

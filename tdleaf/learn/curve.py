@@ -38,6 +38,7 @@ from search.layout import Weights, WeightsError, load_weights
 from tdleaf.backend import Backend
 from tdleaf.learn.config import LearnConfig, LearnError, initial_weights, run_layout
 from tdleaf.learn.runs import CPU_FIELD, run_dir, snapshot_path, snapshot_schedule
+from variants.errors import TdleafError
 
 #: The folder of a result folder where its curve's matches go; ``curve.json`` is beside it.
 CURVE_DIR = "curve"
@@ -45,7 +46,7 @@ _SNAPSHOT = re.compile(r"^weights-(\d+)\.json$")
 _LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
-class CurveError(ValueError):
+class CurveError(TdleafError, ValueError):
     """A folder that has no learning curve to measure, or settings that cannot be used."""
 
 

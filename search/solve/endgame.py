@@ -7,7 +7,7 @@ castling rights, no en passant capture) with either side to move: its value for 
 side to move under best play and its distance in plies, the winner playing the
 quickest win and the loser the slowest loss (distance to the end of the game, as the
 variants end it: a side without pieces or stalemated). The values are python-chess's:
-terminals come from :func:`search.prior.outcome_value` and moves from the rules'
+terminals come from :func:`search.mcts.prior.outcome_value` and moves from the rules'
 move generator, both tested against python-chess.
 
 A material's table is built the first time it is asked for, after the tables its
@@ -47,13 +47,14 @@ from numba.core.dispatcher import Dispatcher
 from numba.typed import Dict
 
 from variants import Position, core, jitcache, spec
+from variants.errors import TdleafError
 from variants.position import move_to_uci
 
-from .files import write_bytes
-from .prior import outcome_value
-from .shipped import user_data_dir
+from ..files import write_bytes
+from ..mcts.prior import outcome_value
+from ..shipped import user_data_dir
 
-_ROOT = Path(__file__).resolve().parent.parent   # the folder of the packages
+_ROOT = Path(__file__).resolve().parents[2]   # the folder of the packages
 
 #: Values (int16) for the side to move: ``d + 1`` wins in ``d`` plies, ``-(d + 1)``
 #: loses in ``d`` plies, 0 is a draw. While building, UNKNOWN; a square assignment that
@@ -364,7 +365,7 @@ def new_tables() -> Any:
 # --------------------------------------------------------------------------------------
 
 
-class TableError(ValueError):
+class TableError(TdleafError, ValueError):
     """A variant without endgame tables, or a material beyond them."""
 
 
@@ -510,7 +511,7 @@ def table_sources() -> list[str]:
     """The files a table's values depend on, as ``"package/file.py"`` names: every file
     of the rules (``variants``, walked whole) and every file the builder's compiled code
     reads (this module's compiled functions followed down their calls: the outcomes of
-    search/prior.py, ...), found by walking, not named here."""
+    search/mcts/prior.py, ...), found by walking, not named here."""
     compiled = [obj for obj in globals().values()
                 if isinstance(obj, Dispatcher) and obj.py_func.__module__ == __name__]
     return sorted(set(jitcache.package_sources(_ROOT, ("variants",)))

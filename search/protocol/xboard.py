@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 from variants.errors import VariantError
 from variants.spec import by_xboard, xboard_names
 
-from .modes import SEARCHES
-from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
+from ..alphabeta.modes import SEARCHES
+from .session import BackgroundSearch, Output, Session, Warmup, stdin_lines
 
 if TYPE_CHECKING:
     from variants import Position
 
-    from .engine import Limits, SearchResult
+    from ..alphabeta.engine import Limits, SearchResult
 
 _IGNORED = {"xboard", "accepted", "rejected", "random", "hard", "easy", "computer", "name",
             "rating", "ics", "post", "nopost", "draw", "result", "white", "black", "cores",
@@ -93,13 +93,13 @@ class XBoardEngine(Session):
     def engine(self) -> Any:
         if self._engine is None:
             if self.search_mode == "mcts":
-                from .mcts import MCTS
-                from .network import resolve
+                from ..mcts.driver import MCTS
+                from ..mcts.network import resolve
                 network = resolve(self.net, self.variant, lambda text: self.out(f"# {text}"))
                 self._engine = MCTS(self.variant, network, weights=self.weights)
                 self._engine.load_compiled()     # here, not on the first move's clock
             else:
-                from .engine import Engine
+                from ..alphabeta.engine import Engine
                 self._engine = Engine(self.variant, self.weights, hash_mb=self.hash_mb,
                                       search=self.search_mode)
                 self._engine.load_compiled()     # with leaf blocks, a search loaded apart
@@ -313,7 +313,7 @@ class XBoardEngine(Session):
     # -- thinking -------------------------------------------------------------------
 
     def _limits(self) -> Limits:
-        from .engine import Limits
+        from ..alphabeta.engine import Limits
         assert self.position is not None
         lim = Limits(depth=self.depth)
         if self.st is not None:

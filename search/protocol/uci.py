@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 from variants.errors import VariantError
 from variants.spec import ALIASES, SPECS, by_uci
 
+from ..alphabeta.modes import SEARCHES
 from . import strength
-from .modes import SEARCHES
-from .protocol import BackgroundSearch, Output, Session, Warmup, stdin_lines
+from .session import BackgroundSearch, Output, Session, Warmup, stdin_lines
 
 if TYPE_CHECKING:
     from variants import Position
 
-    from .engine import SearchResult
+    from ..alphabeta.engine import SearchResult
 
 NAME = "tdleaf"
 AUTHOR = "the tdleaf developers"
@@ -116,8 +116,8 @@ OPTIONS: tuple[Option, ...] = (
 def options_help(width: int = 88) -> str:
     """The options of :data:`OPTIONS` as ``tdleaf uci --help`` lists them (this loads
     the weight-set names, so it costs what importing the value and reference sets costs)."""
-    from .evaluation.reference_sets import REFERENCE_SETS
-    from .evaluation.value_sets import VALUE_SETS
+    from ..evaluation.reference_sets import REFERENCE_SETS
+    from ..evaluation.value_sets import VALUE_SETS
     sets = ", ".join(tuple(VALUE_SETS) + tuple(REFERENCE_SETS))
     pad = max(len(o.name) for o in OPTIONS) + 4
     lines = []
@@ -138,7 +138,7 @@ _GO_FLAGS = ("infinite", "ponder")
 
 
 def parse_go(args: list[str]) -> tuple[dict[str, Any], list[str] | None]:
-    """``go``'s arguments as :class:`search.engine.Limits` fields (times in seconds)
+    """``go``'s arguments as :class:`search.alphabeta.engine.Limits` fields (times in seconds)
     and the search moves (None: all). Raises ValueError, naming the argument, for an
     unknown or repeated-without-value word and for a value that is not a whole number
     or is below what it may be (negative; 0 for depth, nodes, movestogo, mate)."""
@@ -242,13 +242,13 @@ class UciEngine(Session):
         if self._engine is None:
             weights = None if self.weights_spec == "default" else self.weights_spec
             if self.search_mode == "mcts":
-                from .mcts import MCTS
-                from .network import resolve
+                from ..mcts.driver import MCTS
+                from ..mcts.network import resolve
                 network = resolve(self.net_spec, self.variant, self.info, threads=NET_THREADS)
                 self._engine = MCTS(self.variant, network, weights=weights)
                 self._engine.load_compiled()     # here, not on the first move's clock
             else:
-                from .engine import Engine
+                from ..alphabeta.engine import Engine
                 mode = self.search_mode
                 if self.limit_strength and strength.has_ladder(self.variant):
                     mode = strength.ladder_search(self.variant)   # as the ladder measured it
@@ -285,7 +285,7 @@ class UciEngine(Session):
         if not self.limit_strength or self.search_mode == "mcts":
             self._warned = None
             return
-        from .evaluation.weights import weights_digest
+        from ..evaluation.weights import weights_digest
         digest = weights_digest(weights.w)
         key = (self.variant, source, digest)
         if key == self._warned:
@@ -374,7 +374,7 @@ class UciEngine(Session):
         elif name == "weights":
             spec = value or "default"
             if spec != "default":
-                from .engine import Engine
+                from ..alphabeta.engine import Engine
                 Engine(self.variant, spec, hash_mb=1)   # validate now, report now
             self.weights_spec = spec
             self._engine = None
@@ -454,7 +454,7 @@ class UciEngine(Session):
     def cmd_go(self, args: list[str]) -> None:
         fields, searchmoves = parse_go(args)     # a refused go leaves any search running
         self._stop_search()
-        from .engine import Limits
+        from ..alphabeta.engine import Limits
         lim = Limits(multipv=self.multipv, **fields)
         position = self.position
         if position is None:
@@ -519,7 +519,7 @@ class UciEngine(Session):
         return legal
 
     def _info(self, r: Any) -> None:
-        from .engine import SearchResult
+        from ..alphabeta.engine import SearchResult
         if not isinstance(r, SearchResult):          # an MCTS snapshot
             self.out("info " + r.uci_info())
             return
@@ -542,7 +542,7 @@ class UciEngine(Session):
             self.out("bestmove 0000")
             return
         assert result is not None
-        from .engine import SearchResult
+        from ..alphabeta.engine import SearchResult
         if not isinstance(result, SearchResult) and result.move is not None:
             self.out("info " + result.uci_info())      # MCTS: its final statistics
         if result.move is None:

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from search.prior import HeuristicPrior
+from search.mcts.prior import HeuristicPrior
 from tdleaf.play.epd import read_epd
 from tdleaf.play.gamefiles import pgn_positions
 
@@ -18,7 +18,7 @@ CHUNK = 64
 
 def score_json(s: float) -> float | str:
     """A move's score for JSON: pawns, or ``"win in N plies"`` / ``"loss in N plies"``."""
-    from search.alphabeta import MATE, MATE_BOUND
+    from search.alphabeta.negamax import MATE, MATE_BOUND
     if s > MATE_BOUND:
         return f"win in {round(MATE - s)} plies"
     if s < -MATE_BOUND:
