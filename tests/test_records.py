@@ -7,7 +7,7 @@ A path under ``runs/`` is evidence unless it carries a marker that it is a comma
 example (RESULTS.md, "How the numbers were made", states the same rule):
 
 - ``runs/mine/...``: what a reader's own command would write;
-- a placeholder: capitals after ``runs/`` (``runs/screen31/V-psq-BLOCK``), ``<...>``,
+- a placeholder: capitals after ``runs/`` (``runs/blocks/screening/V-psq-BLOCK``), ``<...>``,
   ``{a,b}``, ``*`` or ``...``, or a trailing ``-`` (a folder name's prefix);
 - ``runs/NAME``, one level down: the output folder of a command example (evidence always
   lies two levels down, ``runs/KIND/NAME``);
@@ -77,7 +77,7 @@ def test_the_check_finds_a_missing_path(tmp_path: Path) -> None:
     (tmp_path / "runs" / "matches" / "kept.pgn.gz").write_bytes(b"")
     text = ("Played into `runs/matches/kept.pgn` (gzipped) and runs/matches/lost.pgn.\n"
             "tdleaf learn --out runs/zh-psq; tdleaf learn --out runs/mine/curves/atomic\n"
-            "tdleaf match ... --pgn runs/screen31/V-psq-BLOCK-vs-shipped.pgn runs/curves/a-*\n"
+            "tdleaf match ... --pgn runs/blocks/screening/V-psq-BLOCK-vs-shipped.pgn runs/curves/a-*\n"
             "TDLEAF_DATA=runs/ladders/user tdleaf ladder --remeasure; runs/atomic-material-.../x\n")
     assert missing_evidence(text, tmp_path) == ["1: runs/matches/lost.pgn"]
 

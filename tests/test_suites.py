@@ -12,7 +12,7 @@ from tdleaf.cli import main
 
 from helpers_engines import require_engine
 
-# Round 2 of runs/eqtime31/suicide-set-vs-sjeng.pgn: Sjeng won, tdleaf had Black.
+# Round 2 of runs/blocks/equal-time/suicide-set-vs-sjeng.pgn: Sjeng won, tdleaf had Black.
 GAME = """[Event "tdleaf match"]
 [Round "2"]
 [White "Sjeng 11.2"]

@@ -1,9 +1,9 @@
 # Issue 64, item 6: the two suites of suicide positions from real games against Sjeng 11.2
-# (runs/eqtime31/suicide-set-vs-sjeng.pgn: 200 games at 1 s a move, tdleaf's tables +
+# (runs/blocks/equal-time/suicide-set-vs-sjeng.pgn: 200 games at 1 s a move, tdleaf's tables +
 # chains), each position checked by the proof search (at most 2^19 nodes a check) and
 # by Fairy-Stockfish 11.1 (depth 18 or 10 million nodes). The checks are fixed work: the
 # suites do not depend on the machine's load. The same command with --resume carries on.
-tdleaf bench suites --variant suicide --build runs/eqtime31/suicide-set-vs-sjeng.pgn \
+tdleaf bench suites --variant suicide --build runs/blocks/equal-time/suicide-set-vs-sjeng.pgn \
   --out runs/pns/suites/suicide
 
 # Solving (timed searches: one at a time on a quiet core; the checks are fixed work):
