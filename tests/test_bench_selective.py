@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from search.alphabeta.negamax import negamax as ab
+from search.alphabeta import negamax as ab
 from search.alphabeta.engine import F_ASPIRATION, SELECTIVE_OFF, SELECTIVE_ON, search_flags
 from tdleaf.bench.selective import applies, format_report, run, techniques
 

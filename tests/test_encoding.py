@@ -11,7 +11,7 @@ import chess.variant
 import numpy as np
 import pytest
 
-from search.mcts.driver import encoding as enc
+from search.mcts import encoding as enc
 from variants import Position
 from variants.spec import VARIANTS
 from variants.spec import get as spec

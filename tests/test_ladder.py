@@ -25,7 +25,7 @@ import chess.engine
 import chess.pgn
 import pytest
 
-from search.protocol.session import strength
+from search.protocol import strength
 from tdleaf.cli import main
 from tdleaf.play import ladder as lad
 from tdleaf.play import stats

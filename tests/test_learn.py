@@ -623,7 +623,7 @@ def test_learning_searches_selectively_by_default_and_old_folders_stay_plain():
 def test_a_job_keeps_the_search_it_started_with(monkeypatch):
     """The technique bits are fixed in config.json when a job starts: a per-variant set
     changed later (search.alphabeta.engine.SELECTIVE_OFF) does not change how a resumed job searches."""
-    from search.alphabeta.negamax import negamax as ab
+    from search.alphabeta import negamax as ab
     from search.alphabeta.engine import SELECTIVE_OFF, search_flags
     from tdleaf.learn.config import LearnConfig
     saved = LearnConfig("atomic").validate().to_json()

@@ -210,7 +210,7 @@ def test_a_full_tree_keeps_only_the_new_roots_subtree():
 def test_a_network_sees_the_roots_repetitions():
     """The planes a network gets say how often a leaf occurred before (the game's
     history and the path): the start position after Nf3 Nf6 Ng1 Ng8 is there once."""
-    from search.mcts.driver import encoding as enc
+    from search.mcts import encoding as enc
     from search.mcts.network import Network
 
     seen = []

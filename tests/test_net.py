@@ -216,7 +216,7 @@ def test_a_network_guides_the_mcts(data, tmp_path):
     _onnxruntime()
     import numpy as np
 
-    from search.mcts.driver import encoding as enc
+    from search.mcts import encoding as enc
     from search.mcts.driver import MCTS
     from search.mcts.network import load_network
     from tdleaf.net.train import export_network

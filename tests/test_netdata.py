@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from search.mcts.driver import encoding as enc
+from search.mcts import encoding as enc
 from tdleaf.backend import Backend
 from tdleaf.cli import main
 from tdleaf.net.data import DataConfig, DataError, is_validation, read_data, write_data

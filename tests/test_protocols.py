@@ -142,7 +142,7 @@ def test_uci_self_play_game_in_every_search_mode(variant, search):
 def test_uci_limit_strength_caps_the_search_by_the_ladder():
     """UCI_LimitStrength + UCI_Elo: the search stops at the depth (or node count) the
     measured ladder (search/ladder.json) gives for that Elo, whatever time it has."""
-    from search.protocol.session import strength
+    from search.protocol import strength
     variant = next(v for v in ("crazyhouse", "chess") if strength.has_ladder(v))
     lo, hi = strength.elo_range(variant)
     engine = chess.engine.SimpleEngine.popen_uci(tdleaf("uci"), timeout=REPLY_TIMEOUT, cwd=ROOT)
@@ -1176,7 +1176,7 @@ def test_uci_names_the_weights_it_loaded_once_per_change():
 
 
 def test_uci_elo_warns_when_the_engine_plays_other_weights_than_the_ladder_measured():
-    from search.protocol.session import strength
+    from search.protocol import strength
     variant = next(v for v in ("crazyhouse", "chess") if strength.has_ladder(v))
     eng, out = _uci_session()
     start = len(out.lines)
@@ -1200,7 +1200,7 @@ def test_uci_elo_warns_when_the_engine_plays_other_weights_than_the_ladder_measu
 def test_uci_elo_is_ignored_in_a_variant_the_ladder_file_lacks(tmp_path, monkeypatch):
     """Every variant has a shipped ladder; a per-user ladder file (read first) may lack
     one: the search then plays unlimited, and an info string says why at go."""
-    from search.protocol.session import strength
+    from search.protocol import strength
     shipped = strength.load_ladder()
     chess_only = dict(shipped, variants={"chess": shipped["variants"]["chess"]},
                       sources={"chess": shipped["sources"]["chess"]})
@@ -1225,7 +1225,7 @@ def test_uci_elo_above_the_measured_rungs_plays_the_highest_and_says_so(tmp_path
     rating (tdleaf.play.ladder.scale): UCI_Elo never maps to it. A request above the
     highest measured rung plays that rung, and an info string says so, once; a request
     within the range plays the nearest rung, and says which."""
-    from search.protocol.session import strength
+    from search.protocol import strength
     ladder = {"variants": {"atomic": [
         {"level": {"depth": 1}, "elo": 1500.0}, {"level": {"depth": 2}, "elo": 1700.0},
         {"level": {"depth": 3}, "elo": 2900.0, "bound": "lower"}]}}

@@ -664,7 +664,7 @@ def test_an_evaluation_plays_the_spec_margins_unless_it_carries_its_own():
 def test_the_search_prunes_with_the_evaluations_margins():
     """Margins too wide to ever prune search the tree of the search without the three
     prunings: the compiled search reads the margins it is given, not the spec's."""
-    from search.alphabeta.negamax import negamax as ab
+    from search.alphabeta import negamax as ab
     from search.alphabeta.engine import search_flags
     from search.layout import value_set
     fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"

@@ -26,7 +26,7 @@ import chess
 import chess.engine
 import pytest
 
-from search.protocol.session import strength, warm
+from search.protocol import strength, warm
 from tdleaf.bench.common import tdleaf_command
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -256,7 +256,7 @@ def test_a_player_with_leaf_blocks_loads_their_search_before_its_first_move(fron
     proc = _python(f"""
         import numpy as np
         from search.layout import Weights, feature_layout, value_set
-        from search.alphabeta.negamax import negamax as alphabeta
+        from search.alphabeta import negamax as alphabeta
         layout = feature_layout("atomic", "psq+mobility")
         w = np.zeros(layout.size)
         w[:value_set("traditional", "atomic").w.size] = value_set("traditional", "atomic").w

@@ -1,5 +1,5 @@
 """RootStrap and TreeStrap (tdleaf/learn/bootstrap.py) and the node collection in the
-search they learn from (search.alphabeta.negamax._collect, search.alphabeta.negamax.collect.Collected).
+search they learn from (search.alphabeta.negamax._collect, search.alphabeta.collect.Collected).
 
 - On a tiny tree (K+P vs K, depth 2, the plain search; every leaf a stand-pat), the
   collected nodes equal a slow python-chess minimax: which nodes count, their exact
@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from search import Engine
-from search.alphabeta.negamax.collect import EXACT, LOWER, UPPER, Collected
+from search.alphabeta.collect import EXACT, LOWER, UPPER, Collected
 from search.alphabeta.negamax import MATE, MATE_BOUND
 from search.evaluate import evaluate_layout, feature_vector
 from search.layout import Weights, feature_layout

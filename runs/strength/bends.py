@@ -16,7 +16,7 @@ from pathlib import Path
 from opponent_depth import games, scored_moves  # beside this file
 from opponent_nodes import VARIANTS, rungs
 
-from search.protocol.session import strength
+from search.protocol import strength
 from tdleaf.play.ladder.scale import bend_elo
 
 HERE = Path(__file__).resolve().parent

@@ -239,7 +239,7 @@ import chess.pgn
 from opponent_depth import last_batch  # beside this file
 from opponent_replay import replay, shift
 
-from search.protocol.session import strength
+from search.protocol import strength
 from tdleaf.play.engines import resolve_command
 from tdleaf.play.ladder import remeasure_plan, rung_batches
 from tdleaf.play.ladder.shipped import compact, mark_bend

@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 from statistics import NormalDist
 
-from search.protocol.session import strength
+from search.protocol import strength
 from tdleaf.play import stats
 
 HERE = Path(__file__).resolve().parent

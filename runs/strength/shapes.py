@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from search.protocol.session import strength
+from search.protocol import strength
 
 ROOT = Path(__file__).resolve().parents[2]
 LADDER = ROOT / "runs/strength/ladder.json"

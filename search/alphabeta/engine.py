@@ -191,7 +191,7 @@ class Engine:
         self._armed = False
         self._stop_requested = False
         self._timed_out = False             # the stop came from the move's clock
-        #: The move's clock (:mod:`search.alphabeta.negamax.clock`).
+        #: The move's clock (:mod:`search.alphabeta.clock`).
         self.clock = MoveClock(self._time_up)
         m = ab.MAXPLY + 4
         self.bbs = np.zeros((m, core.NBB), dtype=np.uint64)
@@ -247,7 +247,7 @@ class Engine:
         self._allocate_collection()
 
     def _allocate_collection(self) -> None:
-        """The search's ``evals`` array (:class:`~search.alphabeta.negamax.collect.Collection`)."""
+        """The search's ``evals`` array (:class:`~search.alphabeta.collect.Collection`)."""
         leaf = int(self.table[:, 2].sum()) if self.table.size else 0
         self._collection = Collection(self.weights.layout.size, leaf, self.collect)
         self.evals = self._collection.buffers[0]

@@ -3,7 +3,7 @@ network's encoding (planes, move map: :mod:`.encoding`) and evaluator
 (:mod:`.network`), the tree in flat arrays with its compiled playouts (:mod:`.tree`)
 and the :class:`MCTS` that drives them (:mod:`.driver`).
 
-``from search.mcts.driver import MCTS`` loads the driver on first use (PEP 562), as it did when
+``from search.mcts import MCTS`` loads the driver on first use (PEP 562), as it did when
 the MCTS was one module.
 """
 

@@ -32,7 +32,7 @@ def labelled_arrays(variant: str) -> tuple[np.ndarray, np.ndarray]:
 def bench_encoding(variant: str, rounds: int = ROUNDS) -> dict[str, Any]:
     """Positions per second of the planes, of the moves with their indices, and of the
     moves alone, over ``rounds`` rounds (best round each)."""
-    from search.mcts.driver import encoding as enc
+    from search.mcts import encoding as enc
     from variants import core
 
     bbs, sts = labelled_arrays(variant)

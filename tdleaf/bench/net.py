@@ -24,7 +24,7 @@ VARIANT = "crazyhouse"
 
 def bench_net(variant: str = VARIANT, channels: int = 32, blocks: int = 4, threads: int = 2,
               rounds: int = ROUNDS) -> dict[str, Any]:
-    from search.mcts.driver import encoding as enc
+    from search.mcts import encoding as enc
     from tdleaf.net.train import make_net, torch_module
 
     from .encoding import labelled_arrays

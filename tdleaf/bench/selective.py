@@ -30,7 +30,7 @@ from variants.spec import get as spec
 
 def techniques() -> list[tuple[str, int]]:
     """(name, flag bit) of every technique, in the order they are added."""
-    from search.alphabeta.negamax import negamax as ab
+    from search.alphabeta import negamax as ab
     from search.alphabeta.engine import F_ASPIRATION
     return [("aspiration windows", F_ASPIRATION), ("null move", ab.F_NULL_MOVE),
             ("late-move reductions", ab.F_LMR), ("futility", ab.F_FUTILITY),

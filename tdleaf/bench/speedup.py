@@ -115,7 +115,7 @@ def _engines(base: ModuleType, variant: str, weights: Any) -> tuple[Any, Any]:
 
     new = weights_or_default(weights, variant)
     layout = importlib.import_module(f"{base.__name__}.layout")
-    # The package's face names the Engine wherever the commit keeps it (search/alphabeta/engine.py
+    # The package's face names the Engine wherever the commit keeps it (search/engine.py
     # before the rooms, search/alphabeta/engine.py after).
     base_engine = base.Engine
     with tempfile.TemporaryDirectory() as tmp:

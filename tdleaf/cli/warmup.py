@@ -33,7 +33,7 @@ the tables it has built in the same process."""
 def parts() -> list[tuple[str, Callable[[], None]]]:
     """Every part, in order, as ``(name, run)``."""
     from search.alphabeta.modes import SEARCH_MODES
-    from search.protocol.session import warm
+    from search.protocol import warm
     from variants.spec import VARIANTS
 
     out: list[tuple[str, Callable[[], None]]] = [("libraries and modules", _import_all)]
@@ -60,7 +60,7 @@ def _import_all() -> None:
 
 
 def _search(mode: str, variant: str) -> None:
-    from search.protocol.session import warm
+    from search.protocol import warm
     warm.search(variant, mode)
 
 
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     jobs = parts()
     if args.tables:
-        from search.protocol.session import warm
+        from search.protocol import warm
         jobs.append(("endgame tables (all, saved)", partial(warm.endgame, True)))
     for name, job in jobs:
         print(f"  {name:<32}", end="", flush=True)

@@ -21,7 +21,7 @@ update the weights once per move, right after its search:
 Which nodes the search records, and which it leaves out (null-move, futility, razoring
 and table cutoffs, draws by rule, LMR-reduced searches but for their full-depth
 re-search, nodes under a null move, quiescence nodes, an interrupted iteration), is
-:class:`search.alphabeta.negamax.collect.Collected`: the interior nodes (depth > 0) of the last iteration,
+:class:`search.alphabeta.collect.Collected`: the interior nodes (depth > 0) of the last iteration,
 a seeded reservoir sample of at most ``nodes`` of them plus the root. Quiescence nodes
 do not count by default: their values are mostly the evaluation itself (stand pat). With
 ``--quiescence-nodes`` (LearnConfig.quiescence_nodes) those whose captures or evasions
@@ -65,7 +65,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from search import Engine
-from search.alphabeta.negamax.collect import EXACT, LOWER, UPPER, Collected
+from search.alphabeta.collect import EXACT, LOWER, UPPER, Collected
 from search.alphabeta.engine import SearchResult
 
 from .config import BOOTSTRAP_METHODS, MATE_CLIP

@@ -108,7 +108,7 @@ class LearnConfig:
     nodes: int = NODES
     clip: float = MATE_CLIP
     # Bootstrapping learners: also learn from the quiescence nodes whose captures (or
-    # evasions) changed their value (search.alphabeta.negamax.collect.Collected). Off: interior nodes only.
+    # evasions) changed their value (search.alphabeta.collect.Collected). Off: interior nodes only.
     quiescence_nodes: bool = False
     # Game counts after which each run saves its weights to snapshots/ (the learning
     # curves of `tdleaf curve`), besides its last game. None: the geometric schedule

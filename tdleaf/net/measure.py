@@ -67,7 +67,7 @@ class Runner:
 def score_rows(runner: Runner, rows: list[Any], variant: str) -> dict[str, np.ndarray]:
     """Per position: whether the network's most likely move is the label (``hit``), the
     label's log-probability (``loglik``) and the network's value (``value``)."""
-    from search.mcts.driver import encoding as enc
+    from search.mcts import encoding as enc
     from variants import Position
 
     hit, loglik, values = [], [], []

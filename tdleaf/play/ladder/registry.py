@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from search.protocol.session import strength
+from search.protocol import strength
 from variants import canonical_variant
 from variants.spec import SPECS
 

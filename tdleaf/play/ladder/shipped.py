@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from search.protocol.session import strength
+from search.protocol import strength
 from search.shipped import save_text, user_data_dir
 
 from .config import LadderError, from_json_number
