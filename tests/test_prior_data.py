@@ -17,7 +17,7 @@ import pytest
 
 from search import shipped
 from search.mcts.prior import fitted_temperature, fitted_win_logit
-from tdleaf.net import labels as prior_data
+from tdleaf.play import labels as prior_data
 from tdleaf.play.engines import EngineLog
 
 from helpers_engines import engine_path, require_engine
