@@ -251,6 +251,7 @@ class Engine:
         leaf = int(self.table[:, 2].sum()) if self.table.size else 0
         self._collection = Collection(self.weights.layout.size, leaf, self.collect)
         self.evals = self._collection.buffers[0]
+
     def set_search(self, mode: str, flags: int | None = None) -> None:
         """``selective`` or ``plain``; ``flags`` (technique bits) overrides the mode's
         set, for measuring one technique against the others."""
@@ -317,6 +318,8 @@ class Engine:
         self._armed = self._stop_requested = self._timed_out = False
         self.clock.restart(budget)
 
+    # -- searching ------------------------------------------------------------------
+
     def search(self, position: Position | chess.Board | str | None = None, depth: int | None = None,
                movetime: float | None = None, nodes: int | None = None, *,
                limits: Limits | None = None,
@@ -328,7 +331,7 @@ class Engine:
         :class:`Limits` for clocks, ``mate``, ``searchmoves``, ``multipv`` and
         ``ponder``. With none of them the engine's default depth (or 5) is used. Where
         the variant has a ``proof_share`` (suicide, giveaway, antichess), a search with
-        only a time limit runs the proof-number search first (:meth:`_prove_root`).
+        only a time limit runs the proof-number search first (:func:`search.alphabeta.shortcuts.prove_root`).
         ``info`` is called after every completed iteration, with the first line (its
         ``lines`` hold every line of the iteration). Raises IllegalMoveError for a
         search move that is not legal. ``leaf=False`` skips describing the PV's leaf

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -90,6 +91,9 @@ def load_base(rev: str, cache: Path | None = None) -> ModuleType:
     if name in sys.modules:
         return sys.modules[name]
     folder = (cache or cache_root()) / sha
+    if not (folder / "variants" / "__init__.py").exists():
+        # A copy from before the rules were kept beside the search: made again.
+        shutil.rmtree(folder, ignore_errors=True)
     if not (folder / name / "__init__.py").exists():
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=folder) as tmp:
@@ -103,6 +107,10 @@ def load_base(rev: str, cache: Path | None = None) -> ModuleType:
                                    f"(variants/: {', '.join(differ)}); the two searches "
                                    "must share them")
             os.replace(Path(tmp) / "search", folder / name)
+            # The rules beside it, as in a checkout: what the base's endgame tables hash
+            # (their digest reads the rules' files next to the search's package); the
+            # rules it runs are this checkout's, already imported and equal to these.
+            os.replace(Path(tmp) / "variants", folder / "variants")
     if str(folder) not in sys.path:
         sys.path.append(str(folder))
     return importlib.import_module(name)

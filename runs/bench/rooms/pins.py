@@ -18,9 +18,9 @@ from variants.spec import VARIANTS, rules_family
 try:
     from search.mcts.driver import MCTS
     from search.mcts.prior import HeuristicPrior
-except ImportError:                      # a checkout from before the rooms
-    from search.mcts.driver import MCTS  # type: ignore[no-redef]
-    from search.mcts.prior import HeuristicPrior  # type: ignore[no-redef]
+except ModuleNotFoundError:              # a checkout from before the rooms
+    from search.mcts import MCTS  # type: ignore[no-redef]
+    from search.prior import HeuristicPrior  # type: ignore[no-redef]
 
 
 def fens_of(v):
