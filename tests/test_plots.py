@@ -567,10 +567,10 @@ def test_real_short_run(tmp_path, capsys):
 
 
 def test_learn_no_plot_and_plot_every(tmp_path, monkeypatch, capsys):
-    from tdleaf.cli.plot import LivePlots
+    from plots.live import LivePlots
 
     calls = []
-    monkeypatch.setattr(plots, "plot_run", lambda out: calls.append(out) or [Path(out) / "x"])
+    monkeypatch.setattr(plots.api, "plot_run", lambda out: calls.append(out) or [Path(out) / "x"])
     live = LivePlots(tmp_path, runs=2, every=3)
     live.update({0: 0, 1: 0})
     for done in ({0: 1, 1: 0}, {0: 2, 1: 1}, {0: 3, 1: 2}, {0: 3, 1: 3}, {0: 4, 1: 3},
@@ -582,7 +582,7 @@ def test_learn_no_plot_and_plot_every(tmp_path, monkeypatch, capsys):
 
     def broken(out):
         raise plots.PlotError("missing config.json in x")
-    monkeypatch.setattr(plots, "plot_run", broken)
+    monkeypatch.setattr(plots.api, "plot_run", broken)
     lines = []
     live = LivePlots(tmp_path, runs=1, every=1, write=lines.append)
     live.update({0: 0})

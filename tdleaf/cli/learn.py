@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import textwrap
 import time
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -146,44 +145,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _config(args: argparse.Namespace, out: Path):
-    from tdleaf.learn.config import LearnConfig, versions
+def _config(args: argparse.Namespace, out: Path) -> tuple[LearnConfig, dict[str, Any]]:
+    from tdleaf.learn.config import job_config
 
     given = {field: getattr(args, opt) for opt, field in _OPTIONS.items()
              if getattr(args, opt) is not None}
-    cfg_path = out / "config.json"
-    if args.resume:
-        if not cfg_path.exists():
-            raise CliError(f"--resume: no config.json in {out}")
-        try:
-            saved = json.loads(cfg_path.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise CliError(f"--resume: unreadable {cfg_path}: {exc}") from None
-        try:
-            cfg = LearnConfig.from_json(saved["learn"])
-        except (KeyError, TypeError, AttributeError):
-            raise CliError(f"--resume: {cfg_path} is not a tdleaf learn configuration") from None
-        if args.variant is not None:
-            given["variant"] = args.variant
-        for key, value in given.items():
-            current = getattr(cfg, key)
-            if key == "variant":
-                from variants import canonical_variant
-                value = canonical_variant(value)
-            if value != current:
-                raise CliError(f"--resume: {out} was made with {key}={current!r}, not {value!r}")
-        return cfg.validate(), saved
-    if args.variant is None:
-        raise CliError("--variant is required (or --resume with --out)")
-    if cfg_path.exists():
-        raise CliError(f"{out} already holds a learning job; use --resume or another --out")
-    try:
-        cfg = LearnConfig(variant=args.variant, **given).validate()
-    except ValueError as exc:        # a LearnError, or a value the dataclass refuses
-        raise CliError(str(exc)) from None
-    saved = {"learn": cfg.to_json(), "versions": versions(),
-             "created": datetime.now(UTC).isoformat(timespec="seconds")}
-    return cfg, saved
+    return job_config(out, args.variant, given, args.resume)
 
 
 def _default_out(args: argparse.Namespace) -> Path:
@@ -229,7 +196,7 @@ def _learn(args: argparse.Namespace, out: Path, cfg: LearnConfig, saved: dict[st
           f"{backend.describe()}; results in {out}", flush=True)
     if todo:
         say_if_compiling()
-    from .plot import LivePlots
+    from plots.live import LivePlots
     figures = LivePlots(out, cfg.runs, args.plot_every, enabled=not args.no_plot)
     bar = _Progress(cfg, done, enabled=not args.no_progress, on_update=figures.update)
     started = time.time()

@@ -38,8 +38,6 @@ Plans:
 --players (1, 2, ...), or for the paper plan one of learnt, psq, traditional, original,
 report, sjeng, losers, avg-psq, sjeng-engine (e.g. sjeng-engine.movetime=1)."""
 
-PAPER_NAMES = ["learnt", "psq", "traditional", "original", "report", "sjeng", "losers",
-               "avg-psq", "sjeng-engine"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -83,10 +81,12 @@ def run(args: argparse.Namespace) -> int:
     from tdleaf.play.match import MatchConfig, PlayerConfig
     from tdleaf.play.players import is_external
     from tdleaf.play.tournament import (
+        PAPER_NAMES,
         Tournament,
         chosen_pairings,
         paper_players,
         plan_pairings,
+        side_settings,
     )
     from variants import canonical_variant
 
@@ -118,13 +118,8 @@ def run(args: argparse.Namespace) -> int:
     shared = {k: getattr(args, k) for k in ("depth", "nodes", "movetime") if getattr(args, k)}
     if args.movetime is not None and not args.movetime > 0:
         raise CliError(f"--movetime must be > 0, got {args.movetime}")
-    settings: dict[str, dict[str, Any]] = {}
-    for name, spec in sides.items():
-        own: dict[str, Any] = dict(options.get(name, {}))
-        if not shared and not args.tc and own.get("search") != "mcts" \
-                and not any(k in own for k in ("depth", "nodes", "movetime", "playouts")):
-            own["movetime" if is_external(spec) else "depth"] = 0.1 if is_external(spec) else 4
-        settings[spec] = own
+    settings = {spec: side_settings(spec, options.get(name, {}), bool(shared or args.tc))
+                for name, spec in sides.items()}
     base = MatchConfig(variant=variant, a=PlayerConfig("-", shared), b=PlayerConfig("-", shared),
                        games=args.games, random_plies=args.random_plies,
                        openings_file=args.openings, seed=args.seed, tc=args.tc,

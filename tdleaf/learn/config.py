@@ -7,8 +7,11 @@ Numba-free: the command line reads the defaults before anything heavy is loaded.
 
 from __future__ import annotations
 
+import json
 import platform
 from dataclasses import MISSING, asdict, dataclass, fields
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -247,3 +250,42 @@ def versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             out[dist] = "unknown"
     return out
+
+
+def job_config(out: Path, variant: str | None, given: dict[str, Any],
+               resume: bool) -> tuple[LearnConfig, dict[str, Any]]:
+    """The configuration of the learning job in ``out`` and the record ``config.json``
+    holds of it. With ``resume``, the saved one, refused where ``variant`` or an option
+    in ``given`` (LearnConfig fields) differs from it; else a new one from ``variant``
+    and ``given``, refused where ``out`` already holds a job (LearnError either way)."""
+    cfg_path = out / "config.json"
+    if resume:
+        if not cfg_path.exists():
+            raise LearnError(f"--resume: no config.json in {out}")
+        try:
+            saved = json.loads(cfg_path.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise LearnError(f"--resume: unreadable {cfg_path}: {exc}") from None
+        try:
+            cfg = LearnConfig.from_json(saved["learn"])
+        except (KeyError, TypeError, AttributeError):
+            raise LearnError(f"--resume: {cfg_path} is not a tdleaf learn configuration") from None
+        asked = dict(given) if variant is None else {**given, "variant": variant}
+        for key, value in asked.items():
+            current = getattr(cfg, key)
+            if key == "variant":
+                value = canonical_variant(value)
+            if value != current:
+                raise LearnError(f"--resume: {out} was made with {key}={current!r}, not {value!r}")
+        return cfg.validate(), saved
+    if variant is None:
+        raise LearnError("--variant is required (or --resume with --out)")
+    if cfg_path.exists():
+        raise LearnError(f"{out} already holds a learning job; use --resume or another --out")
+    try:
+        cfg = LearnConfig(variant=variant, **given).validate()
+    except ValueError as exc:        # a LearnError, or a value the dataclass refuses
+        raise LearnError(str(exc)) from None
+    saved = {"learn": cfg.to_json(), "versions": versions(),
+             "created": datetime.now(UTC).isoformat(timespec="seconds")}
+    return cfg, saved

@@ -88,6 +88,30 @@ for _v in [n for n, s in SPECS.items() if not s.losing and n not in PAPER]:
                  ("piece-square vs. learnt", "psq", "learnt", None)]
 
 PLANS = ("paper", "roundrobin", "gauntlet")
+#: The report's player names, in the order a paper plan's sides are listed.
+PAPER_NAMES = ("learnt", "psq", "traditional", "original", "report", "sjeng", "losers",
+               "avg-psq", "sjeng-engine")
+#: A side's limit where neither the tournament nor the side's own options set one: a
+#: depth for tdleaf's alpha-beta, seconds a move for an external engine.
+DEFAULT_DEPTH = 4
+DEFAULT_ENGINE_MOVETIME = 0.1
+LIMITS = ("depth", "nodes", "movetime", "playouts")
+
+
+def side_settings(spec: str, own: dict[str, Any], limited: bool) -> dict[str, Any]:
+    """A side's settings: its ``own`` options, with the default limit added unless the
+    tournament sets one for every side (``limited``: a depth, node or time limit, or a
+    clock), the side sets its own, or it plays MCTS (whose playouts default apart)."""
+    from .players import is_external
+
+    settings = dict(own)
+    if not limited and settings.get("search") != "mcts" \
+            and not any(k in settings for k in LIMITS):
+        if is_external(spec):
+            settings["movetime"] = DEFAULT_ENGINE_MOVETIME
+        else:
+            settings["depth"] = DEFAULT_DEPTH
+    return settings
 
 
 class TournamentError(TdleafError, ValueError):
