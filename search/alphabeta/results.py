@@ -50,6 +50,10 @@ class SearchResult:
 
 @dataclass
 class Limits:
+    """What a search may spend: a depth, a node count, a move time or the clocks, and what
+    it is to find (a mate, some root moves only, several lines); ``ponder`` holds the
+    clock back until :meth:`Engine.ponderhit`."""
+
     depth: int | None = None
     movetime: float | None = None        # seconds
     nodes: int | None = None
@@ -69,7 +73,6 @@ class Limits:
     #: Ponder: no time limit until :meth:`Engine.ponderhit`, which starts the clock
     #: budget these limits give (depth, nodes and mate limits apply throughout).
     ponder: bool = False
-
 
 
 def to_position(pos: Position | chess.Board | str | None, variant: str) -> Position:
@@ -92,10 +95,9 @@ def to_position(pos: Position | chess.Board | str | None, variant: str) -> Posit
     return p
 
 
-
 def drawn_in_search(leaf: Position) -> bool:
     """Whether the search scored this PV leaf as a draw by rule (50 moves, a
-    repetition, insufficient material), exactly as :func:`alphabeta.negamax` does."""
+    repetition, insufficient material), exactly as :func:`search.alphabeta.negamax.negamax` does."""
     st, bb = leaf.st, leaf.bb
     keys = np.array([f.key for f in leaf._history] + [leaf.key], dtype=np.uint64)
     if core.rule_draw(st, keys, len(keys) - 1, keys[-1], 0):
