@@ -96,7 +96,7 @@ MODE = "plain"
 
 @pytest.fixture(autouse=True, params=["plain", "selective"])
 def mode(request):
-    """Every test runs with both search modes (search.alphabeta.engine.SEARCH_MODES)."""
+    """Every test runs with both search modes (search.alphabeta.modes.SEARCH_MODES)."""
     global MODE
     MODE = request.param
     yield request.param

@@ -7,6 +7,7 @@ when that move is proved to lose. They run only on a move with a time limit alon
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
@@ -201,7 +202,6 @@ def load(engine: Engine) -> None:
     """Load what the shortcuts read before the first timed move: the proof search's
     compiled code, the variant's endgame tables and its book (a bad table or book file
     is said once, as a warning, and played without)."""
-    import warnings
     if engine.proof_share or engine.proof_check:
         from ..solve.pns import load as load_pns
         load_pns()

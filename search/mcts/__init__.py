@@ -9,8 +9,9 @@ the MCTS was one module.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
 
 if TYPE_CHECKING:
     from .driver import MCTS, PUCT, MCTSResult
@@ -20,14 +21,4 @@ _LAZY = {"MCTS": "driver", "PUCT": "driver", "MCTSResult": "driver"}
 __all__ = ["MCTS", "PUCT", "MCTSResult"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)

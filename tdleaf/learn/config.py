@@ -82,7 +82,7 @@ class LearnConfig:
     max_plies: int = 400
     hash_mb: int = 16
     qlimit: int = 16
-    # The engine's search mode (search.alphabeta.engine.SEARCH_MODES): selective by measurement
+    # The engine's search mode (search.alphabeta.modes.SEARCH_MODES): selective by measurement
     # (BENCHMARKS.md, "Which search learning uses"); plain is the report's full width.
     search: str = "selective"
     # The technique bits of that search (search.alphabeta.engine.search_flags), fixed when the job

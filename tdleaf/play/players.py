@@ -35,7 +35,7 @@ import chess
 import chess.engine
 
 from search import Engine, Limits, WeightsError
-from search.alphabeta.engine import SEARCH_MODES
+from search.alphabeta.modes import SEARCH_MODES
 from search.layout import REFERENCE_SETS, VALUE_SETS
 from variants import Position, board_class
 from variants.errors import TdleafError
