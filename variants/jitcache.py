@@ -33,7 +33,7 @@ PACKAGES = ("variants", "search")
 #: no compiled function and no constant that compiled code reads (a test checks the
 #: first, and that each still exists; keep the second in mind when adding to this list).
 #: (variants/spec.py is not one: the rules codes of variants/board.py come from it.)
-NOT_COMPILED = ("search/__init__.py", "search/shipped.py", "search/lazy.py",
+NOT_COMPILED = ("search/__init__.py", "search/shipped.py",
                 "search/alphabeta/__init__.py", "search/alphabeta/engine.py",
                 "search/alphabeta/clock.py", "search/alphabeta/shortcuts.py",
                 "search/alphabeta/collect.py", "search/alphabeta/modes.py",

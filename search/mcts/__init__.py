@@ -9,9 +9,8 @@ the MCTS was one module.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..lazy import lazy_names
+import importlib
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .driver import MCTS, PUCT, MCTSResult
@@ -21,4 +20,14 @@ _LAZY = {"MCTS": "driver", "PUCT": "driver", "MCTSResult": "driver"}
 __all__ = ["MCTS", "PUCT", "MCTSResult"]
 
 
-__getattr__, __dir__ = lazy_names(__name__, _LAZY)
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
