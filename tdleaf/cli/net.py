@@ -59,6 +59,24 @@ top-1 and log-likelihood, each group's mean, and b - a with a 95% interval from 
 bootstrap over positions and seeds."""
 
 
+ITERATE = """\
+Expert iteration: the MCTS plays itself and learns from its own search, generation by
+generation, in one resumable folder (--out). A generation: --games self-play games of the
+best player so far (generation 0: --start, tdleaf's heuristic prior 'prior:default', the
+traditional values' 'prior:traditional', or 'none': a uniform policy and value 0), each
+move searched with playout cap randomisation (a share --full-share of moves searched with
+--playouts and Dirichlet noise and recorded, the rest with --fast-playouts and only
+played); then a network trained for --epochs on the last --window generations' positions,
+from the previous generation's weights, toward the search's improved policy (--target:
+visit shares or Gumbel AlphaZero's completed-Q policy) and the result mixed with the
+root's value (--q); then measured: its top-1 and log-likelihood on labelled positions
+(--positions), a gate match of its MCTS against the best player's at --eval-playouts (a
+generation that scores under 50% is not shipped), and a match against the fixed anchor,
+tdleaf's alpha-beta at --anchor-nodes nodes a move. loop.json keeps every generation's
+record and CPU seconds; the same command with --resume carries on after a kill, losing at
+most the games being played. docs/network.md#expert-iteration explains the folder."""
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``net`` command group."""
     p = add_command(subparsers, "net",
@@ -139,6 +157,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="do not measure the network's teacher (a search a position)")
     b.set_defaults(run=run_eval)
 
+    _register_iterate(sub)
+
     b = sub.add_parser("export", help="write a training folder's network as an ONNX file",
                        description=EXPORT)
     b.add_argument("netdir", metavar="NETDIR", help="a 'tdleaf net train' folder")
@@ -151,6 +171,58 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--b", nargs="+", required=True, metavar="NET", help="the second group")
     _eval_options(b)
     b.set_defaults(run=run_compare)
+
+
+#: ``tdleaf net iterate``'s loop settings: option, type, metavar and help (the default
+#: is :class:`tdleaf.net.iterate.LoopConfig`'s).
+_LOOP_OPTIONS: tuple[tuple[str, type, str, str], ...] = (
+    ("start", str, "GUIDE", ("generation 0's guide: prior:default, prior:traditional (any "
+                             "value set or weights file after 'prior:'), none, or net:FILE.onnx")),
+    ("games", int, "N", "self-play games a generation"),
+    ("playouts", int, "P", "playouts of a full (recorded) search"),
+    ("fast_playouts", int, "P", "playouts of a fast (played, not recorded) search"),
+    ("full_share", float, "S", "the share of moves searched fully"),
+    ("target", str, "KIND", "the policy target: visits or completed-q"),
+    ("random_plies", int, "K", "random opening plies of a self-play game"),
+    ("temperature_plies", int, "K", "plies whose move is drawn from the visits"),
+    ("window", int, "K", "generations of data a network learns from"),
+    ("epochs", int, "E", "epochs a generation"),
+    ("channels", int, "C", "the network's channels"),
+    ("blocks", int, "B", "the network's residual blocks"),
+    ("batch", int, "N", "training batch"),
+    ("lr", float, "LR", "peak learning rate"),
+    ("q", float, "Q", "the root value's share of the value target"),
+    ("value_weight", float, "W", "the value loss's weight"),
+    ("eval_playouts", int, "P", "the MCTS's playouts in the gate and anchor matches"),
+    ("match_plies", int, "K", "random opening plies of the matches' game pairs"),
+    ("gate_games", int, "N", "games of the gate match (0: every generation is shipped)"),
+    ("anchor_games", int, "N", "games against the anchor (0: none)"),
+    ("anchor_nodes", int, "N", ("the anchor's nodes a move (tdleaf's alpha-beta, default "
+                                "evaluation)")),
+    ("seed", int, "S", "seeds the games and the training"),
+)
+
+
+def _register_iterate(sub: argparse._SubParsersAction) -> None:
+    from tdleaf.net.iterate import LoopConfig
+    d = LoopConfig("chess")
+    b = sub.add_parser("iterate", help="expert iteration: MCTS self-play and training, "
+                                       "generation by generation", description=ITERATE)
+    b.add_argument("--variant", required=True, help="the variant")
+    b.add_argument("--out", required=True, metavar="DIR", help="the loop's folder")
+    b.add_argument("--generations", type=positive_int, required=True, metavar="G",
+                   help="generations in all (with --resume: the total to reach)")
+    for name, kind, metavar, text in _LOOP_OPTIONS:
+        b.add_argument(f"--{name.replace('_', '-')}", dest=name, type=kind,
+                       default=getattr(d, name), metavar=metavar,
+                       help=f"{text} (default {getattr(d, name)})")
+    b.add_argument("--positions", metavar="EPD",
+                   help="held-out labelled positions the networks are measured on (default "
+                        "search/data/prior_<variant>.epd)")
+    b.add_argument("--resume", action="store_true", help="carry on the loop in --out")
+    add_backend_options(b, "games", "1: in this process")
+    b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.set_defaults(run=run_iterate)
 
 
 def _eval_options(b: argparse.ArgumentParser) -> None:
@@ -231,17 +303,57 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def _measured_keys(data: Path) -> set[int]:
-    """The repetition keys of the labelled positions networks of the data's variant are
-    measured on (search/data/prior_<variant>.epd): training leaves them out."""
+    """The keys of the labelled positions networks of the data's variant are measured on
+    (:func:`tdleaf.net.measure.measured_keys`): training leaves them out."""
     import json
 
-    from tdleaf.play.labels import data_path, read_labelled
-    from variants import Position
+    from tdleaf.net.measure import measured_keys
     try:
         variant = json.loads((data / "manifest.json").read_text())["config"]["variant"]
     except (OSError, ValueError, KeyError, TypeError):
         return set()                    # the training reports the unreadable data itself
-    return {Position.from_fen(r.fen, variant).key for r in read_labelled(data_path(variant))}
+    return measured_keys(variant)
+
+
+def run_iterate(args: argparse.Namespace) -> int:
+    """Execute ``tdleaf net iterate``."""
+    from tqdm import tqdm
+
+    from tdleaf.net.iterate import LoopConfig, cpu_hours, run_loop
+
+    from .tools import say_if_compiling
+
+    cfg = LoopConfig(args.variant, positions=args.positions,
+                     **{name: getattr(args, name) for name, *_ in _LOOP_OPTIONS}).validate()
+    backend = backend_of(args)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    print(f"tdleaf net iterate: {cfg.variant} from {cfg.start}, {args.generations} "
+          f"generations of {cfg.games} games; {backend.describe()}; loop in {out}",
+          file=sys.stderr, flush=True)
+    say_if_compiling()
+    bar = tqdm(total=1, disable=args.no_progress, dynamic_ncols=True, leave=False)
+    shown = [""]                      # the step the bar counts
+
+    def progress(step: str, done: int, total: int) -> None:
+        if shown[0] != step:
+            shown[0] = step
+            bar.reset(total=total)
+            bar.set_description_str(step, refresh=False)
+        bar.update(done - bar.n)
+
+    def say(line: str) -> None:
+        bar.write(line, file=sys.stderr)
+
+    try:
+        with exclusive(out, "net iterate"):
+            state = run_loop(out, cfg, backend, args.generations, resume=args.resume,
+                             say=say, progress=progress)
+    finally:
+        bar.close()
+    print(f"{len(state['generations'])} generations, best {state['best']}, "
+          f"{cpu_hours(state):.2f} CPU-hours: {out / 'loop.json'}")
+    return 0
 
 
 def run_eval(args: argparse.Namespace) -> int:

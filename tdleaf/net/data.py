@@ -20,7 +20,7 @@ Positions already seen (same Zobrist key) in an earlier game, in game order, are
 out; the trainer splits training and validation by game (:func:`is_validation`).
 
 The folder: ``manifest.json`` (the configuration, the encoding version, each shard
-with its games, positions and sha256) and ``shard-NNNNN.npz``, each of
+with its games, positions and sha256, the games' CPU seconds) and ``shard-NNNNN.npz``, each of
 ``games_per_shard`` games in order; a game that comes back is first journalled alone in
 ``pending/`` (so that a kill loses at most the games being played), and a full shard
 replaces its pending games.
@@ -31,11 +31,12 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import time
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -105,6 +106,16 @@ class DataConfig:
         return {k: v for k, v in asdict(self).items() if k not in ("games", "games_per_shard")}
 
 
+class GameSettings(Protocol):
+    """What a data folder needs of the settings that decide its games (a teacher's
+    :class:`DataConfig`, self-play's :class:`.selfplay.SelfPlayConfig`)."""
+
+    games: int
+    games_per_shard: int
+
+    def decides(self) -> dict[str, Any]: ...
+
+
 def is_validation(game: int) -> bool:
     """Whether game ``game`` of a data set is held out for validation."""
     return game % VALIDATION_EVERY == VALIDATION_EVERY - 1
@@ -141,6 +152,7 @@ def play_game(cfg: DataConfig, engine: Engine, prior: HeuristicPrior,
               game: int) -> dict[str, np.ndarray]:
     """Game ``game`` of the data set: its positions and labels (:data:`POSITION_KEYS`,
     :data:`MOVE_KEYS`)."""
+    t0 = time.process_time()
     seed = game_seed(cfg.seed, game)
     rng = np.random.default_rng(seed)
     pos = Position.start(cfg.variant)
@@ -195,6 +207,7 @@ def play_game(cfg: DataConfig, engine: Engine, prior: HeuristicPrior,
         "game": np.full(k, game, dtype=np.int32),
         "legal": np.concatenate(rows["legal"]) if k else np.zeros(0, np.int16),
         "prior": np.concatenate(rows["prior"]) if k else np.zeros(0, np.float32),
+        "cpu_seconds": np.array([time.process_time() - t0]),
     }
 
 
@@ -243,9 +256,10 @@ def select(arrays: dict[str, np.ndarray], keep: np.ndarray) -> dict[str, np.ndar
 
 
 class DataFolder:
-    """A data set's folder: its manifest, shards and pending games."""
+    """A data set's folder: its manifest, shards and pending games. A game's
+    ``cpu_seconds`` (the worker's CPU time for it) add up in the manifest."""
 
-    def __init__(self, out: Path, cfg: DataConfig, resume: bool) -> None:
+    def __init__(self, out: Path, cfg: GameSettings, resume: bool) -> None:
         self.out, self.cfg = out, cfg
         self.pending_dir = out / "pending"
         path = out / "manifest.json"
@@ -265,7 +279,8 @@ class DataFolder:
             self.manifest = {"encoding_version": ENCODING_VERSION, "config": cfg.decides(),
                              "validation": f"games whose index % {VALIDATION_EVERY} == "
                                            f"{VALIDATION_EVERY - 1}",
-                             "shards": [], "games": 0, "positions": 0, "duplicates": 0}
+                             "shards": [], "games": 0, "positions": 0, "duplicates": 0,
+                             "cpu_seconds": 0.0}
         out.mkdir(parents=True, exist_ok=True)
         self.pending_dir.mkdir(exist_ok=True)
         self.seen: set[int] = set()
@@ -301,9 +316,10 @@ class DataFolder:
 
     def _write_shard(self) -> None:
         first, last = self.next, self.next + self._shard_size()
-        parts, dupes = [], 0
+        parts, dupes, cpu = [], 0, 0.0
         for g in range(first, last):
             arrays = self.pending[g]
+            cpu += float(arrays.get("cpu_seconds", np.zeros(1)).sum())
             # A key's first occurrence, in game order: earlier games, then earlier plies.
             keep = np.zeros(len(arrays["bb"]), dtype=bool)
             for i, h in enumerate(arrays["bb"][:, core.HASH].tolist()):
@@ -322,6 +338,8 @@ class DataFolder:
         self.manifest["games"] = last
         self.manifest["positions"] += len(arrays["best"])
         self.manifest["duplicates"] += dupes
+        # Folders written before the count began have none: they count from here on.
+        self.manifest["cpu_seconds"] = self.manifest.get("cpu_seconds", 0.0) + cpu
         self.next = last
         self.write_manifest()          # before the pending files go: a kill between replays
         for g in range(first, last):
@@ -336,7 +354,16 @@ def write_data(out: Path, cfg: DataConfig, backend: Backend, *, resume: bool = F
                progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Play the data set's games not yet in ``out`` where ``backend`` says and write
     them; returns the manifest. ``progress(games done, positions so far)``."""
-    cfg.validate()
+    return write_games(out, cfg.validate(), Teacher(cfg), backend, resume=resume,
+                       progress=progress)
+
+
+def write_games(out: Path, cfg: GameSettings, job: Any, backend: Backend, *,
+                resume: bool = False, progress: Callable[[int, int], None] | None = None,
+                ) -> dict[str, Any]:
+    """Play the games of ``cfg`` not yet in ``out`` with ``job`` (a backend job whose
+    unit is a game's index and whose item is the game's arrays) and write them; returns
+    the manifest."""
     folder = DataFolder(out, cfg, resume)
     todo = [g for g in range(cfg.games) if g not in folder.done]
     if progress:
@@ -347,7 +374,7 @@ def write_data(out: Path, cfg: DataConfig, backend: Backend, *, resume: bool = F
         if progress:
             progress(len(folder.done), folder.manifest["positions"])
 
-    run_units(backend, Teacher(cfg), todo, take,
+    run_units(backend, job, todo, take,
               again=lambda g: None if g in folder.done else g)
     return folder.manifest
 

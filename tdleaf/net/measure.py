@@ -123,6 +123,17 @@ def evaluate_net(spec: str, variant: str, positions: str | None = None,
     return out
 
 
+def measured_keys(variant: str, positions: str | None = None) -> set[int]:
+    """The repetition keys of the labelled positions networks of ``variant`` are
+    measured on (its ``search/data/prior_<variant>.epd``, and ``positions`` if given):
+    training leaves them out."""
+    from variants import Position
+
+    from ..play.labels import data_path, read_labelled
+    paths = [data_path(variant)] + ([Path(positions)] if positions else [])
+    return {Position.from_fen(r.fen, variant).key for p in paths for r in read_labelled(p)}
+
+
 def format_report(r: dict[str, Any]) -> str:
     lines = [(f"{r['variant']}: {r['net']['positions']} positions of {r['positions_file']} "
              f"({r['label']})"), "| policy | top-1 | log-likelihood | value Brier | sign accuracy |",

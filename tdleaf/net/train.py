@@ -31,7 +31,7 @@ import json
 import pickle
 import time
 import warnings
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -51,7 +51,7 @@ from search.mcts.encoding import (
 from search.mcts.network import sha256_of
 from variants.errors import TdleafError
 
-from .data import DataError, is_validation, position_keys, read_data, select
+from .data import DataError, concat, head, is_validation, position_keys, read_data, select
 
 #: The learning's omega: how a search score becomes an expected result.
 OMEGA = 0.5
@@ -205,14 +205,41 @@ def _split(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(~val), np.flatnonzero(val)
 
 
-def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
-          progress: Any = None, exclude: Collection[int] = ()) -> list[dict[str, float]]:
-    """Train on the data in ``data_dir`` into ``out`` to ``cfg.epochs`` epochs, leaving
-    out the positions whose repetition key is in ``exclude`` (the positions a network is
-    measured on); returns the history (one row per epoch)."""
+def read_many(folders: Sequence[Path], positions: int | None = None,
+              ) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
+    """The manifests of data folders and their positions together, in order (the first
+    ``positions`` of them, if given). Games keep their folder's index, so each folder's
+    tenth games stay held out."""
+    manifests, parts = [], []
+    for folder in folders:
+        manifest, arrays = read_data(folder)
+        manifests.append(manifest)
+        parts.append(arrays)
+    data = concat(parts)
+    return manifests, data if positions is None else head(data, positions)
+
+
+def train(data_dir: Path | Sequence[Path], out: Path, cfg: TrainConfig, *, resume: bool = False,
+          progress: Any = None, exclude: Collection[int] = (),
+          init: Path | None = None) -> list[dict[str, float]]:
+    """Train on the data in ``data_dir`` (a folder, or several read as one) into ``out``
+    to ``cfg.epochs`` epochs, leaving out the positions whose repetition key is in
+    ``exclude`` (the positions a network is measured on); returns the history (one row
+    per epoch). ``init`` (a training folder's ``checkpoint.pt``) starts the network from
+    its weights instead of at random (expert iteration's next generation), with a fresh
+    optimiser and schedule."""
     torch = torch_module()
     cfg.validate()
-    manifest, data = read_data(data_dir, positions=cfg.positions or None)
+    folders = [Path(data_dir)] if isinstance(data_dir, (str, Path)) else [Path(d) for d in data_dir]
+    if len(folders) == 1:
+        manifest, data = read_data(folders[0], positions=cfg.positions or None)
+        manifests = [manifest]
+    else:
+        manifests, data = read_many(folders, cfg.positions or None)
+    variants = {m["config"]["variant"] for m in manifests}
+    if len(variants) > 1:
+        raise DataError(f"the data folders hold positions of {', '.join(sorted(variants))}")
+    manifest = manifests[0]
     taken = len(data["game"])
     if len(exclude):
         data = select(data, ~np.isin(position_keys(data), np.array(list(exclude), dtype=np.uint64)))
@@ -222,13 +249,18 @@ def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     net = make_net(cfg.channels, cfg.blocks)
+    if init is not None:
+        _load_model(torch, net, Path(init))
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps_per_epoch = (len(train_rows) + cfg.batch - 1) // cfg.batch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=max(
         2, cfg.epochs * steps_per_epoch))
-    info = {"train": asdict(cfg), "data": str(data_dir), "variant": manifest["config"]["variant"],
+    info = {"train": asdict(cfg),
+            "data": str(folders[0]) if len(folders) == 1 else [str(f) for f in folders],
+            "variant": manifest["config"]["variant"],
             "encoding_version": ENCODING_VERSION, "teacher": manifest["config"]["teacher"],
             "depth": manifest["config"]["depth"], "positions": len(data["game"]),
+            **({"init": str(init)} if init is not None else {}),
             "left_out": taken - len(data["game"]),
             "train_positions": len(train_rows), "val_positions": len(val_rows),
             "parameters": sum(p.numel() for p in net.parameters())}
@@ -241,6 +273,8 @@ def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
         # A setting added since the run began stands at its default there.
         if {**asdict(TrainConfig()), **saved["train"]} != info["train"] or saved["data"] != info["data"]:
             raise NetError(f"{out}: trained with other settings or data; give the same ones")
+        if saved.get("init") != info.get("init"):
+            raise NetError(f"{out}: started from other weights; give the same --init")
         try:
             ck = torch.load(ck_path, weights_only=True)
             net.load_state_dict(ck["model"])
@@ -287,6 +321,27 @@ def train(data_dir: Path, out: Path, cfg: TrainConfig, *, resume: bool = False,
     return history
 
 
+def _load_model(torch: Any, net: Any, path: Path) -> None:
+    """``net``'s weights from a training folder's checkpoint (``weights_only=True``)."""
+    try:
+        net.load_state_dict(torch.load(path, weights_only=True)["model"])
+    except (OSError, RuntimeError, KeyError, EOFError, pickle.UnpicklingError) as exc:
+        raise NetError(f"{path}: not a checkpoint of this network "
+                       f"({type(exc).__name__})") from None
+
+
+def write_weights(netdir: Path) -> Path:
+    """``NETDIR/weights.pt``: the checkpoint's model alone (no optimiser), a third of its
+    size: what a run that starts from this network (``init``) needs, kept in git."""
+    torch = torch_module()
+    path = Path(netdir) / "weights.pt"
+    ck = torch.load(Path(netdir) / "checkpoint.pt", weights_only=True)
+    tmp = path.with_name(".weights.pt.tmp")
+    torch.save({"model": ck["model"]}, tmp)
+    tmp.replace(path)
+    return path
+
+
 def export_onnx(net: Any, path: Path, metadata: dict[str, Any] | None = None) -> str:
     """Write ``net`` as an ONNX file with a variable batch and ``metadata`` (strings) in
     the model's metadata (:mod:`search.mcts.network` reads it); returns its sha256."""
@@ -325,12 +380,7 @@ def load_checkpoint(netdir: Path, variant: str | None = None) -> tuple[Any, dict
     if variant is not None and info["variant"] != variant:
         raise NetError(f"{netdir}: a network of {info['variant']}, not of {variant}")
     net = make_net(info["train"]["channels"], info["train"]["blocks"])
-    path = Path(netdir) / "checkpoint.pt"
-    try:
-        net.load_state_dict(torch.load(path, weights_only=True)["model"])
-    except (OSError, RuntimeError, KeyError, EOFError, pickle.UnpicklingError) as exc:
-        raise NetError(f"{path}: not a checkpoint of this network "
-                       f"({type(exc).__name__})") from None
+    _load_model(torch, net, Path(netdir) / "checkpoint.pt")
     net.eval()
     return net, info
 

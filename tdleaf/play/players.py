@@ -50,6 +50,8 @@ INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "se
                      "proof_check", "book", "u_min_divisor", "check_factor", "win_check")
 #: How a tdleaf player searches: the alpha-beta modes, or MCTS over the heuristic prior.
 PLAYER_SEARCHES = SEARCH_MODES + ("mcts",)
+#: What may lead a tdleaf MCTS player without a network (its ``prior`` setting).
+MCTS_PRIORS = ("heuristic", "uniform", "none")
 #: Settings of an external player that are not engine options.
 EXTERNAL_SETTINGS = ("depth", "nodes", "movetime", "name", "timeout")
 #: Seconds an external engine may take beyond its limit before it counts as stalled.
@@ -205,11 +207,13 @@ class InternalPlayer(Player):
         # one technique against the others.
         self.flags = None if settings.get("flags") is None else int(str(settings["flags"]), 0)
         # MCTS: playouts a move (unless a node or time limit is given), the prior's kind
-        # ("heuristic", or "uniform" to measure what the heuristic adds) and Q-init.
+        # ("heuristic"; "uniform" to measure what the heuristic's policy adds; "none":
+        # a uniform policy and value 0, nothing learnt) and Q-init.
         self.playouts = _int_setting(settings, "playouts")
         self.prior = str(settings.get("prior") or "heuristic")
-        if self.prior not in ("heuristic", "uniform"):
-            raise PlayerError(f"{spec}: prior must be heuristic or uniform, got {self.prior!r}")
+        if self.prior not in MCTS_PRIORS:
+            raise PlayerError(f"{spec}: prior must be one of {', '.join(MCTS_PRIORS)}, "
+                              f"got {self.prior!r}")
         q_init = settings.get("q_init", -1.0)
         self.q_init = q_init if q_init == "parent" else float(q_init)
         # CrazyAra's u-divisor schedule (its floor, 0.25 in CrazyAra), check enhancement
@@ -316,10 +320,12 @@ class InternalPlayer(Player):
 
 
 def _make_mcts(variant: str, weights: Any, prior: str, puct: dict[str, Any]) -> Any:
-    from search.mcts.driver import MCTS
+    from search.mcts.driver import MCTS, UNIFORM
     from search.mcts.prior import HeuristicPrior
     evaluator: Any = None
-    if prior == "uniform":
+    if prior == "none":
+        evaluator = UNIFORM
+    elif prior == "uniform":
         # The same value function, a uniform policy: what the heuristic policy adds.
         evaluator = HeuristicPrior(variant, weights, policy="uniform")
     return MCTS(variant, evaluator, weights=weights, **puct)
