@@ -87,6 +87,20 @@ def test_bad_input(data, tmp_path, capsys):
     assert "--beta must be in [0, 1]" in capsys.readouterr().err
 
 
+def test_the_training_device():
+    """auto trains where torch sees a GPU, else on the CPU; cuda without one is refused."""
+    import torch
+
+    from tdleaf.net.train import torch_device
+    assert torch_device(torch, "cpu").type == "cpu"
+    assert torch_device(torch, "auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(NetError, match="sees no GPU"):
+            torch_device(torch, "cuda")
+    with pytest.raises(NetError, match="--device"):
+        torch_device(torch, "tpu")
+
+
 def test_mirrored_batches_mirror_planes_and_moves_together(data):
     """With mirror, about half the positions without castling rights come mirrored: their
     planes reversed left to right, their legal moves and target through MIRROR_INDEX."""

@@ -140,6 +140,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--mirror", action="store_true",
                    help="mirror each position without castling rights left to right with "
                         "probability 1/2 (a symmetry of the rules: twice the data)")
+    _device_option(b)
     b.add_argument("--resume", action="store_true", help="carry on the run in --out")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.add_argument("--no-plot", action="store_true",
@@ -219,10 +220,17 @@ def _register_iterate(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--positions", metavar="EPD",
                    help="held-out labelled positions the networks are measured on (default "
                         "search/data/prior_<variant>.epd)")
+    _device_option(b)
     b.add_argument("--resume", action="store_true", help="carry on the loop in --out")
     add_backend_options(b, "games", "1: in this process")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.set_defaults(run=run_iterate)
+
+
+def _device_option(b: argparse.ArgumentParser) -> None:
+    b.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
+                   help="where torch trains: auto (a GPU when torch sees one, default), cpu "
+                        "or cuda; the files are the same, and a run may resume on the other")
 
 
 def _eval_options(b: argparse.ArgumentParser) -> None:
@@ -287,7 +295,8 @@ def run_train(args: argparse.Namespace) -> int:
 
     try:
         history = train(Path(args.data), Path(args.out), cfg, resume=args.resume,
-                        progress=progress, exclude=_measured_keys(Path(args.data)))
+                        progress=progress, exclude=_measured_keys(Path(args.data)),
+                        device=args.device)
     finally:
         bar.close()
     if history:
@@ -348,7 +357,7 @@ def run_iterate(args: argparse.Namespace) -> int:
     try:
         with exclusive(out, "net iterate"):
             state = run_loop(out, cfg, backend, args.generations, resume=args.resume,
-                             say=say, progress=progress)
+                             say=say, progress=progress, device=args.device)
     finally:
         bar.close()
     print(f"{len(state['generations'])} generations, best {state['best']}, "

@@ -152,10 +152,12 @@ class Loop:
 
 def run_loop(out: Path, cfg: LoopConfig, backend: Backend, generations: int, *,
              resume: bool = False, say: Say = print,
-             progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[str, int, int], None] | None = None,
+             device: str = "auto") -> dict[str, Any]:
     """Run the loop in ``out`` until it has ``generations`` generations; returns
     ``loop.json``'s contents. ``say`` gets a line a step; ``progress(step, done,
-    total)`` follows the games and epochs."""
+    total)`` follows the games and epochs; ``device`` is where torch trains (self-play
+    and matches run on onnxruntime, on the CPU)."""
     loop = Loop(out, cfg, resume)
     if cfg.anchor_games and loop.state["start_anchor"] is None:
         say(f"the start ({cfg.start}) against the anchor")
@@ -167,7 +169,7 @@ def run_loop(out: Path, cfg: LoopConfig, backend: Backend, generations: int, *,
         for name in STEPS:
             if name not in rec:
                 say(f"generation {g}: {name}")
-                rec[name] = run_step(loop, g, name, backend, progress)
+                rec[name] = run_step(loop, g, name, backend, progress, device)
                 loop.save()
         if "shipped" not in rec:
             rec["shipped"] = ship(loop, g)
@@ -183,13 +185,14 @@ STEPS = ("selfplay", "train", "eval", "gate", "anchor")
 
 
 def run_step(loop: Loop, g: int, name: str, backend: Backend,
-             progress: Callable[[str, int, int], None] | None) -> dict[str, Any]:
+             progress: Callable[[str, int, int], None] | None, device: str = "auto",
+             ) -> dict[str, Any]:
     """Step ``name`` of generation ``g``; returns its record."""
     rec = loop.record(g)
     if name == "selfplay":
         return selfplay_step(loop, g, rec["guide"], backend, progress)
     if name == "train":
-        return train_step(loop, g, progress)
+        return train_step(loop, g, progress, device)
     if name == "eval":
         return eval_step(loop, g)
     if name == "gate":
@@ -208,8 +211,8 @@ def selfplay_step(loop: Loop, g: int, guide: str, backend: Backend,
             "cpu_seconds": manifest.get("cpu_seconds", 0.0)}
 
 
-def train_step(loop: Loop, g: int,
-               progress: Callable[[str, int, int], None] | None) -> dict[str, Any]:
+def train_step(loop: Loop, g: int, progress: Callable[[str, int, int], None] | None,
+               device: str = "auto") -> dict[str, Any]:
     from .measure import measured_keys
     from .train import export_network, train, write_weights
     folders = [loop.gen_dir(k) / "data" for k in range(max(0, g - loop.cfg.window + 1), g + 1)]
@@ -219,14 +222,14 @@ def train_step(loop: Loop, g: int,
     history = train(folders, net, tc, resume=True, init=init,
                     exclude=measured_keys(loop.cfg.variant, loop.cfg.positions),
                     progress=(lambda e, done, total: progress("training", e, tc.epochs))
-                    if progress else None)
+                    if progress else None, device=device)
     write_weights(net)
     path, digest = export_network(net)
     last = history[-1]
     info = json.loads((net / "config.json").read_text())
     return {"positions": info["train_positions"], "epochs": int(last["epoch"]),
             "val_top1": _finite(last["val_top1"]), "val_value_mse": _finite(last["val_value_mse"]),
-            "cpu_seconds": last["cpu_seconds"],
+            "cpu_seconds": last["cpu_seconds"], "device": info["device"],
             "network": {"file": _relative(loop, path), "sha256": digest}}
 
 

@@ -188,7 +188,8 @@ class Batches:
 
 def _losses(torch: Any, net: Any, batch: tuple[np.ndarray, ...], cfg: TrainConfig,
             ) -> tuple[Any, Any, Any, Any]:
-    x, mask, target, value, best = (torch.from_numpy(a) for a in batch)
+    device = next(net.parameters()).device
+    x, mask, target, value, best = (torch.from_numpy(a).to(device) for a in batch)
     logits, v = net(x)
     logits = logits.masked_fill(~mask, -1e9)
     logp = torch.log_softmax(logits, dim=1)
@@ -221,13 +222,14 @@ def read_many(folders: Sequence[Path], positions: int | None = None,
 
 def train(data_dir: Path | Sequence[Path], out: Path, cfg: TrainConfig, *, resume: bool = False,
           progress: Any = None, exclude: Collection[int] = (),
-          init: Path | None = None) -> list[dict[str, float]]:
+          init: Path | None = None, device: str = "auto") -> list[dict[str, float]]:
     """Train on the data in ``data_dir`` (a folder, or several read as one) into ``out``
     to ``cfg.epochs`` epochs, leaving out the positions whose repetition key is in
     ``exclude`` (the positions a network is measured on); returns the history (one row
     per epoch). ``init`` (a training folder's ``checkpoint.pt``) starts the network from
     its weights instead of at random (expert iteration's next generation), with a fresh
-    optimiser and schedule."""
+    optimiser and schedule. ``device``: "cpu", "cuda" or "auto" (a GPU when torch sees
+    one); the files are the same on either, and a run may resume on the other."""
     torch = torch_module()
     cfg.validate()
     folders = [Path(data_dir)] if isinstance(data_dir, (str, Path)) else [Path(d) for d in data_dir]
@@ -251,6 +253,8 @@ def train(data_dir: Path | Sequence[Path], out: Path, cfg: TrainConfig, *, resum
     net = make_net(cfg.channels, cfg.blocks)
     if init is not None:
         _load_model(torch, net, Path(init))
+    where = torch_device(torch, device)
+    net.to(where)
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps_per_epoch = (len(train_rows) + cfg.batch - 1) // cfg.batch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=max(
@@ -260,7 +264,7 @@ def train(data_dir: Path | Sequence[Path], out: Path, cfg: TrainConfig, *, resum
             "variant": manifest["config"]["variant"],
             "encoding_version": ENCODING_VERSION, "teacher": manifest["config"]["teacher"],
             "depth": manifest["config"]["depth"], "positions": len(data["game"]),
-            **({"init": str(init)} if init is not None else {}),
+            **({"init": str(init)} if init is not None else {}), "device": str(where),
             "left_out": taken - len(data["game"]),
             "train_positions": len(train_rows), "val_positions": len(val_rows),
             "parameters": sum(p.numel() for p in net.parameters())}
@@ -276,7 +280,7 @@ def train(data_dir: Path | Sequence[Path], out: Path, cfg: TrainConfig, *, resum
         if saved.get("init") != info.get("init"):
             raise NetError(f"{out}: started from other weights; give the same --init")
         try:
-            ck = torch.load(ck_path, weights_only=True)
+            ck = torch.load(ck_path, weights_only=True, map_location=where)
             net.load_state_dict(ck["model"])
             opt.load_state_dict(ck["optimizer"])
             sched.load_state_dict(ck["schedule"])
@@ -321,10 +325,22 @@ def train(data_dir: Path | Sequence[Path], out: Path, cfg: TrainConfig, *, resum
     return history
 
 
+def torch_device(torch: Any, name: str) -> Any:
+    """The torch device ``name`` says: "cpu", "cuda" (refused where torch sees no GPU) or
+    "auto" (a GPU when torch sees one)."""
+    if name not in ("cpu", "cuda", "auto"):
+        raise NetError(f"--device must be cpu, cuda or auto, got {name!r}")
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        raise NetError("--device cuda: torch sees no GPU (the pinned build is the CPU one)")
+    return torch.device(name)
+
+
 def _load_model(torch: Any, net: Any, path: Path) -> None:
     """``net``'s weights from a training folder's checkpoint (``weights_only=True``)."""
     try:
-        net.load_state_dict(torch.load(path, weights_only=True)["model"])
+        net.load_state_dict(torch.load(path, weights_only=True, map_location="cpu")["model"])
     except (OSError, RuntimeError, KeyError, EOFError, pickle.UnpicklingError) as exc:
         raise NetError(f"{path}: not a checkpoint of this network "
                        f"({type(exc).__name__})") from None
@@ -335,7 +351,7 @@ def write_weights(netdir: Path) -> Path:
     size: what a run that starts from this network (``init``) needs, kept in git."""
     torch = torch_module()
     path = Path(netdir) / "weights.pt"
-    ck = torch.load(Path(netdir) / "checkpoint.pt", weights_only=True)
+    ck = torch.load(Path(netdir) / "checkpoint.pt", weights_only=True, map_location="cpu")
     tmp = path.with_name(".weights.pt.tmp")
     torch.save({"model": ck["model"]}, tmp)
     tmp.replace(path)
