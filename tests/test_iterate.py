@@ -209,3 +209,40 @@ def test_bad_loop_settings_are_refused(tmp_path, capsys):
                 "--generations", "1", *bad]
         assert main(args) == 2
         assert says in capsys.readouterr().err
+
+
+def _fake_loop(folder, start, elos):
+    """A loop.json of generations with the given anchor Elos (None: not measured)."""
+    gens = []
+    for g, elo in enumerate(elos):
+        gens.append({"generation": g, "guide": start, "selfplay": {"cpu_seconds": 1800.0},
+                     "train": {"cpu_seconds": 60.0}, "gate": {"cpu_seconds": 300.0},
+                     "eval": {"top1": 0.2 + 0.02 * g, "prior_depth_1_top1": 0.38},
+                     "anchor": {"elo": elo, "elo_ci": None if elo is None else [elo - 50, elo + 50]},
+                     "shipped": g % 2 == 0})
+    folder.mkdir(parents=True)
+    (folder / "loop.json").write_text(json.dumps({
+        "config": {"start": start}, "start_anchor": {"elo": -100.0, "elo_ci": [-150.0, -60.0]},
+        "generations": gens}))
+
+
+def test_loops_are_drawn_against_the_cpu_they_learnt_with(tmp_path, capsys):
+    from plots.iterate import loop_points, read_loop
+    from plots.runfolder import PlotError
+    _fake_loop(tmp_path / "a", "prior:default", [-80.0, None, -20.0])
+    _fake_loop(tmp_path / "b", "none", [-400.0])
+    points = loop_points(read_loop(tmp_path / "a"))
+    assert [round(p["cpu_hours"], 3) for p in points] == [0.6, 1.2, 1.8]
+    assert points[1]["elo"] is None and points[2]["top1"] == pytest.approx(0.24)
+    assert main(["plot", "--loops", str(tmp_path / "a"), str(tmp_path / "b"),
+                 "--out", str(tmp_path / "fig")]) == 0
+    assert (tmp_path / "fig" / "expert-iteration.png").stat().st_size > 1000
+    capsys.readouterr()
+    assert main(["plot", "--loops", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
+    assert "--out" in capsys.readouterr().err
+    assert main(["plot", "--loops", str(tmp_path / "nothing")]) == 2
+    assert "loop.json" in capsys.readouterr().err
+    with pytest.raises(PlotError, match="not a loop"):
+        (tmp_path / "c").mkdir()
+        (tmp_path / "c" / "loop.json").write_text("{}")
+        read_loop(tmp_path / "c")

@@ -40,8 +40,16 @@ Figures go to RUN_DIR/figures unless --out is given.
 95% interval bars, against self-play games a run and against CPU hours of learning (log
 axes), one series per curve labelled by its learner and features (and by what else
 differs between them). It goes to RUN/figures for one folder; --out is needed for
-several. Exit status 2 with a one-line 'tdleaf: error: ...' when the folder or one of
-its files is missing or malformed.
+several.
+
+--loops DIR [DIR ...] draws expert iteration's loops ('tdleaf net iterate' folders, their
+loop.json) in one figure, expert-iteration.png: the raw network's top-1 on the labelled
+positions and its MCTS's Elo against the loop's fixed anchor, against the CPU hours of
+learning (self-play, training, gate matches), one series a loop. It goes to DIR/figures
+for one folder; --out is needed for several.
+
+Exit status 2 with a one-line 'tdleaf: error: ...' when the folder or one of its files is
+missing or malformed.
 """
 
 
@@ -54,6 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--curves", nargs="+", metavar="RUN",
                    help="draw the learning curves of these folders (their curve.json, from "
                         "'tdleaf curve'), or of these curve files, in one figure instead")
+    p.add_argument("--loops", nargs="+", metavar="DIR",
+                   help="draw expert iteration's loops ('tdleaf net iterate' folders) in one "
+                        "figure instead")
     p.add_argument("--out", metavar="DIR", help="where to write the figures (default RUN_DIR/figures)")
     p.add_argument("--format", dest="fmt", choices=["png", "svg", "pdf"], default="png",
                    help="file format of the figures (default png)")
@@ -104,8 +115,12 @@ def run(args: argparse.Namespace) -> int:
     """Execute ``tdleaf plot`` and return the exit status."""
     import plots
 
+    if args.curves and args.loops:
+        raise CliError("--curves and --loops draw different figures: give one")
     if args.curves:
         return _curves(args)
+    if args.loops:
+        return _loops(args)
     if args.run_dir is None:
         raise CliError("give a RUN_DIR, or --curves RUN... (see 'tdleaf plot --help')")
     if _is_net(Path(args.run_dir)):        # a 'tdleaf net train' folder: its curves
@@ -130,6 +145,20 @@ def _is_net(folder: Path) -> bool:
         return "train" in json.loads((folder / "config.json").read_text())
     except (OSError, ValueError):
         return False
+
+
+def _loops(args: argparse.Namespace) -> int:
+    """``tdleaf plot --loops DIR...``: expert iteration's loops in one figure."""
+    from plots.iterate import plot_loops
+
+    if args.run_dir is not None:
+        raise CliError(f"--loops takes the folders; give {args.run_dir} after it, not before")
+    if len(args.loops) > 1 and not args.out:
+        raise CliError("--out is needed for several loops")
+    out = args.out or Path(args.loops[0]) / "figures"
+    for f in plot_loops(args.loops, out, fmt=args.fmt):
+        print(f"wrote {f}")
+    return 0
 
 
 def _curves(args: argparse.Namespace) -> int:
