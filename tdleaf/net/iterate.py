@@ -159,6 +159,10 @@ def run_loop(out: Path, cfg: LoopConfig, backend: Backend, generations: int, *,
     total)`` follows the games and epochs; ``device`` is where torch trains (self-play
     and matches run on onnxruntime, on the CPU)."""
     loop = Loop(out, cfg, resume)
+    if loop.state.get("start_search") is None:
+        say(f"the start ({cfg.start}) on the labelled positions")
+        loop.state["start_search"] = search_top1(loop, cfg.start)
+        loop.save()
     if cfg.anchor_games and loop.state["start_anchor"] is None:
         say(f"the start ({cfg.start}) against the anchor")
         loop.state["start_anchor"] = anchor_match(loop, cfg.start, loop.out / "start-anchor",
@@ -234,13 +238,29 @@ def train_step(loop: Loop, g: int, progress: Callable[[str, int, int], None] | N
 
 
 def eval_step(loop: Loop, g: int) -> dict[str, Any]:
+    """The raw network on the labelled positions (``eval.json``, beside the prior), and
+    the MCTS it guides at ``eval_playouts`` (its move's top-1)."""
     from .measure import evaluate_net
-    report = evaluate_net(_absolute(loop, network_guide(loop.record(g)))[4:], loop.cfg.variant,
-                          loop.cfg.positions, teacher=False)
+    guide = network_guide(loop.record(g))
+    report = evaluate_net(_absolute(loop, guide)[4:], loop.cfg.variant, loop.cfg.positions,
+                          teacher=False)
+    report["search"] = search_top1(loop, guide)
     write_json(loop.gen_dir(g) / "eval.json", report, indent=2)
     return {"top1": report["net"]["top1"], "loglik": report["net"]["loglik"],
             "brier": report["net"]["brier"], "positions": report["net"]["positions"],
-            "prior_depth_1_top1": report["prior_depth_1"]["top1"]}
+            "prior_depth_1_top1": report["prior_depth_1"]["top1"],
+            "search_top1": report["search"]["top1"]}
+
+
+def search_top1(loop: Loop, guide: str) -> dict[str, Any]:
+    """The top-1 of ``guide``'s MCTS at ``eval_playouts`` on the labelled positions."""
+    from ..play.labels import data_path, read_labelled
+    from .measure import search_hits
+    cfg = loop.cfg
+    rows = read_labelled(Path(cfg.positions) if cfg.positions else data_path(cfg.variant))
+    hits, seconds = search_hits(_absolute(loop, guide), cfg.variant, cfg.eval_playouts, rows)
+    return {"guide": guide, "playouts": cfg.eval_playouts, "top1": float(hits.mean()),
+            "positions": len(rows), "seconds_per_search": seconds}
 
 
 def gate_step(loop: Loop, g: int, backend: Backend,
@@ -353,6 +373,7 @@ def summary_line(rec: dict[str, Any]) -> str:
         return f"{100 * m['score']:.1f}% of {m['games']}"
     return (f"generation {rec['generation']}: {rec['selfplay']['positions']} positions, "
             f"top-1 {100 * rec['eval']['top1']:.1f}% (prior at depth 1 "
-            f"{100 * rec['eval']['prior_depth_1_top1']:.1f}%), gate {score(rec.get('gate'))}, "
+            f"{100 * rec['eval']['prior_depth_1_top1']:.1f}%; its MCTS "
+            f"{100 * rec['eval']['search_top1']:.1f}%), gate {score(rec.get('gate'))}, "
             f"anchor {score(rec.get('anchor'))}; "
             f"{'shipped' if rec.get('shipped') else 'not shipped'}")

@@ -232,3 +232,26 @@ def teacher_hits(variant: str, depth: int, rows: list[Any], weights: str | None 
         seconds += time.perf_counter() - t0
         hits[i] = found.move == r.bm
     return hits, seconds / max(1, len(rows))
+
+
+def search_hits(guide: str, variant: str, playouts: int, rows: list[Any],
+                ) -> tuple[np.ndarray, float]:
+    """Whether the MCTS that ``guide`` leads (:func:`.selfplay.guide_player`: the match
+    player's), at ``playouts`` playouts from a fresh tree, plays each row's label move,
+    and the mean seconds a search: the policy expert iteration's games play with."""
+    from ..play.players import InternalPlayer, make_player
+    from .selfplay import guide_player
+    player = make_player(*guide_player(guide, variant, name="measured"))
+    assert isinstance(player, InternalPlayer)
+    player.start(variant)
+    hits, seconds = np.zeros(len(rows), dtype=bool), 0.0
+    try:
+        for i, r in enumerate(rows):
+            player.mcts.new_game(0)
+            t0 = time.perf_counter()
+            found = player.mcts.search(r.fen, playouts=playouts)
+            seconds += time.perf_counter() - t0
+            hits[i] = found.move == r.bm
+    finally:
+        player.close()
+    return hits, seconds / max(1, len(rows))
