@@ -246,3 +246,58 @@ def test_loops_are_drawn_against_the_cpu_they_learnt_with(tmp_path, capsys):
         (tmp_path / "c").mkdir()
         (tmp_path / "c" / "loop.json").write_text("{}")
         read_loop(tmp_path / "c")
+
+
+@pytest.mark.net
+def test_a_network_file_comes_back_to_torch_as_it_answers(tmp_path):
+    """A network file's weights, batch norms unfolded and calibrated, answer as the file
+    does; in train mode, on batches like the calibration's, nearly so. A corrupt file or
+    another variant's is refused."""
+    if os.environ.get("CI") != "true":
+        pytest.importorskip("torch")
+        pytest.importorskip("onnxruntime")
+    import torch
+
+    from search.mcts.encoding import N_PLANES, planes_batch
+    from search.mcts.network import NetworkError, load_network
+    from tdleaf.net.train import TrainConfig, export_network, train
+    from tdleaf.net.unfuse import net_from_onnx, write_start
+    write_games(tmp_path / "data", SMALL, SelfPlayer(SMALL), Backend())
+    train(tmp_path / "data", tmp_path / "run",
+          TrainConfig(channels=8, blocks=1, epochs=2, batch=16, seed=1))
+    path, _ = export_network(tmp_path / "run")
+    _, d = read_data(tmp_path / "data")
+    x = np.zeros((len(d["bb"]), N_PLANES, 8, 8), dtype=np.float32)
+    planes_batch(d["bb"], d["st"].astype(np.int64), d["reps"].astype(np.int64), x)
+    net = net_from_onnx(path, "atomic", x)
+    logits, values = load_network(path, "atomic")(x)
+    with torch.no_grad():
+        lt, vt = net(torch.from_numpy(x))
+    assert np.allclose(lt.numpy(), logits, atol=1e-4) and np.allclose(vt.numpy(), values, atol=1e-5)
+    net.train()
+    with torch.no_grad():
+        lt, _ = net(torch.from_numpy(x))
+    assert np.allclose(lt.numpy(), logits, atol=1e-3)     # the calibration's own batch
+    start = write_start(path, "atomic", tmp_path / "start.pt", x)
+    again = train(tmp_path / "data", tmp_path / "again",
+                  TrainConfig(channels=8, blocks=1, epochs=1, batch=16, seed=1), init=start)
+    assert again[0]["epoch"] == 1
+    with pytest.raises(NetworkError, match="crazyhouse"):
+        net_from_onnx(path, "crazyhouse")
+    # A loop that starts from the network trains its generation 0 on from it.
+    from tdleaf.net.iterate import LoopConfig, LoopError, run_loop
+    cfg = LoopConfig("atomic", start=f"net:{path}", games=2, playouts=16, fast_playouts=4,
+                     full_share=1.0, epochs=1, channels=8, blocks=1, batch=16,
+                     eval_playouts=8, gate_games=0, anchor_games=0,
+                     positions=str(tmp_path / "forty.epd"))
+    from tdleaf.play.labels import data_path
+    (tmp_path / "forty.epd").write_text(
+        "".join(data_path("atomic").read_text().splitlines(True)[-40:]))
+    state = run_loop(tmp_path / "loop", cfg, Backend(), 1, say=lambda _: None)
+    assert (tmp_path / "loop" / "gen-000" / "start.pt").exists()
+    assert state["generations"][0]["shipped"] and state["best"] == "net:gen-000/net/network.onnx"
+    with pytest.raises(LoopError, match="--channels 8 --blocks 1"):
+        run_loop(tmp_path / "other", LoopConfig(**{**cfg.__dict__, "channels": 16}), Backend(), 1)
+    (tmp_path / "cut.onnx").write_bytes(path.read_bytes()[:500])
+    with pytest.raises(NetworkError):
+        net_from_onnx(tmp_path / "cut.onnx", "atomic")

@@ -7,7 +7,8 @@ generation) and a folder a generation, ``gen-NNN/``:
    the ``start`` guide: tdleaf's heuristic prior, the traditional values' prior, or
    nothing), a data folder as ``tdleaf net data`` writes one;
 2. ``net/``: the network trained on the last ``window`` generations' data, from the
-   previous generation's weights (generation 0's from random ones), its policy target the
+   previous generation's weights (generation 0's from random ones, or a network start's
+   own, :mod:`.unfuse`: ``gen-000/start.pt``), its policy target the
    search's improved policy (``beta`` 1), its value target the result mixed with the
    root's value (``q``); ``network.onnx`` and ``weights.pt`` (the weights alone, what the
    next generation starts from);
@@ -36,6 +37,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from search.files import write_json
 from variants import canonical_variant
 from variants.errors import TdleafError
@@ -45,6 +48,8 @@ from .data import write_games
 from .selfplay import SelfPlayConfig, SelfPlayer, guide_player
 
 LOOP_FILE = "loop.json"
+#: Positions that calibrate a network start's batch norms (:mod:`.unfuse`).
+CALIBRATION = 1024
 
 
 class LoopError(TdleafError, ValueError):
@@ -117,6 +122,8 @@ class Loop:
 
     def __init__(self, out: Path, cfg: LoopConfig, resume: bool) -> None:
         self.out, self.cfg = Path(out), cfg.validate()
+        if cfg.start.startswith("net:"):
+            _check_start(cfg)
         path = self.out / LOOP_FILE
         if path.exists() and not resume:
             raise LoopError(f"{out} already holds a loop: use --resume to carry on, or "
@@ -148,6 +155,16 @@ class Loop:
         while len(gens) <= g:
             gens.append({"generation": len(gens), "guide": self.state["best"]})
         return gens[g]
+
+
+def _check_start(cfg: LoopConfig) -> None:
+    """A network start must be the loop's network: its generations train on from it."""
+    from search.mcts.network import load_network
+    meta = load_network(cfg.start[4:], cfg.variant).metadata
+    shape = (int(meta.get("channels", 0)), int(meta.get("blocks", 0)))
+    if shape != (cfg.channels, cfg.blocks):
+        raise LoopError(f"{cfg.start[4:]} is a {shape[0]}x{shape[1]} network: give --channels "
+                        f"{shape[0]} --blocks {shape[1]} to train on from it")
 
 
 def run_loop(out: Path, cfg: LoopConfig, backend: Backend, generations: int, *,
@@ -220,7 +237,7 @@ def train_step(loop: Loop, g: int, progress: Callable[[str, int, int], None] | N
     from .measure import measured_keys
     from .train import export_network, train, write_weights
     folders = [loop.gen_dir(k) / "data" for k in range(max(0, g - loop.cfg.window + 1), g + 1)]
-    init = loop.gen_dir(g - 1) / "net" / "weights.pt" if g else None
+    init = loop.gen_dir(g - 1) / "net" / "weights.pt" if g else start_weights(loop)
     net = loop.gen_dir(g) / "net"
     tc = loop.cfg.training(g)
     history = train(folders, net, tc, resume=True, init=init,
@@ -235,6 +252,24 @@ def train_step(loop: Loop, g: int, progress: Callable[[str, int, int], None] | N
             "val_top1": _finite(last["val_top1"]), "val_value_mse": _finite(last["val_value_mse"]),
             "cpu_seconds": last["cpu_seconds"], "device": info["device"],
             "network": {"file": _relative(loop, path), "sha256": digest}}
+
+
+def start_weights(loop: Loop) -> Path | None:
+    """Generation 0's first weights: a network start's own (``gen-000/start.pt``, its
+    batch norms calibrated on generation 0's first positions), else none (random)."""
+    start = loop.cfg.start
+    if not start.startswith("net:"):
+        return None
+    from search.mcts.encoding import N_PLANES, planes_batch
+
+    from .data import read_data
+    from .unfuse import write_start
+    _, d = read_data(loop.gen_dir(0) / "data")
+    n = min(CALIBRATION, len(d["bb"]))
+    x = np.zeros((n, N_PLANES, 8, 8), dtype=np.float32)
+    planes_batch(d["bb"][:n], d["st"][:n].astype(np.int64), d["reps"][:n].astype(np.int64), x)
+    return write_start(_absolute(loop, start)[4:], loop.cfg.variant, loop.gen_dir(0) / "start.pt",
+                       x)
 
 
 def eval_step(loop: Loop, g: int) -> dict[str, Any]:
