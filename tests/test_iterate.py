@@ -162,7 +162,7 @@ def test_a_loop_of_generations_resumes_after_a_kill(tmp_path, capsys):
     assert [g["generation"] for g in state["generations"]] == [0, 1]
     g0, g1 = state["generations"]
     assert g0["guide"] == "prior:default" and g0["selfplay"]["games"] == 4
-    assert g1["guide"] == ("net:gen-000/net/network.onnx" if g0["shipped"] else "prior:default")
+    assert g1["guide"] == ("gen:0" if g0["shipped"] else "prior:default")
     assert json.loads((whole / "gen-001" / "net" / "config.json").read_text())["init"].endswith(
         "gen-000/net/weights.pt")
     for g in (0, 1):
@@ -295,7 +295,7 @@ def test_a_network_file_comes_back_to_torch_as_it_answers(tmp_path):
         "".join(data_path("atomic").read_text().splitlines(True)[-40:]))
     state = run_loop(tmp_path / "loop", cfg, Backend(), 1, say=lambda _: None)
     assert (tmp_path / "loop" / "gen-000" / "start.pt").exists()
-    assert state["generations"][0]["shipped"] and state["best"] == "net:gen-000/net/network.onnx"
+    assert state["generations"][0]["shipped"] and state["best"] == "gen:0"
     with pytest.raises(LoopError, match="--channels 8 --blocks 1"):
         run_loop(tmp_path / "other", LoopConfig(**{**cfg.__dict__, "channels": 16}), Backend(), 1)
     (tmp_path / "cut.onnx").write_bytes(path.read_bytes()[:500])

@@ -178,7 +178,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 #: is :class:`tdleaf.net.iterate.LoopConfig`'s).
 _LOOP_OPTIONS: tuple[tuple[str, type, str, str], ...] = (
     ("start", str, "GUIDE", ("generation 0's guide: prior:default, prior:traditional (any "
-                             "value set or weights file after 'prior:'), none, or net:FILE.onnx")),
+                             "value set or weights file after 'prior:'), none, net:FILE.onnx or net:shipped")),
     ("games", int, "N", "self-play games a generation"),
     ("playouts", int, "P", "playouts of a full (recorded) search"),
     ("fast_playouts", int, "P", "playouts of a fast (played, not recorded) search"),

@@ -159,8 +159,8 @@ class Loop:
 
 def _check_start(cfg: LoopConfig) -> None:
     """A network start must be the loop's network: its generations train on from it."""
-    from search.mcts.network import load_network
-    meta = load_network(cfg.start[4:], cfg.variant).metadata
+    from search.mcts.network import open_network
+    meta = open_network(cfg.start[4:], cfg.variant).metadata
     shape = (int(meta.get("channels", 0)), int(meta.get("blocks", 0)))
     if shape != (cfg.channels, cfg.blocks):
         raise LoopError(f"{cfg.start[4:]} is a {shape[0]}x{shape[1]} network: give --channels "
@@ -222,7 +222,7 @@ def run_step(loop: Loop, g: int, name: str, backend: Backend,
 
 def selfplay_step(loop: Loop, g: int, guide: str, backend: Backend,
                   progress: Callable[[str, int, int], None] | None) -> dict[str, Any]:
-    sp = loop.cfg.selfplay(g, _absolute(loop, guide))
+    sp = loop.cfg.selfplay(g, resolve(loop, guide))
     sp.validate()
     folder = loop.gen_dir(g) / "data"
     manifest = write_games(folder, sp, SelfPlayer(sp), backend, resume=True,
@@ -268,8 +268,8 @@ def start_weights(loop: Loop) -> Path | None:
     n = min(CALIBRATION, len(d["bb"]))
     x = np.zeros((n, N_PLANES, 8, 8), dtype=np.float32)
     planes_batch(d["bb"][:n], d["st"][:n].astype(np.int64), d["reps"][:n].astype(np.int64), x)
-    return write_start(_absolute(loop, start)[4:], loop.cfg.variant, loop.gen_dir(0) / "start.pt",
-                       x)
+    return write_start(network_file(start[4:], loop.cfg.variant), loop.cfg.variant,
+                       loop.gen_dir(0) / "start.pt", x)
 
 
 def eval_step(loop: Loop, g: int) -> dict[str, Any]:
@@ -277,7 +277,7 @@ def eval_step(loop: Loop, g: int) -> dict[str, Any]:
     the MCTS it guides at ``eval_playouts`` (its move's top-1)."""
     from .measure import evaluate_net
     guide = network_guide(loop.record(g))
-    report = evaluate_net(_absolute(loop, guide)[4:], loop.cfg.variant, loop.cfg.positions,
+    report = evaluate_net(resolve(loop, guide)[4:], loop.cfg.variant, loop.cfg.positions,
                           teacher=False)
     report["search"] = search_top1(loop, guide)
     write_json(loop.gen_dir(g) / "eval.json", report, indent=2)
@@ -293,7 +293,7 @@ def search_top1(loop: Loop, guide: str) -> dict[str, Any]:
     from .measure import search_hits
     cfg = loop.cfg
     rows = read_labelled(Path(cfg.positions) if cfg.positions else data_path(cfg.variant))
-    hits, seconds = search_hits(_absolute(loop, guide), cfg.variant, cfg.eval_playouts, rows)
+    hits, seconds = search_hits(resolve(loop, guide), cfg.variant, cfg.eval_playouts, rows)
     return {"guide": guide, "playouts": cfg.eval_playouts, "top1": float(hits.mean()),
             "positions": len(rows), "seconds_per_search": seconds}
 
@@ -337,12 +337,12 @@ def play(loop: Loop, a_guide: str, b_guide: str | None, stem: Path, games: int,
     in ``stem.pgn.gz`` and its summary returned, with the players' CPU seconds."""
     from ..play.match import MatchConfig, PlayerConfig, run_match
     cfg = loop.cfg
-    a = PlayerConfig(*guide_player(_absolute(loop, a_guide), cfg.variant,
+    a = PlayerConfig(*guide_player(resolve(loop, a_guide), cfg.variant,
                                    playouts=cfg.eval_playouts, name=names[0]))
     if b_guide is None:
         b = PlayerConfig("default", {"nodes": cfg.anchor_nodes, "name": names[1]})
     else:
-        b = PlayerConfig(*guide_player(_absolute(loop, b_guide), cfg.variant,
+        b = PlayerConfig(*guide_player(resolve(loop, b_guide), cfg.variant,
                                        playouts=b_playouts, name=names[1]))
     pgn = stem.with_suffix(".pgn")
     packed = stem.with_suffix(".pgn.gz")
@@ -371,15 +371,27 @@ def play(loop: Loop, a_guide: str, b_guide: str | None, stem: Path, games: int,
 
 
 def network_guide(rec: dict[str, Any]) -> str:
-    """The guide of a generation's network (its file relative to the loop's folder)."""
-    return f"net:{rec['train']['network']['file']}"
+    """The guide of a generation's network: ``gen:N`` (:func:`resolve` finds its file)."""
+    return f"gen:{rec['generation']}"
 
 
-def _absolute(loop: Loop, guide: str) -> str:
-    """A network guide's file, which the records keep relative to the loop's folder."""
-    if guide.startswith("net:") and not Path(guide[4:]).is_absolute():
-        return f"net:{loop.out / guide[4:]}"
+def resolve(loop: Loop, guide: str) -> str:
+    """A guide as the players take it: ``gen:N`` is generation N's network file in the
+    loop's folder; any other guide is as given (a file relative to where the loop runs)."""
+    if guide.startswith("gen:"):
+        return f"net:{loop.gen_dir(int(guide[4:])) / 'net' / 'network.onnx'}"
     return guide
+
+
+def network_file(spec: str, variant: str) -> Path:
+    """The file of a network spec: ``shipped`` (the variant's shipped network) or a path."""
+    from search.mcts.network import SHIPPED, NetworkError, shipped_network
+    if spec != SHIPPED:
+        return Path(spec)
+    entry = shipped_network(variant)
+    if entry is None or entry["path"] is None:
+        raise NetworkError(f"{variant} ships no network")
+    return Path(entry["path"])
 
 
 def _finite(x: float) -> float | None:

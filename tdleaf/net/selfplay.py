@@ -3,7 +3,7 @@
 A *guide* names what leads the MCTS (:func:`guide_player`): ``prior:default`` or
 ``prior:<value set>`` (the heuristic prior of tdleaf's evaluation: the learnt default, the
 traditional values), ``none`` (a uniform policy and value 0: nothing learnt) or
-``net:<onnx file>`` (a network). The MCTS is the match player's (same settings, the win
+``net:<onnx file>`` or ``net:shipped`` (a network). The MCTS is the match player's (same settings, the win
 check on for every guide), so what self-play records is what the matches measure.
 
 A game (:func:`play_game`), after ``random_plies`` random opening plies, searches every

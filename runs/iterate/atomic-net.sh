@@ -1,0 +1,8 @@
+# Expert iteration in atomic from the shipped network (taught by tdleaf's search with its learnt
+# evaluation): the start of the comparison that has the prior and the teacher. The same
+# command with --resume carries on; --generations sets the total.
+tdleaf net iterate --variant atomic --out runs/iterate/atomic-net --generations 8 \
+  --start net:search/data/networks/atomic.onnx --games 300 --playouts 200 --fast-playouts 50 --full-share 0.5 \
+  --random-plies 4 --eval-playouts 200 --anchor-nodes 10000 --gate-games 100 \
+  --anchor-games 100 --epochs 4 --window 20 --positions runs/net/test-atomic.epd \
+  --workers 1 --no-progress "$@"
