@@ -296,6 +296,20 @@ def test_a_network_file_comes_back_to_torch_as_it_answers(tmp_path):
     state = run_loop(tmp_path / "loop", cfg, Backend(), 1, say=lambda _: None)
     assert (tmp_path / "loop" / "gen-000" / "start.pt").exists()
     assert state["generations"][0]["shipped"] and state["best"] == "gen:0"
+    # A fresh clone has the generation's network file, not its torch weights: they are
+    # made again from it, and answer as it does.
+    from tdleaf.net.iterate import Loop, previous_weights
+    from tdleaf.net.train import make_net
+    gen0 = tmp_path / "loop" / "gen-000" / "net"
+    (gen0 / "weights.pt").unlink()
+    remade = previous_weights(Loop(tmp_path / "loop", cfg, resume=True), 0)
+    net = make_net(8, 1)
+    net.load_state_dict(torch.load(remade, weights_only=True)["model"])
+    net.eval()
+    with torch.no_grad():
+        lt, _ = net(torch.from_numpy(x[:8]))
+    assert np.allclose(lt.numpy(), load_network(gen0 / "network.onnx", "atomic")(x[:8])[0],
+                       atol=1e-4)
     with pytest.raises(LoopError, match="--channels 8 --blocks 1"):
         run_loop(tmp_path / "other", LoopConfig(**{**cfg.__dict__, "channels": 16}), Backend(), 1)
     (tmp_path / "cut.onnx").write_bytes(path.read_bytes()[:500])

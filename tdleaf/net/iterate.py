@@ -11,7 +11,8 @@ generation) and a folder a generation, ``gen-NNN/``:
    own, :mod:`.unfuse`: ``gen-000/start.pt``), its policy target the
    search's improved policy (``beta`` 1), its value target the result mixed with the
    root's value (``q``); ``network.onnx`` and ``weights.pt`` (the weights alone, what the
-   next generation starts from);
+   next generation starts from; made again from ``network.onnx`` where it is gone, as on
+   a fresh clone, which keeps the ONNX files only);
 3. ``eval.json``: the raw network's top-1 and log-likelihood on the held-out labelled
    positions (Fairy-Stockfish's moves);
 4. ``gate.pgn.gz``: the network's MCTS against the best player's at equal playouts; a
@@ -237,7 +238,7 @@ def train_step(loop: Loop, g: int, progress: Callable[[str, int, int], None] | N
     from .measure import measured_keys
     from .train import export_network, train, write_weights
     folders = [loop.gen_dir(k) / "data" for k in range(max(0, g - loop.cfg.window + 1), g + 1)]
-    init = loop.gen_dir(g - 1) / "net" / "weights.pt" if g else start_weights(loop)
+    init = previous_weights(loop, g - 1) if g else start_weights(loop)
     net = loop.gen_dir(g) / "net"
     tc = loop.cfg.training(g)
     history = train(folders, net, tc, resume=True, init=init,
@@ -260,16 +261,31 @@ def start_weights(loop: Loop) -> Path | None:
     start = loop.cfg.start
     if not start.startswith("net:"):
         return None
+    return _unfused(loop, network_file(start[4:], loop.cfg.variant), 0,
+                    loop.gen_dir(0) / "start.pt")
+
+
+def previous_weights(loop: Loop, g: int) -> Path:
+    """Generation ``g``'s weights (``weights.pt``), the next one's start; made again from
+    its network file where they are gone (git keeps the ONNX file, not the torch one)."""
+    path = loop.gen_dir(g) / "net" / "weights.pt"
+    if path.exists():
+        return path
+    return _unfused(loop, loop.gen_dir(g) / "net" / "network.onnx", g, path)
+
+
+def _unfused(loop: Loop, onnx_file: Path, g: int, out: Path) -> Path:
+    """``onnx_file``'s weights as ``out``, its batch norms calibrated on generation
+    ``g``'s first positions (:mod:`.unfuse`)."""
     from search.mcts.encoding import N_PLANES, planes_batch
 
     from .data import read_data
     from .unfuse import write_start
-    _, d = read_data(loop.gen_dir(0) / "data")
+    _, d = read_data(loop.gen_dir(g) / "data")
     n = min(CALIBRATION, len(d["bb"]))
     x = np.zeros((n, N_PLANES, 8, 8), dtype=np.float32)
     planes_batch(d["bb"][:n], d["st"][:n].astype(np.int64), d["reps"][:n].astype(np.int64), x)
-    return write_start(network_file(start[4:], loop.cfg.variant), loop.cfg.variant,
-                       loop.gen_dir(0) / "start.pt", x)
+    return write_start(onnx_file, loop.cfg.variant, out, x)
 
 
 def eval_step(loop: Loop, g: int) -> dict[str, Any]:
