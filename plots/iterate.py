@@ -4,9 +4,10 @@ they spent learning, from their ``loop.json`` files only.
 Two panels, one series a loop (labelled by its start): the raw network's top-1 on the
 labelled positions (the heuristic prior's at depth 1 a dashed line), and the Elo of the
 generation's MCTS against the loop's fixed anchor with its 95% interval (game pairs),
-the start's own Elo at 0. The x-axis is the CPU hours of learning so far: self-play,
-training and the gate matches (what decides the next games); the measurements (the
-labels, the anchor) are not counted. A generation not shipped is drawn hollow.
+the start's own Elo at 0, the line through the loop's player (the start, then each shipped
+generation). The x-axis is the CPU hours of learning so far: self-play, training and the
+gate matches (what decides the next games); the measurements (the labels, the anchor)
+are not counted. A generation not shipped is drawn hollow.
 
 >>> import plots.iterate
 >>> plots.iterate.plot_loops(["runs/iterate/atomic-prior"], "runs/iterate/figures")  # doctest: +SKIP
@@ -89,7 +90,9 @@ def plot_loops(folders: list[str | os.PathLike[str]], out: str | os.PathLike[str
                 elo.errorbar(p["cpu_hours"], p["elo"], yerr=[[p["elo"] - low], [high - p["elo"]]],
                              fmt="o", color=color, mfc=face, capsize=3)
         start = state.get("start_anchor") or {}
-        measured = [(0.0, start.get("elo"))] + [(p["cpu_hours"], p["elo"]) for p in points]
+        # The loop's player: the start, then each shipped generation.
+        measured = [(0.0, start.get("elo"))] + [(p["cpu_hours"], p["elo"]) for p in points
+                                                if p["shipped"]]
         measured = [(x, y) for x, y in measured if y is not None]
         if measured:
             elo.plot(*zip(*measured), color=color, label=label)
