@@ -1,11 +1,16 @@
 """The ``sjeng`` block: Sjeng 11.2's suicide terms (mobility on empty squares, free pawn
-pushes, offered pawns, pawn structure) in suicide, giveaway and antichess
-(search.evaluation.blocks.sjeng).
+pushes, offered pawns, pawn structure) in suicide, giveaway and antichess, and
+``sjeng_weights``, Sjeng's own numbers on them (search.evaluation.blocks.sjeng).
 
-Oracles: hand-worked positions, never the compiled code.
+Oracles: hand-worked positions, and the Sjeng engine's own ``eval`` (where it is
+installed), never the compiled code.
 """
 
 from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
 
 import chess
 import chess.variant
@@ -15,17 +20,37 @@ import pytest
 from search import Engine
 from search.evaluate import feature_vector
 from search.evaluation.blocks.sjeng import BLOCK as SJENG_BLOCK
-from search.evaluation.blocks.sjeng import KEYS, sjeng_features
-from search.layout import BASE_SIZE, BLOCKS, Weights, WeightsError, feature_layout
+from search.evaluation.blocks.sjeng import (
+    KEYS,
+    SJENG_MATERIAL,
+    SJENG_SCALE,
+    SJENG_TERMS,
+    sjeng_features,
+    sjeng_weights,
+)
+from search.layout import (
+    BASE_SIZE,
+    BLOCKS,
+    Weights,
+    WeightsError,
+    feature_layout,
+    load_weights,
+    value_set,
+)
+from tests.helpers_engines import engine_path
 from tests.helpers_search import (
     assert_scores_are_w_dot_x,
     new_board,
+    oracle_eval,
     random_positions,
     random_weight_vector,
 )
 from variants import VARIANTS, Position, spec
 
 LOSING = ("suicide", "giveaway", "antichess")
+ROOT = Path(__file__).resolve().parent.parent
+#: The weights file sjeng_weights wrote (runs/blocks/sjeng/README.md).
+WEIGHTS_FILE = ROOT / "runs" / "blocks" / "sjeng" / "suicide-sjeng-own-sign.json"
 
 #: Hand-made positions, the features worked out by hand (absent keys: 0).
 HAND_MADE: list[tuple[str, dict[str, float]]] = [
@@ -97,7 +122,7 @@ def _sjeng(fen: str, variant: str) -> tuple[np.ndarray, np.ndarray]:
 
 def test_the_block_is_registered_for_the_losing_variants_only():
     assert BLOCKS["sjeng"] is SJENG_BLOCK and SJENG_BLOCK.code > 0
-    assert SJENG_BLOCK.size == 18
+    assert SJENG_BLOCK.size == 18 and set(SJENG_TERMS) == set(KEYS)
     assert [v for v in VARIANTS if SJENG_BLOCK.misfit(v) is None] == list(LOSING)
     layout = feature_layout("suicide", "psq+sjeng")
     assert layout.names[layout.span("sjeng")] == [f"sjeng.{k}" for k in KEYS]
@@ -148,6 +173,109 @@ def test_hand_made_positions(mirrored):
         signs[:, 1] += want < 0
     missing = [k for k, n in zip(KEYS, signs.sum(axis=1)) if not n]
     assert not missing, f"never non-zero: {missing}"
+
+
+def test_sjengs_numbers_with_its_own_sign():
+    """The weights put Sjeng's numbers over 30 on material, centre tables and the block,
+    with Sjeng's sign: the value set ``sjeng`` (the report's, Sjeng's material times -1)
+    is their material negated. The file in runs/blocks/sjeng is what they write."""
+    w = sjeng_weights("suicide")
+    layout = w.layout
+    assert layout.name == "psq+sjeng" and w.variant == "suicide"
+    material = dict(zip("PNBRQK", w.w[:6]))
+    assert material == pytest.approx({p: x / 30 for p, x in SJENG_MATERIAL.items()})
+    assert material["R"] == 5.0 and material["K"] == pytest.approx(50 / 3)
+    flipped = value_set("sjeng", "suicide").w[:6]
+    assert (-w.w[:6]).tolist() == pytest.approx(flipped.tolist(), abs=0.005)
+    block = w.w[layout.span("sjeng")]
+    assert block.tolist() == pytest.approx([SJENG_TERMS[k] / SJENG_SCALE for k in KEYS])
+    assert block[KEYS.index("reach.N")] == pytest.approx(4 / 30)
+    assert block[KEYS.index("offer")] == -1.0
+    psq = w.w[layout.span("psq")].reshape(6, 64)
+    d4, a1 = chess.D4, chess.A1
+    assert psq[1, d4] == pytest.approx(25 / 30) and psq[5, d4] == pytest.approx(12 / 30)
+    assert psq[0, a1] == pytest.approx(-20 / 30) and psq[5, a1] == pytest.approx(-10 / 30)
+    for sq in range(64):        # the table is its own mirror: Black reads it as White
+        assert psq[:, sq].tolist() == psq[:, sq ^ 56].tolist()
+    assert json.loads(WEIGHTS_FILE.read_text()) == json.loads(json.dumps(w.to_json()))
+    loaded = load_weights(str(WEIGHTS_FILE), "suicide")
+    assert loaded.layout == layout and loaded.w.tolist() == w.w.tolist()
+
+
+def _scaled_by_sjeng(board: chess.Board) -> bool:
+    """Whether Sjeng scales the position's score by pieces / 32 (which no weights do):
+    each side's bishops on squares of one colour, the two colours different (a side
+    without bishops counts as on light squares), fewer than 32 pieces."""
+    def colour(color: bool) -> int | None:
+        dark = {(chess.square_rank(s) + chess.square_file(s)) % 2 == 0
+                for s in board.pieces(chess.BISHOP, color)}
+        return None if len(dark) > 1 else int(dark.pop()) if dark else 0
+    white, black = colour(chess.WHITE), colour(chess.BLACK)
+    return (white is not None and black is not None and white != black
+            and len(board.piece_map()) < 32)
+
+
+def test_the_weights_evaluate_as_the_sjeng_engine():
+    """Sjeng's own ``eval`` (side to move's view, its units) of seeded random suicide
+    positions equals the weights' evaluation times 30 (the classic blocks by the
+    python-chess oracle, the block by its reference), where Sjeng does not scale the
+    score: exactly in most positions, and elsewhere by whole offers (30 each), where its
+    offer test and ours part (the block's docstring)."""
+    command = engine_path("sjeng")
+    w = sjeng_weights("suicide")
+    span = w.layout.span("sjeng")
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def ask(*lines: str) -> str:
+        assert proc.stdin is not None and proc.stdout is not None
+        for line in lines:
+            proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        while True:
+            out = proc.stdout.readline()
+            assert out, "sjeng ended"
+            if out.startswith("Eval:"):
+                return out
+
+    exact = checked = 0
+    try:
+        ask("xboard", "variant suicide", "force", "eval")
+        for fen in random_positions("suicide", "sjeng-eval", 120, lo=2, hi=90):
+            board = new_board("suicide", fen)
+            if _scaled_by_sjeng(board):
+                continue
+            theirs = int(ask(f"setboard {fen}", "eval").split()[1])
+            ours = (oracle_eval(board, w.w) + float(w.w[span] @ sjeng_features(board)))
+            ours *= SJENG_SCALE if board.turn == chess.WHITE else -SJENG_SCALE
+            off = (theirs - ours) / 30
+            assert off == pytest.approx(round(off), abs=1e-6), (fen, theirs, ours)
+            exact += round(off) == 0
+            checked += 1
+    finally:
+        proc.communicate("quit\n", timeout=10)
+    assert checked >= 60 and exact >= 0.75 * checked, (exact, checked)
+
+
+def test_a_short_search_with_sjengs_weights_plays_a_legal_move():
+    """Depth 3 in suicide with Sjeng's weights: a legal move, and the PV leaf's
+    features are the block's definition."""
+    w = sjeng_weights("suicide")
+    layout = w.layout
+    engine = Engine("suicide", w, hash_mb=2)
+    leaves = 0
+    for fen in random_positions("suicide", "sjeng-search", 3, lo=6, hi=20):
+        board = new_board("suicide", fen)
+        r = engine.search(fen, depth=3)
+        assert r.move is not None
+        assert chess.Move.from_uci(r.move) in board.legal_moves, (fen, r.move)
+        if not r.leaf_terminal and r.leaf_position is not None:
+            assert r.leaf_features[layout.span("sjeng")].tolist() == \
+                sjeng_features(r.leaf_position.to_board()).tolist()
+            assert r.leaf_score == pytest.approx(float(w.w @ r.leaf_features), abs=1e-9)
+            leaves += 1
+    assert leaves >= 1
 
 
 def test_a_short_search_with_the_block_plays_a_legal_move():
