@@ -56,7 +56,8 @@ TECHNIQUE_BITS: dict[str, int] = {
     "futility": ab.F_FUTILITY, "reverse-futility": ab.F_REVERSE_FUTILITY,
     "razor": ab.F_RAZOR, "qsee": ab.F_QSEE, "suicide-qbound": ab.F_SUICIDE_QBOUND,
     "see-order": ab.F_SEE_ORDER, "aspiration": F_ASPIRATION, "only-move": ab.F_ONLY_MOVE,
-    "forced-ext": ab.F_FORCED_EXT, "forcing-order": ab.F_FORCING_ORDER}
+    "forced-ext": ab.F_FORCED_EXT, "forcing-order": ab.F_FORCING_ORDER,
+    "keep-offers": ab.F_KEEP_OFFERS}
 
 
 def technique_bits(names: tuple[str, ...] | list[str]) -> int:

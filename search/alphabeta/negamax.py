@@ -90,7 +90,9 @@ SELECTIVE = (F_NULL_MOVE | F_LMR | F_CHECK_EXT | F_FUTILITY | F_REVERSE_FUTILITY
 F_ONLY_MOVE = 512        # a node's only move costs no depth (forced captures)
 F_FORCED_EXT = 1024      # a compulsory capture among at most FORCED_WIDTH costs no depth
 F_FORCING_ORDER = 2048   # quiet moves that offer a piece (a capture it must make) first
-TECHNIQUES = SELECTIVE | F_ONLY_MOVE | F_FORCED_EXT | F_FORCING_ORDER  # bits of ctl[C_FLAGS]
+F_KEEP_OFFERS = 4096     # quiet moves that offer a piece are never reduced nor pruned
+TECHNIQUES = (SELECTIVE | F_ONLY_MOVE | F_FORCED_EXT | F_FORCING_ORDER
+              | F_KEEP_OFFERS)  # bits of ctl[C_FLAGS]
 # F_FORCED_EXT: the most captures a node may offer for them to cost no depth.
 FORCED_WIDTH = 2
 
@@ -245,16 +247,23 @@ def order_offers(bb, st, moves, n, out):
     """Where captures are compulsory (F_FORCING_ORDER): quiet moves that leave the moved
     piece where the opponent can take it go before the other quiet moves (after the
     killers): the opponent must capture, so these lines are forced."""
-    them = 1 - st[core.TURN]
-    occ = bb[core.OCC] | bb[core.OCC + 1]
     for i in range(n):
         m = moves[i]
         if out[i] >= _KILLER_BONUS or core.is_tactical(st, m):
             continue
-        to = core.m_to(m)
-        after = (occ & ~core.SQ[core.m_from(m)]) | core.SQ[to]
-        if core.attackers(bb, them, to, after):
+        if offers_piece(bb, st, m):
             out[i] += _OFFER_BONUS
+
+
+@njit(cache=True, inline="always")
+def offers_piece(bb, st, m):
+    """Whether the quiet move ``m`` leaves the moved piece where the opponent can take
+    it: where captures are compulsory, the opponent's reply is then forced (what
+    F_FORCING_ORDER tries first and F_KEEP_OFFERS never reduces nor prunes)."""
+    occ = bb[core.OCC] | bb[core.OCC + 1]
+    to = core.m_to(m)
+    after = (occ & ~core.SQ[core.m_from(m)]) | core.SQ[to]
+    return core.attackers(bb, 1 - st[core.TURN], to, after) != 0
 
 
 @njit(cache=True)
@@ -645,14 +654,21 @@ def _raise(ply, m, score, best, alpha, beta, pv, pvlen):
 def _move_rules(ply, depth, alpha, prune, bound, in_check, st, ctl):
     """What the selective search may do to this node's moves: (skip quiet moves by
     futility, whose value cannot reach alpha (``bound``: the static evaluation plus the
-    margin); reduce late quiet moves; extend checks; extend an only move)."""
+    margin); reduce late quiet moves; extend checks; extend an only move; keep the quiet
+    moves that offer a piece out of both (F_KEEP_OFFERS, where captures are compulsory:
+    the opponent's capture is then forced, and a reduced or skipped offer hides a forced
+    line). Where a capture is on the board every move is one, never reduced nor skipped,
+    and no variant with compulsory captures prunes before its moves (:func:`_may_prune`):
+    the offers are all that is left to keep."""
     flags = ctl[C_FLAGS]
     futile = (prune and flags & F_FUTILITY != 0 and depth <= 2 and abs(alpha) < MATE_BOUND
               and bound <= alpha)
     reduce = flags & F_LMR != 0 and depth >= 3 and not in_check
     deep = ply < 2 * ctl[C_ROOT_DEPTH]
     extend = flags & F_CHECK_EXT != 0 and core.CHECK_EXTENSIONS[st[core.VARIANT]] and deep
-    return futile, reduce, extend, flags & (F_ONLY_MOVE | F_FORCED_EXT) if deep else 0
+    keep = ((futile or reduce) and flags & F_KEEP_OFFERS != 0
+            and core.MUST_CAPTURE[st[core.VARIANT]])
+    return futile, reduce, extend, flags & (F_ONLY_MOVE | F_FORCED_EXT) if deep else 0, keep
 
 
 @njit(cache=True, inline="always")
@@ -670,17 +686,20 @@ def _free_moves(n, st, mv, bits):
 
 
 @njit(cache=True, inline="always")
-def _try_move(i, n, bb, st, cbb, cst, mv, sc, killers, hash_move, futile, checks):
+def _try_move(i, n, bb, st, cbb, cst, mv, sc, killers, hash_move, futile, checks, keep):
     """Play the ``i``-th best of ``n`` moves into ``cbb``, ``cst``: (the move, status,
     quiet, gives check). Status -1: illegal; 0: a quiet move futility may skip (if not the
     first legal one); 1: to be searched. ``futile``: futility may skip quiet moves here;
     ``checks``: whether the move gives check matters (futility, reductions or check
-    extensions)."""
+    extensions); ``keep``: a move that offers a piece is not quiet (F_KEEP_OFFERS:
+    neither skipped nor reduced)."""
     m = pick(mv, sc, i, n)
     core.copy_make(bb, st, cbb, cst, m)
     if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(cbb, st[core.TURN]):
         return m, -1, False, False
     quiet = not core.is_tactical(st, m) and m != killers[0] and m != killers[1] and m != hash_move
+    if quiet and keep and offers_piece(bb, st, m):
+        quiet = False
     gives_check = False
     if checks and not core.MUST_CAPTURE[st[core.VARIANT]]:
         gives_check = core.checkers_mask(cbb, cst) != 0
@@ -806,14 +825,16 @@ def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
         return terminal_score(bb, st, ply)
     killers = mem.killers[ply]
     score_moves(bb, st, mv, n, sc, hash_move, killers, mem.history, ctl[C_FLAGS])
-    futile, reduce, extend, free = _move_rules(ply, depth, alpha, prune,
-                                               static + futility * depth, in_check, st, ctl)
+    futile, reduce, extend, free, keep = _move_rules(ply, depth, alpha, prune,
+                                                     static + futility * depth, in_check, st,
+                                                     ctl)
     only = _free_moves(n, st, mv, free)
     alpha0, best, best_move = alpha, -INF, mv[0]
     legal, searched, skipped = 0, 0, False    # skipped: the value is partly an estimate
     for i in range(n):
         m, status, quiet, gives_check = _try_move(i, n, bb, st, cbb, cst, mv, sc, killers,
-                                                  hash_move, futile, futile or reduce or extend)
+                                                  hash_move, futile, futile or reduce or extend,
+                                                  keep)
         if status < 0:
             continue
         legal += 1
