@@ -1,7 +1,8 @@
-"""The root's shortcuts around the alpha-beta search of a timed move: the endgame
-tables' move, the opening book's, the proof-number search before the search (its
-share of the move) and the proof check of the move chosen after it, with the re-search
-when that move is proved to lose. They run only on a move with a time limit alone
+"""The root's shortcuts around the alpha-beta search of a timed move: the only legal
+move played at once (:func:`forced_move`, where asked), the endgame tables' move, the
+opening book's, the proof-number search before the search (its share of the move) and
+the proof check of the move chosen after it, with the re-search when that move is
+proved to lose. They run only on a move with a time limit alone
 (:func:`timed_alone`), as Sjeng runs its proof search."""
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Engine(Protocol):
     proof_share: float
     proof_check: float
     own_book: bool
+    forced_at_once: bool
     clock: MoveClock
     _proof: ProofSearch | None
     _stop_requested: bool
@@ -52,6 +54,15 @@ def timed_alone(lim: Limits, plan: Plan) -> bool:
     UCI_Elo's; not pondering or infinite; one line): where the proof searches run."""
     return not (plan is None or lim.depth or lim.nodes or lim.ponder or lim.infinite
                 or lim.multipv > 1 or lim.mate)
+
+
+def forced_move(engine: Engine, pos: Position, lim: Limits, plan: Plan) -> bool:
+    """Whether the move is played at once (:attr:`Engine.forced_at_once`): the root has
+    one legal move and the move a time limit alone (:func:`timed_alone`; no search
+    moves). Searching it would only spend the clock: a fixed depth or node count, an
+    infinite or pondering search and a front end's search moves are searched as asked."""
+    return (engine.forced_at_once and timed_alone(lim, plan) and lim.searchmoves is None
+            and len(pos.legal_move_codes()) == 1)
 
 
 def check_share(engine: Engine, lim: Limits, plan: Plan) -> float:
