@@ -98,6 +98,10 @@ FORCED_WIDTH = 2
 
 # TT flags (also the kinds of the collected nodes' values)
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
+# The depth of an entry that a proof search wrote (:func:`store_proof`): deeper than any
+# search, so never replaced by the same position's own entries, and read as the node's
+# value at any depth and window, on the principal variation too.
+PROOF_DEPTH = 32767
 
 # ``evals`` holds the evaluation of each ply's row in its first EVALS entries; when
 # collecting, its tail holds a dense feature row (C_NFEAT entries), then the collected
@@ -384,11 +388,14 @@ def _collect(bb, st, ply, depth, value, kind, ctl, table, evals):
 @njit(cache=True, inline="always")
 def _probe(ply, depth, alpha, beta, is_pv, key, tt):
     """An interior node's entry in the table: (decided, value, hash move, slot). Decided
-    where the stored bound settles the node (never on the principal variation)."""
+    where the stored bound settles the node (never on the principal variation), or
+    where a proof search proved the position won or lost (:func:`store_proof`)."""
     slot = np.int64(key % np.uint64(tt.shape[0]))
     e = tt[slot]
     if e.key != key:
         return False, 0.0, np.int64(-1), slot
+    if e.depth == PROOF_DEPTH:          # a proved win or loss (store_proof): final
+        return True, tt_to_score(e.score, ply), e.move, slot
     if not is_pv and e.depth >= depth:
         s = tt_to_score(e.score, ply)
         f = e.flag
@@ -408,6 +415,25 @@ def _store(tt, slot, key, move, value, depth, flag):
     e.flag = flag
 
 
+@njit(cache=True)
+def store_proof(tt, key, move, value):
+    """Write a proof search's verdict on the position ``key`` (its side to move wins,
+    ``value`` ``MATE - plies``, or loses, ``-(MATE - plies)``, ``plies`` the length of
+    the proof's line: :func:`search.solve.pns.store_proved`) with ``move`` its best move
+    (-1: none; the entry's move is then kept). A won position's entry is a lower bound
+    and a lost one's an upper bound (the proof's line is a forced win, not always the
+    shortest), and the probes take it as the node's value, at any depth and window:
+    the win is proved, only its distance may be shorter (what the engine reports as
+    ``mate N`` of a proof anyway). Its depth, :data:`PROOF_DEPTH`, keeps the same
+    position's search entries from replacing it; another position's replaces it, as it
+    would any entry."""
+    slot = np.int64(key % np.uint64(tt.shape[0]))
+    e = tt[slot]
+    if move < 0 and e.key == key:
+        move = e.move
+    _store(tt, slot, key, move, value, PROOF_DEPTH, TT_LOWER if value > 0 else TT_UPPER)
+
+
 # ---------------------------------------------------------------------------------------
 # Quiescence (its recursion lives in negamax)
 # ---------------------------------------------------------------------------------------
@@ -417,8 +443,8 @@ def _quiescence_probe(ply, depth, alpha, beta, bb, st, cbb, cst, tt, ctl):
     """A quiescence node's entry (its ply counts in the selective depth): the table, for
     the forced capture chains of the variants where captures are compulsory, which
     transpose a lot (elsewhere probing costs more time than it saves nodes): (cut,
-    value, key, slot). Only bounds that cut are taken, so no PV is cut short; key 0
-    where the table is not used."""
+    value, key, slot). Only bounds that cut are taken, so no PV is cut short, and a
+    proof search's verdict (:func:`store_proof`); key 0 where the table is not used."""
     ctl[C_SELDEPTH] = max(ctl[C_SELDEPTH], ply)
     qkey = np.uint64(0)
     if core.MUST_CAPTURE[st[core.VARIANT]]:
@@ -428,7 +454,8 @@ def _quiescence_probe(ply, depth, alpha, beta, bb, st, cbb, cst, tt, ctl):
     if qkey != 0 and e.key == qkey and e.depth >= depth:
         s = tt_to_score(e.score, ply)
         f = e.flag
-        if (f != TT_UPPER and s >= beta) or (f != TT_LOWER and s <= alpha):
+        if (f != TT_UPPER and s >= beta) or (f != TT_LOWER and s <= alpha) or (
+                e.depth == PROOF_DEPTH):
             return True, s, qkey, qslot
     return False, 0.0, qkey, qslot
 
