@@ -184,6 +184,11 @@ class Engine:
         #: Off until measured at equal time: the move is the same, but its reported score
         #: (a depth-1 search's) feeds a match's resign and draw rules.
         self.forced_at_once = False
+        #: Write what the proof searches of a timed move prove (the root's and the proof
+        #: check's) into the transposition table, as mates the alpha-beta search then
+        #: reads (:func:`search.alphabeta.shortcuts.proof_table`). Off until measured at
+        #: equal time.
+        self.proofs_to_tt = False
         self._proof: ProofSearch | None = None
         self.collect = 0
         self.collect_quiescence = bool(collect_quiescence)
