@@ -679,12 +679,14 @@ def _raise(ply, m, score, best, alpha, beta, pv, pvlen):
 
 @njit(cache=True, inline="always")
 def _move_rules(ply, depth, alpha, prune, bound, in_check, st, ctl):
-    """What the selective search may do to this node's moves: (skip quiet moves by
-    futility, whose value cannot reach alpha (``bound``: the static evaluation plus the
-    margin); reduce late quiet moves; extend checks; extend an only move; keep the quiet
-    moves that offer a piece out of both (F_KEEP_OFFERS, where captures are compulsory:
-    the opponent's capture is then forced, and a reduced or skipped offer hides a forced
-    line). Where a capture is on the board every move is one, never reduced nor skipped,
+    """What the selective search may do to this node's moves: (the rules :func:`_try_move`
+    reads; reduce late quiet moves; extend checks; extend an only move). The rules of
+    :func:`_try_move` are (skip quiet moves by futility, whose value cannot reach alpha
+    (``bound``: the static evaluation plus the margin); whether a move gives check matters
+    (futility, reductions or check extensions); keep the quiet moves that offer a piece
+    out of futility and reductions (F_KEEP_OFFERS, where captures are compulsory: the
+    opponent's capture is then forced, and a reduced or skipped offer hides a forced
+    line)). Where a capture is on the board every move is one, never reduced nor skipped,
     and no variant with compulsory captures prunes before its moves (:func:`_may_prune`):
     the offers are all that is left to keep."""
     flags = ctl[C_FLAGS]
@@ -695,7 +697,8 @@ def _move_rules(ply, depth, alpha, prune, bound, in_check, st, ctl):
     extend = flags & F_CHECK_EXT != 0 and core.CHECK_EXTENSIONS[st[core.VARIANT]] and deep
     keep = ((futile or reduce) and flags & F_KEEP_OFFERS != 0
             and core.MUST_CAPTURE[st[core.VARIANT]])
-    return futile, reduce, extend, flags & (F_ONLY_MOVE | F_FORCED_EXT) if deep else 0, keep
+    free = flags & (F_ONLY_MOVE | F_FORCED_EXT) if deep else 0
+    return (futile, futile or reduce or extend, keep), reduce, extend, free
 
 
 @njit(cache=True, inline="always")
@@ -713,13 +716,14 @@ def _free_moves(n, st, mv, bits):
 
 
 @njit(cache=True, inline="always")
-def _try_move(i, n, bb, st, cbb, cst, mv, sc, killers, hash_move, futile, checks, keep):
+def _try_move(i, n, bb, st, cbb, cst, mv, sc, killers, hash_move, rules):
     """Play the ``i``-th best of ``n`` moves into ``cbb``, ``cst``: (the move, status,
     quiet, gives check). Status -1: illegal; 0: a quiet move futility may skip (if not the
-    first legal one); 1: to be searched. ``futile``: futility may skip quiet moves here;
-    ``checks``: whether the move gives check matters (futility, reductions or check
-    extensions); ``keep``: a move that offers a piece is not quiet (F_KEEP_OFFERS:
-    neither skipped nor reduced)."""
+    first legal one); 1: to be searched. ``rules`` (of :func:`_move_rules`): (``futile``:
+    futility may skip quiet moves here; ``checks``: whether the move gives check matters
+    (futility, reductions or check extensions); ``keep``: a move that offers a piece is
+    not quiet (F_KEEP_OFFERS: neither skipped nor reduced))."""
+    futile, checks, keep = rules
     m = pick(mv, sc, i, n)
     core.copy_make(bb, st, cbb, cst, m)
     if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(cbb, st[core.TURN]):
@@ -852,16 +856,14 @@ def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
         return terminal_score(bb, st, ply)
     killers = mem.killers[ply]
     score_moves(bb, st, mv, n, sc, hash_move, killers, mem.history, ctl[C_FLAGS])
-    futile, reduce, extend, free, keep = _move_rules(ply, depth, alpha, prune,
-                                                     static + futility * depth, in_check, st,
-                                                     ctl)
+    rules, reduce, extend, free = _move_rules(ply, depth, alpha, prune, static + futility * depth,
+                                              in_check, st, ctl)
     only = _free_moves(n, st, mv, free)
     alpha0, best, best_move = alpha, -INF, mv[0]
     legal, searched, skipped = 0, 0, False    # skipped: the value is partly an estimate
     for i in range(n):
         m, status, quiet, gives_check = _try_move(i, n, bb, st, cbb, cst, mv, sc, killers,
-                                                  hash_move, futile, futile or reduce or extend,
-                                                  keep)
+                                                  hash_move, rules)
         if status < 0:
             continue
         legal += 1
