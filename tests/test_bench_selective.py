@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 
+import chess
 import pytest
 
 from search.alphabeta import negamax as ab
 from search.alphabeta.engine import F_ASPIRATION, SELECTIVE_OFF, SELECTIVE_ON, search_flags
-from tdleaf.bench.selective import applies, format_report, run, techniques
+from tdleaf.bench.selective import applies, bench_positions, format_report, run, techniques
 
 
 def _tiny(tmp_path, ablate: bool, only: list[str] | None = None) -> dict:
@@ -25,7 +26,7 @@ def test_adding_techniques_one_at_a_time(tmp_path):
     assert names == ["plain (full width)"] + [n for n, _ in techniques() if applies(n, "suicide")]
     assert names[1:] == ["aspiration windows", "late-move reductions", "bounded suicide quiescence",
                          "only-move extension", "forced-capture extension",
-                         "forcing move ordering"]
+                         "forcing move ordering", "offers never reduced"]
     base = 0
     for row, (name, bit) in zip(report["rows"][1:], [t for t in techniques() if applies(t[0], "suicide")]):
         assert row["games"] == 2 and row["wins"] + row["losses"] + row["draws"] == 2
@@ -43,7 +44,8 @@ def test_ablation_takes_each_technique_out_of_the_full_set(tmp_path):
     above plays all of them)."""
     only = ["late-move reductions", "forcing move ordering"]
     report = _tiny(tmp_path, ablate=True, only=only)
-    full = search_flags("selective") | ab.F_ONLY_MOVE | ab.F_FORCED_EXT | ab.F_FORCING_ORDER
+    full = (search_flags("selective") | ab.F_ONLY_MOVE | ab.F_FORCED_EXT | ab.F_FORCING_ORDER
+            | ab.F_KEEP_OFFERS)
     assert report["rows"][0]["flags"] == full
     assert [r["technique"] for r in report["rows"][1:]] == only
     left_out = 0
@@ -115,3 +117,73 @@ def test_forcing_order_puts_offered_pieces_first():
     ab.order_offers(pos.bb, pos.st, moves, n, scores)
     names = pos.legal_moves()       # the same generation, the same order
     assert {u for u, s in zip(names, scores) if s > 0} == {"b1a3", "b1c3"}
+
+
+#: Forced wins where captures are compulsory (variant, FEN, plies, every winning first
+#: move; the losing family's of tests/test_search.py).
+LOSING_WINS = [
+    ("suicide", "8/8/8/8/8/1p6/8/R7 w - - 0 1", 2, {"a1a2"}),
+    ("suicide", "7R/1p6/8/5p2/8/8/5N2/8 w - - 0 1", 4, {"f2g4"}),
+    ("suicide", "8/7p/8/8/6R1/4N3/5p2/8 w - - 0 1", 4, {"g4g6"}),
+    ("giveaway", "8/p7/8/8/8/8/8/1nBK4 w - - 0 1", 4, {"c1a3"}),
+]
+
+
+@pytest.mark.parametrize("variant,fen,plies,moves", LOSING_WINS)
+def test_keeping_offers_finds_the_same_forced_wins(variant, fen, plies, moves):
+    """``keep-offers`` on top of every compulsory-capture technique: the winning move,
+    its exact distance, and a PV that python-chess plays out to the win."""
+    from search import Engine
+
+    from helpers_search import MATE, new_board
+    flags = (search_flags("selective", variant) | ab.F_ONLY_MOVE | ab.F_FORCED_EXT
+             | ab.F_FORCING_ORDER | ab.F_KEEP_OFFERS)
+    r = Engine(variant, "traditional", hash_mb=2, flags=flags).search(fen, depth=plies + 2)
+    assert r.move in moves and r.score == MATE - plies and len(r.pv) == plies, r.pv
+    board = new_board(variant, fen)
+    for move in r.pv:
+        board.push_uci(move)
+    assert board.outcome() is not None and board.outcome().winner == new_board(variant, fen).turn
+
+
+def test_keeping_offers_widens_only_the_compulsory_capture_search():
+    """``keep-offers`` (off in every variant until measured): where captures are
+    compulsory a quiet move that offers a piece is never reduced, so a fixed-depth
+    search is wider (32,583 nodes to depth 5 here, 19,965 without) and still plays legal moves;
+    in chess, atomic and crazyhouse the bit changes nothing."""
+    from search import Engine
+    from search.alphabeta.engine import TECHNIQUE_BITS, technique_bits
+    from variants.spec import VARIANTS
+
+    from helpers_search import new_board
+    bit = ab.F_KEEP_OFFERS
+    assert TECHNIQUE_BITS["keep-offers"] == technique_bits(["keep-offers"]) == bit
+    assert bit & ab.TECHNIQUES and not bit & ab.SELECTIVE
+    assert all(not search_flags("selective", v) & bit for v in VARIANTS)
+    for variant, fen, grows in (
+            ("suicide", "rnbq1b2/p1pk1p2/4p2n/6p1/8/N3P1P1/PPPP1P2/R1B1K1N1 w - - 0 9", True),
+            ("suicide", bench_positions("suicide")[0], True),
+            ("chess", bench_positions("chess")[1], False),
+            ("atomic", bench_positions("atomic")[2], False),
+            ("crazyhouse", bench_positions("crazyhouse")[3], False)):
+        base = search_flags("selective", variant)
+        off = Engine(variant, "traditional", hash_mb=8, flags=base).search(fen, depth=5)
+        on = Engine(variant, "traditional", hash_mb=8, flags=base | bit).search(fen, depth=5)
+        if grows:
+            assert on.nodes > off.nodes, (variant, fen, on.nodes, off.nodes)
+        else:
+            assert (on.move, on.score, on.pv, on.nodes) == (off.move, off.score, off.pv,
+                                                           off.nodes)
+        board = new_board(variant, fen)
+        for move in on.pv:
+            assert chess.Move.from_uci(move) in board.legal_moves, (fen, on.pv)
+            board.push_uci(move)
+
+
+def test_offers_piece_is_what_forcing_order_finds():
+    """The one test of an offer behind ``forcing-order`` and ``keep-offers``."""
+    from variants import Position
+    pos = Position.from_fen("4k3/8/8/8/1p1p4/8/8/1N2K3 w - - 0 1", "suicide")
+    offers = {u for u, m in zip(pos.legal_moves(), pos.legal_move_codes())
+              if ab.offers_piece(pos.bb, pos.st, m)}
+    assert offers == {"b1a3", "b1c3"}

@@ -28,7 +28,7 @@ MIRRORS = ("rank", "file", "colour")
 #: Names of :attr:`Variant.selective_off` (the search maps them to its technique bits).
 TECHNIQUES = ("null-move", "lmr", "check-ext", "futility", "reverse-futility", "razor",
               "qsee", "suicide-qbound", "see-order", "aspiration", "only-move", "forced-ext",
-              "forcing-order")
+              "forcing-order", "keep-offers")
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,8 @@ class Variant:
     #: Selective-search techniques (of :data:`TECHNIQUES`) measured not to help here.
     selective_off: tuple[str, ...] = ()
     #: Techniques outside the default selective set (``only-move``, ``forced-ext``,
-    #: ``forcing-order``: for compulsory captures) that the variant's selective search
-    #: adds, where measured to help.
+    #: ``forcing-order``, ``keep-offers``: for compulsory captures) that the variant's
+    #: selective search adds, where measured to help.
     selective_on: tuple[str, ...] = ()
     #: The variant whose strength ladder serves this one when it has none of its own.
     ladder_fallback: str | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import chess
@@ -56,7 +57,8 @@ TECHNIQUE_BITS: dict[str, int] = {
     "futility": ab.F_FUTILITY, "reverse-futility": ab.F_REVERSE_FUTILITY,
     "razor": ab.F_RAZOR, "qsee": ab.F_QSEE, "suicide-qbound": ab.F_SUICIDE_QBOUND,
     "see-order": ab.F_SEE_ORDER, "aspiration": F_ASPIRATION, "only-move": ab.F_ONLY_MOVE,
-    "forced-ext": ab.F_FORCED_EXT, "forcing-order": ab.F_FORCING_ORDER}
+    "forced-ext": ab.F_FORCED_EXT, "forcing-order": ab.F_FORCING_ORDER,
+    "keep-offers": ab.F_KEEP_OFFERS}
 
 
 def technique_bits(names: tuple[str, ...] | list[str]) -> int:
@@ -177,6 +179,16 @@ class Engine:
         #: Consult the variant's opening book on a timed move (``Variant.book``; UCI's
         #: ``OwnBook``).
         self.own_book = spec.get(self.variant).book
+        #: Play the root's only legal move at once on a timed move, its time left on the
+        #: clock for the moves to come (:func:`search.alphabeta.shortcuts.forced_move`).
+        #: Off until measured at equal time: the move is the same, but its reported score
+        #: (a depth-1 search's) feeds a match's resign and draw rules.
+        self.forced_at_once = False
+        #: Write what the proof searches of a timed move prove (the root's and the proof
+        #: check's) into the transposition table, as mates the alpha-beta search then
+        #: reads (:func:`search.alphabeta.shortcuts.proof_table`). Off until measured at
+        #: equal time.
+        self.proofs_to_tt = False
         self._proof: ProofSearch | None = None
         self.collect = 0
         self.collect_quiescence = bool(collect_quiescence)
@@ -331,7 +343,8 @@ class Engine:
         :class:`Limits` for clocks, ``mate``, ``searchmoves``, ``multipv`` and
         ``ponder``. With none of them the engine's default depth (or 5) is used. Where
         the variant has a ``proof_share`` (suicide, giveaway, antichess), a search with
-        only a time limit runs the proof-number search first (:func:`search.alphabeta.shortcuts.prove_root`).
+        only a time limit runs the proof-number search first (:func:`search.alphabeta.shortcuts.prove_root`);
+        with :attr:`forced_at_once` such a search plays the root's only legal move at once.
         ``info`` is called after every completed iteration, with the first line (its
         ``lines`` hold every line of the iteration). Raises IllegalMoveError for a
         search move that is not legal. ``leaf=False`` skips describing the PV's leaf
@@ -362,15 +375,11 @@ class Engine:
         self._timed_out = False
         self.clock.arm(lim.ponder, None if ab_plan is None else ab_plan[1])
         try:
-            proved, allowed, proof_nodes = shortcuts.prove_root(self, pos, lim, plan, allowed,
-                                                                start)
-            if proved is not None and info is not None:
-                info(proved)
-            result = proved or self._deepen(pos, lim, ab_plan, allowed, start, info)
-            if proved is None and plan is not None and check:
-                result, checked = shortcuts.check_move(self, pos, lim, plan, allowed, start,
-                                                       info, result)
-                proof_nodes += checked
+            if shortcuts.forced_move(self, pos, lim, plan):
+                result, proof_nodes = self._forced(pos, lim, start, info), 0
+            else:
+                result, proof_nodes = self._search_move(pos, lim, (plan, ab_plan, check),
+                                                        allowed, start, info)
         finally:
             self.clock.disarm()
             # A stop() that arrives before the next search starts must not be lost:
@@ -388,6 +397,35 @@ class Engine:
         if self.collect:
             result.collected = self._collection.collected()
         return result
+
+    def _search_move(self, pos: Position, lim: Limits,
+                     plans: tuple[shortcuts.Plan, shortcuts.Plan, float],
+                     allowed: list[int] | None, start: float,
+                     info: Callable[[SearchResult], None] | None) -> tuple[SearchResult, int]:
+        """Every search but a forced move played at once: the root's shortcuts
+        (:func:`search.alphabeta.shortcuts.prove_root`), else the alpha-beta search and,
+        with a proof check, the check of its move: (the result, the proof search's
+        nodes). ``plans``: the move's plan, the alpha-beta search's, the proof check's
+        share."""
+        plan, ab_plan, check = plans
+        proved, allowed, proof_nodes = shortcuts.prove_root(self, pos, lim, plan, allowed, start)
+        if proved is not None:              # a proved win (or the tables' or book's move)
+            if info is not None:
+                info(proved)
+            return proved, proof_nodes
+        result = self._deepen(pos, lim, ab_plan, allowed, start, info)
+        if plan is not None and check:
+            result, checked = shortcuts.check_move(self, pos, lim, plan, allowed, start, info,
+                                                   result)
+            proof_nodes += checked
+        return result, proof_nodes
+
+    def _forced(self, pos: Position, lim: Limits, start: float,
+                info: Callable[[SearchResult], None] | None) -> SearchResult:
+        """The root's only legal move, played at once (:attr:`forced_at_once`): a depth-1
+        search gives its score and a PV (a front end's ponder move), and the time of
+        the move stays on the clock, which the time plan spends on the moves to come."""
+        return self._deepen(pos, replace(lim, depth=1), None, None, start, info)
 
     def _max_depth(self, lim: Limits, budget: float | None) -> int:
         """The deepest iteration: as asked, else unbounded under a clock, a node limit

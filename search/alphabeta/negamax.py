@@ -90,12 +90,18 @@ SELECTIVE = (F_NULL_MOVE | F_LMR | F_CHECK_EXT | F_FUTILITY | F_REVERSE_FUTILITY
 F_ONLY_MOVE = 512        # a node's only move costs no depth (forced captures)
 F_FORCED_EXT = 1024      # a compulsory capture among at most FORCED_WIDTH costs no depth
 F_FORCING_ORDER = 2048   # quiet moves that offer a piece (a capture it must make) first
-TECHNIQUES = SELECTIVE | F_ONLY_MOVE | F_FORCED_EXT | F_FORCING_ORDER  # bits of ctl[C_FLAGS]
+F_KEEP_OFFERS = 4096     # quiet moves that offer a piece are never reduced nor pruned
+TECHNIQUES = (SELECTIVE | F_ONLY_MOVE | F_FORCED_EXT | F_FORCING_ORDER
+              | F_KEEP_OFFERS)  # bits of ctl[C_FLAGS]
 # F_FORCED_EXT: the most captures a node may offer for them to cost no depth.
 FORCED_WIDTH = 2
 
 # TT flags (also the kinds of the collected nodes' values)
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
+# The depth of an entry that a proof search wrote (:func:`store_proof`): deeper than any
+# search, so never replaced by the same position's own entries, and read as the node's
+# value at any depth and window, on the principal variation too.
+PROOF_DEPTH = 32767
 
 # ``evals`` holds the evaluation of each ply's row in its first EVALS entries; when
 # collecting, its tail holds a dense feature row (C_NFEAT entries), then the collected
@@ -245,16 +251,23 @@ def order_offers(bb, st, moves, n, out):
     """Where captures are compulsory (F_FORCING_ORDER): quiet moves that leave the moved
     piece where the opponent can take it go before the other quiet moves (after the
     killers): the opponent must capture, so these lines are forced."""
-    them = 1 - st[core.TURN]
-    occ = bb[core.OCC] | bb[core.OCC + 1]
     for i in range(n):
         m = moves[i]
         if out[i] >= _KILLER_BONUS or core.is_tactical(st, m):
             continue
-        to = core.m_to(m)
-        after = (occ & ~core.SQ[core.m_from(m)]) | core.SQ[to]
-        if core.attackers(bb, them, to, after):
+        if offers_piece(bb, st, m):
             out[i] += _OFFER_BONUS
+
+
+@njit(cache=True, inline="always")
+def offers_piece(bb, st, m):
+    """Whether the quiet move ``m`` leaves the moved piece where the opponent can take
+    it: where captures are compulsory, the opponent's reply is then forced (what
+    F_FORCING_ORDER tries first and F_KEEP_OFFERS never reduces nor prunes)."""
+    occ = bb[core.OCC] | bb[core.OCC + 1]
+    to = core.m_to(m)
+    after = (occ & ~core.SQ[core.m_from(m)]) | core.SQ[to]
+    return core.attackers(bb, 1 - st[core.TURN], to, after) != 0
 
 
 @njit(cache=True)
@@ -375,11 +388,14 @@ def _collect(bb, st, ply, depth, value, kind, ctl, table, evals):
 @njit(cache=True, inline="always")
 def _probe(ply, depth, alpha, beta, is_pv, key, tt):
     """An interior node's entry in the table: (decided, value, hash move, slot). Decided
-    where the stored bound settles the node (never on the principal variation)."""
+    where the stored bound settles the node (never on the principal variation), or
+    where a proof search proved the position won or lost (:func:`store_proof`)."""
     slot = np.int64(key % np.uint64(tt.shape[0]))
     e = tt[slot]
     if e.key != key:
         return False, 0.0, np.int64(-1), slot
+    if e.depth == PROOF_DEPTH:          # a proved win or loss (store_proof): final
+        return True, tt_to_score(e.score, ply), e.move, slot
     if not is_pv and e.depth >= depth:
         s = tt_to_score(e.score, ply)
         f = e.flag
@@ -399,6 +415,25 @@ def _store(tt, slot, key, move, value, depth, flag):
     e.flag = flag
 
 
+@njit(cache=True)
+def store_proof(tt, key, move, value):
+    """Write a proof search's verdict on the position ``key`` (its side to move wins,
+    ``value`` ``MATE - plies``, or loses, ``-(MATE - plies)``, ``plies`` the length of
+    the proof's line: :func:`search.solve.pns.store_proved`) with ``move`` its best move
+    (-1: none; the entry's move is then kept). A won position's entry is a lower bound
+    and a lost one's an upper bound (the proof's line is a forced win, not always the
+    shortest), and the probes take it as the node's value, at any depth and window:
+    the win is proved, only its distance may be shorter (what the engine reports as
+    ``mate N`` of a proof anyway). Its depth, :data:`PROOF_DEPTH`, keeps the same
+    position's search entries from replacing it; another position's replaces it, as it
+    would any entry."""
+    slot = np.int64(key % np.uint64(tt.shape[0]))
+    e = tt[slot]
+    if move < 0 and e.key == key:
+        move = e.move
+    _store(tt, slot, key, move, value, PROOF_DEPTH, TT_LOWER if value > 0 else TT_UPPER)
+
+
 # ---------------------------------------------------------------------------------------
 # Quiescence (its recursion lives in negamax)
 # ---------------------------------------------------------------------------------------
@@ -408,8 +443,8 @@ def _quiescence_probe(ply, depth, alpha, beta, bb, st, cbb, cst, tt, ctl):
     """A quiescence node's entry (its ply counts in the selective depth): the table, for
     the forced capture chains of the variants where captures are compulsory, which
     transpose a lot (elsewhere probing costs more time than it saves nodes): (cut,
-    value, key, slot). Only bounds that cut are taken, so no PV is cut short; key 0
-    where the table is not used."""
+    value, key, slot). Only bounds that cut are taken, so no PV is cut short, and a
+    proof search's verdict (:func:`store_proof`); key 0 where the table is not used."""
     ctl[C_SELDEPTH] = max(ctl[C_SELDEPTH], ply)
     qkey = np.uint64(0)
     if core.MUST_CAPTURE[st[core.VARIANT]]:
@@ -419,7 +454,8 @@ def _quiescence_probe(ply, depth, alpha, beta, bb, st, cbb, cst, tt, ctl):
     if qkey != 0 and e.key == qkey and e.depth >= depth:
         s = tt_to_score(e.score, ply)
         f = e.flag
-        if (f != TT_UPPER and s >= beta) or (f != TT_LOWER and s <= alpha):
+        if (f != TT_UPPER and s >= beta) or (f != TT_LOWER and s <= alpha) or (
+                e.depth == PROOF_DEPTH):
             return True, s, qkey, qslot
     return False, 0.0, qkey, qslot
 
@@ -643,16 +679,26 @@ def _raise(ply, m, score, best, alpha, beta, pv, pvlen):
 
 @njit(cache=True, inline="always")
 def _move_rules(ply, depth, alpha, prune, bound, in_check, st, ctl):
-    """What the selective search may do to this node's moves: (skip quiet moves by
-    futility, whose value cannot reach alpha (``bound``: the static evaluation plus the
-    margin); reduce late quiet moves; extend checks; extend an only move)."""
+    """What the selective search may do to this node's moves: (the rules :func:`_try_move`
+    reads; reduce late quiet moves; extend checks; extend an only move). The rules of
+    :func:`_try_move` are (skip quiet moves by futility, whose value cannot reach alpha
+    (``bound``: the static evaluation plus the margin); whether a move gives check matters
+    (futility, reductions or check extensions); keep the quiet moves that offer a piece
+    out of futility and reductions (F_KEEP_OFFERS, where captures are compulsory: the
+    opponent's capture is then forced, and a reduced or skipped offer hides a forced
+    line)). Where a capture is on the board every move is one, never reduced nor skipped,
+    and no variant with compulsory captures prunes before its moves (:func:`_may_prune`):
+    the offers are all that is left to keep."""
     flags = ctl[C_FLAGS]
     futile = (prune and flags & F_FUTILITY != 0 and depth <= 2 and abs(alpha) < MATE_BOUND
               and bound <= alpha)
     reduce = flags & F_LMR != 0 and depth >= 3 and not in_check
     deep = ply < 2 * ctl[C_ROOT_DEPTH]
     extend = flags & F_CHECK_EXT != 0 and core.CHECK_EXTENSIONS[st[core.VARIANT]] and deep
-    return futile, reduce, extend, flags & (F_ONLY_MOVE | F_FORCED_EXT) if deep else 0
+    keep = ((futile or reduce) and flags & F_KEEP_OFFERS != 0
+            and core.MUST_CAPTURE[st[core.VARIANT]])
+    free = flags & (F_ONLY_MOVE | F_FORCED_EXT) if deep else 0
+    return (futile, futile or reduce or extend, keep), reduce, extend, free
 
 
 @njit(cache=True, inline="always")
@@ -670,17 +716,21 @@ def _free_moves(n, st, mv, bits):
 
 
 @njit(cache=True, inline="always")
-def _try_move(i, n, bb, st, cbb, cst, mv, sc, killers, hash_move, futile, checks):
+def _try_move(i, n, bb, st, cbb, cst, mv, sc, killers, hash_move, rules):
     """Play the ``i``-th best of ``n`` moves into ``cbb``, ``cst``: (the move, status,
     quiet, gives check). Status -1: illegal; 0: a quiet move futility may skip (if not the
-    first legal one); 1: to be searched. ``futile``: futility may skip quiet moves here;
-    ``checks``: whether the move gives check matters (futility, reductions or check
-    extensions)."""
+    first legal one); 1: to be searched. ``rules`` (of :func:`_move_rules`): (``futile``:
+    futility may skip quiet moves here; ``checks``: whether the move gives check matters
+    (futility, reductions or check extensions); ``keep``: a move that offers a piece is
+    not quiet (F_KEEP_OFFERS: neither skipped nor reduced))."""
+    futile, checks, keep = rules
     m = pick(mv, sc, i, n)
     core.copy_make(bb, st, cbb, cst, m)
     if core.m_flags(m) & core.F_UNCHECKED and not core.child_is_legal(cbb, st[core.TURN]):
         return m, -1, False, False
     quiet = not core.is_tactical(st, m) and m != killers[0] and m != killers[1] and m != hash_move
+    if quiet and keep and offers_piece(bb, st, m):
+        quiet = False
     gives_check = False
     if checks and not core.MUST_CAPTURE[st[core.VARIANT]]:
         gives_check = core.checkers_mask(cbb, cst) != 0
@@ -806,14 +856,14 @@ def negamax(ply, depth, alpha, beta, is_pv, rows, mem, line, ctl, ev):
         return terminal_score(bb, st, ply)
     killers = mem.killers[ply]
     score_moves(bb, st, mv, n, sc, hash_move, killers, mem.history, ctl[C_FLAGS])
-    futile, reduce, extend, free = _move_rules(ply, depth, alpha, prune,
-                                               static + futility * depth, in_check, st, ctl)
+    rules, reduce, extend, free = _move_rules(ply, depth, alpha, prune, static + futility * depth,
+                                              in_check, st, ctl)
     only = _free_moves(n, st, mv, free)
     alpha0, best, best_move = alpha, -INF, mv[0]
     legal, searched, skipped = 0, 0, False    # skipped: the value is partly an estimate
     for i in range(n):
         m, status, quiet, gives_check = _try_move(i, n, bb, st, cbb, cst, mv, sc, killers,
-                                                  hash_move, futile, futile or reduce or extend)
+                                                  hash_move, rules)
         if status < 0:
             continue
         legal += 1

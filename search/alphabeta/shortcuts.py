@@ -1,7 +1,8 @@
-"""The root's shortcuts around the alpha-beta search of a timed move: the endgame
-tables' move, the opening book's, the proof-number search before the search (its
-share of the move) and the proof check of the move chosen after it, with the re-search
-when that move is proved to lose. They run only on a move with a time limit alone
+"""The root's shortcuts around the alpha-beta search of a timed move: the only legal
+move played at once (:func:`forced_move`, where asked), the endgame tables' move, the
+opening book's, the proof-number search before the search (its share of the move) and
+the proof check of the move chosen after it, with the re-search when that move is
+proved to lose. They run only on a move with a time limit alone
 (:func:`timed_alone`), as Sjeng runs its proof search."""
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import time
 import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
 
 from variants import Position, spec
 from variants.position import move_to_uci
@@ -31,6 +34,9 @@ class Engine(Protocol):
     proof_share: float
     proof_check: float
     own_book: bool
+    forced_at_once: bool
+    proofs_to_tt: bool
+    tt: np.ndarray
     clock: MoveClock
     _proof: ProofSearch | None
     _stop_requested: bool
@@ -54,6 +60,15 @@ def timed_alone(lim: Limits, plan: Plan) -> bool:
                 or lim.multipv > 1 or lim.mate)
 
 
+def forced_move(engine: Engine, pos: Position, lim: Limits, plan: Plan) -> bool:
+    """Whether the move is played at once (:attr:`Engine.forced_at_once`): the root has
+    one legal move and the move a time limit alone (:func:`timed_alone`; no search
+    moves). Searching it would only spend the clock: a fixed depth or node count, an
+    infinite or pondering search and a front end's search moves are searched as asked."""
+    return (engine.forced_at_once and timed_alone(lim, plan) and lim.searchmoves is None
+            and len(pos.legal_move_codes()) == 1)
+
+
 def check_share(engine: Engine, lim: Limits, plan: Plan) -> float:
     """The proof check's share of this move (:attr:`Engine.proof_check`), where
     :func:`timed_alone` says the proof searches run."""
@@ -68,6 +83,13 @@ def proof_search(engine: Engine) -> ProofSearch:
     return engine._proof
 
 
+def proof_table(engine: Engine) -> np.ndarray | None:
+    """The transposition table the proof searches write what they prove into, where
+    :attr:`Engine.proofs_to_tt` asks for it: the alpha-beta search's own, which then
+    reads those wins and losses through its probes."""
+    return engine.tt if engine.proofs_to_tt else None
+
+
 def prove_root(engine: Engine, pos: Position, lim: Limits, plan: Plan,
                allowed: list[int] | None, start: float,
                ) -> tuple[SearchResult | None, list[int] | None, int]:
@@ -76,8 +98,9 @@ def prove_root(engine: Engine, pos: Position, lim: Limits, plan: Plan,
     (:func:`book_move`: a proved win, or the moves it proves to lose left out), else
     with :attr:`Engine.proof_share` the proof-number search, for that share of the soft
     budget: a proved win (among ``allowed``) is the result, with its mate distance; the
-    root moves it proves to lose leave ``allowed`` (unless every move does). Returns
-    the result (or None), the moves alpha-beta searches and the proof search's nodes."""
+    root moves it proves to lose leave ``allowed`` (unless every move does), and what it
+    proves goes into the table where :func:`proof_table` says. Returns the result (or
+    None), the moves alpha-beta searches and the proof search's nodes."""
     if plan is None or not timed_alone(lim, plan):
         return None, allowed, 0
     known = table_move(engine.variant, pos, allowed, start)
@@ -87,7 +110,7 @@ def prove_root(engine: Engine, pos: Position, lim: Limits, plan: Plan,
         return known, allowed, 0
     from ..solve.pns import at_root
     found, lost = at_root(proof_search(engine), pos, engine.proof_share * plan[0],
-                          stop=lambda: engine._stop_requested)
+                          stop=lambda: engine._stop_requested, tt=proof_table(engine))
     names = None if allowed is None else {move_to_uci(m) for m in allowed}
     if found.best is not None and (names is None or found.best in names):
         plies, line = found.plies, pos.copy()
@@ -112,8 +135,9 @@ def check_move(engine: Engine, pos: Position, lim: Limits, plan: tuple[float, fl
     the hard limit). A move proved to lose is left out and the other moves searched
     again with half of what is left, their choice checked in turn; when every move is
     proved to lose, the one whose loss is longest, scored as the mate it is. Not for a
-    mate alpha-beta already sees, either way. Returns the move's result (the moves
-    proved to lose in its ``refuted``) and the proof search's nodes."""
+    mate alpha-beta already sees, either way. What each check proves goes into the
+    table where :func:`proof_table` says (the re-search reads it). Returns the move's
+    result (the moves proved to lose in its ``refuted``) and the proof search's nodes."""
     from ..solve.pns import PROVED
     engine.clock.cancel()                # alpha-beta is done: its clock is not needed
     deadline = min(time.perf_counter() + engine.proof_check * plan[0], start + plan[1])
@@ -129,7 +153,8 @@ def check_move(engine: Engine, pos: Position, lim: Limits, plan: tuple[float, fl
         after = pos.copy()
         after.push(move)
         found = proof_search(engine).solve(after, seconds=left,
-                                           stop=engine._stopped_by_user)
+                                           stop=engine._stopped_by_user,
+                                           tt=proof_table(engine))
         nodes += found.nodes
         if found.status != PROVED:
             break

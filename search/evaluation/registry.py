@@ -11,7 +11,19 @@ from __future__ import annotations
 from variants import spec
 
 from .block import Block
-from .blocks import atomic, chains, checks, drops, handcount, hill, kingrel, mobility, race, safety
+from .blocks import (
+    atomic,
+    chains,
+    checks,
+    drops,
+    handcount,
+    hill,
+    kingrel,
+    mobility,
+    race,
+    safety,
+    sjeng,
+)
 from .classic import CLASSIC
 
 #: The leaf blocks with a compiled kernel, in the order ``--features all`` adds them.
@@ -26,6 +38,7 @@ LEAF: tuple[Block, ...] = (
     kingrel.BLOCK,
     safety.BLOCK,
     drops.BLOCK,
+    sjeng.BLOCK,
 )
 
 #: Names a block may not take (the other top-level fields of ``weights.json``, and the

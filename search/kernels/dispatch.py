@@ -20,7 +20,19 @@ from variants.board import VARIANT
 
 from ..evaluation.classic import incremental_size
 from ..evaluation.layout import FeatureLayout
-from . import atomic, chains, checks, drops, handcount, hill, kingrel, mobility, race, safety
+from . import (
+    atomic,
+    chains,
+    checks,
+    drops,
+    handcount,
+    hill,
+    kingrel,
+    mobility,
+    race,
+    safety,
+    sjeng,
+)
 from .attacks import attack_context, context_extent
 from .classic import evaluate, features
 
@@ -41,6 +53,8 @@ def _kernel(code, bb, st, w, out, at):
         return kingrel.kingrel(bb, st, w, out, at)
     if code == chains.CODE:
         return chains.chains(bb, st, w, out, at)
+    if code == sjeng.CODE:
+        return sjeng.sjeng(bb, st, w, out, at)
     return 0.0
 
 

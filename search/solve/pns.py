@@ -44,6 +44,7 @@ from numba.typed import Dict
 from variants import Position, core, spec
 from variants.position import move_to_uci
 
+from ..alphabeta import negamax as ab
 from ..mcts.prior import outcome_value
 from . import endgame as eg
 
@@ -58,6 +59,10 @@ PROVED, DISPROVED, OPEN = 1, -1, 0
 _CLOCK_MIX = np.int64(0x2545F4914F6CDD1D)
 #: Proved wins the table keeps before it starts afresh (about 100 bytes each).
 TABLE_LIMIT = 1 << 20
+#: The halfmove clock at which the alpha-beta search (and the referee) calls the game
+#: drawn, the 50-move rule: a proved node goes into its table (:func:`store_proved`)
+#: only where no line of the proof can reach it.
+FIFTY_MOVES = 100
 
 # The node arrays, in this order (:func:`new_nodes`).
 NODE_ARRAYS = ("pn", "dn", "plen", "parent", "first", "count", "move", "key")
@@ -248,6 +253,88 @@ def prove(nodes, size, root_bb, root_st, target, history, table, expansions, buf
     return SOLVED if pn[0] == 0 or dn[0] == 0 else BUDGET
 
 
+@njit(cache=True)
+def store_proved(nodes, size, root_bb, root_st, target, tt):
+    """Write every node of the tree (its first ``size`` nodes) proved for ``target`` into
+    the alpha-beta search's transposition table ``tt``
+    (:func:`search.alphabeta.negamax.store_proof`): a won position where ``target`` is
+    to move, a lost one where the other side is, as mates of the proof's length, so that
+    the search reads what was proved through its probes. Walks depth first from the
+    root (position ``root_bb, root_st``) down to those nodes only
+    (:func:`_towards_proofs`), making the moves for the halfmove clock (the key is the
+    node's own, the search's key). Returns the number of entries written."""
+    first, count, move = nodes[4], nodes[5], nodes[6]
+    wanted = _towards_proofs(nodes, size)
+    pbb = np.empty((MAX_DEPTH + 1, core.NBB), np.uint64)
+    pst = np.empty((MAX_DEPTH + 1, core.NST), np.int64)
+    nxt = np.zeros(MAX_DEPTH + 1, np.int64)      # the next child to visit, by depth
+    end = np.zeros(MAX_DEPTH + 1, np.int64)
+    pbb[0, :] = root_bb
+    pst[0, :] = root_st
+    written = _store_node(nodes, 0, pst[0], target, tt)
+    nxt[0], end[0] = first[0], first[0] + (max(count[0], 0) if wanted[0] else 0)
+    d = 0
+    while d >= 0:
+        if nxt[d] >= end[d]:
+            d -= 1
+            continue
+        c = nxt[d]
+        nxt[d] += 1
+        if not wanted[c]:
+            continue
+        core.copy_make(pbb[d], pst[d], pbb[d + 1], pst[d + 1], move[c])
+        written += _store_node(nodes, c, pst[d + 1], target, tt)
+        if count[c] > 0 and d + 2 <= MAX_DEPTH:
+            d += 1
+            nxt[d], end[d] = first[c], first[c] + count[c]
+    return written
+
+
+@njit(cache=True)
+def _towards_proofs(nodes, size):
+    """The nodes :func:`store_proved` visits: those proved with a length (expanded, or
+    leaves proved by a table of proved wins or the endgame tables; a terminal's length
+    is 0, and the search scores terminals itself) and their ancestors, a fraction of a
+    full tree's. A child's index is above its parent's, so one pass from the last node
+    down marks them."""
+    pn, plen, parent = nodes[0], nodes[2], nodes[3]
+    wanted = np.zeros(max(size, 1), np.bool_)
+    for i in range(size - 1, 0, -1):
+        if pn[i] == 0 and plen[i] > 0:
+            wanted[i] = True
+        if wanted[i]:
+            wanted[parent[i]] = True
+    wanted[0] = wanted[0] or (pn[0] == 0 and plen[0] > 0)
+    return wanted
+
+
+@njit(cache=True)
+def _store_node(nodes, c, st, target, tt):
+    """Node ``c`` (its position's state ``st``) into ``tt`` where it is proved and the
+    50-move rule cannot touch its proof (the clock plus its length below
+    :data:`FIFTY_MOVES`); 1 if written."""
+    pn, plen, key = nodes[0], nodes[2], nodes[7]
+    if pn[c] != 0 or plen[c] <= 0 or st[core.HALFMOVE] + plen[c] >= FIFTY_MOVES:
+        return 0
+    won = st[core.TURN] == target
+    value = ab.MATE - plen[c]
+    ab.store_proof(tt, np.uint64(key[c]), _proof_move(nodes, c, won),
+                   value if won else -value)
+    return 1
+
+
+@njit(cache=True)
+def _proof_move(nodes, c, won):
+    """The best move of the proved node ``c``: the winner's shortest proved move, the
+    loser's longest defence (-1 where it has no children)."""
+    pn, plen, first, count, move = nodes[0], nodes[2], nodes[4], nodes[5], nodes[6]
+    best = -1
+    for j in range(first[c], first[c] + max(count[c], 0)):
+        if pn[j] == 0 and (best < 0 or (plen[j] < plen[best] if won else plen[j] > plen[best])):
+            best = j
+    return np.int64(-1) if best < 0 else move[best]
+
+
 @dataclass
 class ProofResult:
     """What a proof search found for ``target`` (the side to move, or the other side).
@@ -266,6 +353,9 @@ class ProofResult:
     seconds: float
     #: A proved win's line: the winner's proof moves, the loser's longest defence.
     pv: list[str] = field(default_factory=list)
+    #: The proved nodes written into an alpha-beta transposition table (``solve``'s
+    #: ``tt``).
+    stored: int = 0
 
 
 class ProofSearch:
@@ -282,10 +372,14 @@ class ProofSearch:
 
     def solve(self, position: Position, *, target: str = "mover",
               seconds: float | None = None, chunk: int = 500,
-              stop: Callable[[], bool] | None = None) -> ProofResult:
+              stop: Callable[[], bool] | None = None,
+              tt: np.ndarray | None = None) -> ProofResult:
         """Search until ``position`` is solved for ``target`` (``mover``: the side to
         move; ``other``: its opponent), the tree is full, ``seconds`` are up or
-        ``stop()`` says so (both checked every ``chunk`` expansions)."""
+        ``stop()`` says so (both checked every ``chunk`` expansions). With ``tt`` (an
+        alpha-beta transposition table), every node proved is then written into it
+        (:func:`store_proved`), whatever the root's status: a node's proof is complete
+        once it is proved."""
         if target not in ("mover", "other"):
             raise ValueError(f"target must be 'mover' or 'other', not {target!r}")
         start = time.perf_counter()
@@ -315,7 +409,11 @@ class ProofSearch:
                                        and time.perf_counter() - start >= seconds) or (
                                            stop is not None and stop()):
                     break
-        return self._result(nodes, int(size[0]), side, turn, time.perf_counter() - start)
+        stored = 0 if tt is None else int(store_proved(nodes, size[0], position.bb,
+                                                        position.st, side, tt))
+        result = self._result(nodes, int(size[0]), side, turn, time.perf_counter() - start)
+        result.stored = stored
+        return result
 
     @staticmethod
     def _result(nodes: tuple[np.ndarray, ...], size: int, side: int, turn: int,
@@ -357,13 +455,16 @@ def load() -> None:
 
 
 def at_root(search: ProofSearch, position: Position, seconds: float,
-            stop: Callable[[], bool] | None = None) -> tuple[ProofResult, set[str]]:
+            stop: Callable[[], bool] | None = None,
+            tt: np.ndarray | None = None) -> tuple[ProofResult, set[str]]:
     """What the engine asks before its alpha-beta search: half of ``seconds`` for a win
     of the side to move (the result), the other half, when that is not proved, for the
-    opponent's wins after each move (the moves proved to lose)."""
-    mine = search.solve(position, seconds=seconds / 2, stop=stop)
+    opponent's wins after each move (the moves proved to lose); with ``tt``, both
+    searches' proved nodes written into that alpha-beta table."""
+    mine = search.solve(position, seconds=seconds / 2, stop=stop, tt=tt)
     if mine.status == PROVED or not mine.moves:
         return mine, set()
-    theirs = search.solve(position, target="other", seconds=seconds / 2, stop=stop)
+    theirs = search.solve(position, target="other", seconds=seconds / 2, stop=stop, tt=tt)
     mine.nodes += theirs.nodes
+    mine.stored += theirs.stored
     return mine, {m for m, (status, _plies) in theirs.moves.items() if status == PROVED}

@@ -40,7 +40,8 @@ def techniques() -> list[tuple[str, int]]:
             ("bounded suicide quiescence", ab.F_SUICIDE_QBOUND),
             ("only-move extension", ab.F_ONLY_MOVE),
             ("forced-capture extension", ab.F_FORCED_EXT),
-            ("forcing move ordering", ab.F_FORCING_ORDER)]
+            ("forcing move ordering", ab.F_FORCING_ORDER),
+            ("offers never reduced", ab.F_KEEP_OFFERS)]
 
 
 def applies(name: str, variant: str) -> bool:
@@ -53,7 +54,8 @@ def applies(name: str, variant: str) -> bool:
         return not (rules.losing or rules.pockets)
     if name == "bounded suicide quiescence":
         return rules.losing
-    if name in ("only-move extension", "forced-capture extension", "forcing move ordering"):
+    if name in ("only-move extension", "forced-capture extension", "forcing move ordering",
+                "offers never reduced"):
         return rules.must_capture      # forced captures make narrow, forced lines common
     return True
 

@@ -47,7 +47,8 @@ NAMED_SETS = VALUE_SETS + REFERENCE_SETS + ("default",)
 #: Settings an internal player understands (anything else is a mistake).
 INTERNAL_SETTINGS = ("depth", "nodes", "movetime", "hash", "qlimit", "name", "search",
                      "flags", "playouts", "prior", "q_init", "random_ties", "net", "proof",
-                     "proof_check", "book", "u_min_divisor", "check_factor", "win_check")
+                     "proof_check", "book", "forced_at_once", "proofs_to_tt", "u_min_divisor",
+                     "check_factor", "win_check")
 #: How a tdleaf player searches: the alpha-beta modes, or MCTS over the heuristic prior.
 PLAYER_SEARCHES = SEARCH_MODES + ("mcts",)
 #: What may lead a tdleaf MCTS player without a network (its ``prior`` setting).
@@ -253,6 +254,12 @@ class InternalPlayer(Player):
         # book: consult the variant's opening book (variants.spec.Variant.book by
         # default), to measure it.
         self.book = None if settings.get("book") is None else _bool_setting(settings, "book")
+        # forced_at_once: play the only legal move of a timed move at once, its time kept
+        # on the clock (Engine.forced_at_once, off by default), to measure it.
+        self.forced_at_once = _bool_setting(settings, "forced_at_once")
+        # proofs_to_tt: what the proof searches prove goes into the alpha-beta search's
+        # table (Engine.proofs_to_tt, off by default), to measure it.
+        self.proofs_to_tt = _bool_setting(settings, "proofs_to_tt")
         self.name = str(settings.get("name") or _internal_name(spec))
         self.engine: Engine | None = None
         self.mcts: Any = None
@@ -269,6 +276,8 @@ class InternalPlayer(Player):
                 self.engine.proof_check = self.proof_check
             if self.book is not None:
                 self.engine.own_book = self.book
+            self.engine.forced_at_once = self.forced_at_once
+            self.engine.proofs_to_tt = self.proofs_to_tt
             if self.search == "mcts" and self.net is not None:
                 from search.mcts.driver import MCTS
                 from search.mcts.network import open_network
