@@ -1,6 +1,6 @@
 """The ``sjeng`` block: Sjeng 11.2's suicide terms (mobility on empty squares, free pawn
 pushes, offered pawns, pawn structure) in suicide, giveaway and antichess, and
-``sjeng_weights``, Sjeng's own numbers on them (search.evaluation.blocks.sjeng).
+``sjeng_weights``, Sjeng's own numbers on them (search.evaluation.sjeng_set).
 
 Oracles: hand-worked positions, and the Sjeng engine's own ``eval`` (where it is
 installed), never the compiled code.
@@ -20,14 +20,8 @@ import pytest
 from search import Engine
 from search.evaluate import feature_vector
 from search.evaluation.blocks.sjeng import BLOCK as SJENG_BLOCK
-from search.evaluation.blocks.sjeng import (
-    KEYS,
-    SJENG_MATERIAL,
-    SJENG_SCALE,
-    SJENG_TERMS,
-    sjeng_features,
-    sjeng_weights,
-)
+from search.evaluation.blocks.sjeng import KEYS, sjeng_features
+from search.evaluation.sjeng_set import SJENG_MATERIAL, SJENG_SCALE, SJENG_TERMS, sjeng_weights
 from search.layout import (
     BASE_SIZE,
     BLOCKS,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import chess
@@ -376,10 +375,10 @@ class Engine:
         self.clock.arm(lim.ponder, None if ab_plan is None else ab_plan[1])
         try:
             if shortcuts.forced_move(self, pos, lim, plan):
-                result, proof_nodes = self._forced(pos, lim, start, info), 0
+                result, proof_nodes = shortcuts.play_forced(self, pos, lim, start, info), 0
             else:
-                result, proof_nodes = self._search_move(pos, lim, (plan, ab_plan, check),
-                                                        allowed, start, info)
+                result, proof_nodes = shortcuts.search_move(self, pos, lim, (plan, ab_plan, check),
+                                                            allowed, start, info)
         finally:
             self.clock.disarm()
             # A stop() that arrives before the next search starts must not be lost:
@@ -397,35 +396,6 @@ class Engine:
         if self.collect:
             result.collected = self._collection.collected()
         return result
-
-    def _search_move(self, pos: Position, lim: Limits,
-                     plans: tuple[shortcuts.Plan, shortcuts.Plan, float],
-                     allowed: list[int] | None, start: float,
-                     info: Callable[[SearchResult], None] | None) -> tuple[SearchResult, int]:
-        """Every search but a forced move played at once: the root's shortcuts
-        (:func:`search.alphabeta.shortcuts.prove_root`), else the alpha-beta search and,
-        with a proof check, the check of its move: (the result, the proof search's
-        nodes). ``plans``: the move's plan, the alpha-beta search's, the proof check's
-        share."""
-        plan, ab_plan, check = plans
-        proved, allowed, proof_nodes = shortcuts.prove_root(self, pos, lim, plan, allowed, start)
-        if proved is not None:              # a proved win (or the tables' or book's move)
-            if info is not None:
-                info(proved)
-            return proved, proof_nodes
-        result = self._deepen(pos, lim, ab_plan, allowed, start, info)
-        if plan is not None and check:
-            result, checked = shortcuts.check_move(self, pos, lim, plan, allowed, start, info,
-                                                   result)
-            proof_nodes += checked
-        return result, proof_nodes
-
-    def _forced(self, pos: Position, lim: Limits, start: float,
-                info: Callable[[SearchResult], None] | None) -> SearchResult:
-        """The root's only legal move, played at once (:attr:`forced_at_once`): a depth-1
-        search gives its score and a PV (a front end's ponder move), and the time of
-        the move stays on the clock, which the time plan spends on the moves to come."""
-        return self._deepen(pos, replace(lim, depth=1), None, None, start, info)
 
     def _max_depth(self, lim: Limits, budget: float | None) -> int:
         """The deepest iteration: as asked, else unbounded under a clock, a node limit

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -67,6 +68,34 @@ def forced_move(engine: Engine, pos: Position, lim: Limits, plan: Plan) -> bool:
     infinite or pondering search and a front end's search moves are searched as asked."""
     return (engine.forced_at_once and timed_alone(lim, plan) and lim.searchmoves is None
             and len(pos.legal_move_codes()) == 1)
+
+
+def play_forced(engine: Engine, pos: Position, lim: Limits, start: float,
+                info: Callable[[SearchResult], None] | None) -> SearchResult:
+    """The root's only legal move, played at once (:attr:`Engine.forced_at_once`): a
+    depth-1 search gives its score and a PV (a front end's ponder move), and the time of
+    the move stays on the clock, which the time plan spends on the moves to come."""
+    return engine._deepen(pos, replace(lim, depth=1), None, None, start, info)
+
+
+def search_move(engine: Engine, pos: Position, lim: Limits, plans: tuple[Plan, Plan, float],
+                allowed: list[int] | None, start: float,
+                info: Callable[[SearchResult], None] | None) -> tuple[SearchResult, int]:
+    """Every search but a forced move played at once: the root's shortcuts
+    (:func:`prove_root`), else the alpha-beta search and, with a proof check, the check
+    of its move: (the result, the proof search's nodes). ``plans``: the move's plan, the
+    alpha-beta search's, the proof check's share."""
+    plan, ab_plan, check = plans
+    proved, allowed, proof_nodes = prove_root(engine, pos, lim, plan, allowed, start)
+    if proved is not None:              # a proved win (or the tables' or book's move)
+        if info is not None:
+            info(proved)
+        return proved, proof_nodes
+    result = engine._deepen(pos, lim, ab_plan, allowed, start, info)
+    if plan is not None and check:
+        result, checked = check_move(engine, pos, lim, plan, allowed, start, info, result)
+        proof_nodes += checked
+    return result, proof_nodes
 
 
 def check_share(engine: Engine, lim: Limits, plan: Plan) -> float:

@@ -1,7 +1,7 @@
 """The ``sjeng`` block: the terms of Sjeng 11.2's suicide evaluation (``seval.c``,
 ``suicide_mid_eval``) beyond its material and its centre table, for the losing variants
 (suicide, giveaway, antichess). Issue 97: suicide is our weakest variant against Sjeng;
-this block lets its terms be played, with its own numbers (:func:`sjeng_weights`), before
+this block lets its terms be played, with its own numbers (:func:`search.evaluation.sjeng_set.sjeng_weights`), before
 they are learnt.
 
 18 features, each counted for a side ``c`` (``e`` the enemy) and taken White's minus
@@ -56,7 +56,7 @@ issue's "as Sjeng defines it" is read as what the code means):
   attacker counts, and the push is a push.
 
 Not carried: its material (``material``) and centre table (``psq``), which the classic
-blocks hold (:func:`sjeng_weights` puts Sjeng's numbers there), and its scaling of the
+blocks hold (:func:`search.evaluation.sjeng_set.sjeng_weights` puts Sjeng's numbers there), and its scaling of the
 whole score by pieces / 32 with bishops of opposite colours, which no weighted sum
 expresses.
 
@@ -66,16 +66,14 @@ The reference here, on python-chess, defines the features; the compiled kernel i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..block import PIECES, Block, python_chess_board
+from ..block import Block, python_chess_board
 
 if TYPE_CHECKING:
     import chess
-
-    from ..weights import Weights
 
 KEYS = ("reach.N", "reach.B", "reach.R", "reach.Q", "reach.K", "push", "offer",
         "backward", "isolated", "backward.open", "isolated.open", "doubled",
@@ -88,31 +86,6 @@ KEYS = ("reach.N", "reach.B", "reach.R", "reach.Q", "reach.K", "push", "offer",
                             "backward.open", "isolated.open", "doubled", "passed",
                             "passed.rank", "passed.connected", "outside", "outside.rank",
                             "island"))
-
-# -- Sjeng 11.2's numbers (seval.c, eval.c), in its units, White's view ------------------
-
-#: What each feature is worth to Sjeng (its sign: + is good for the side counted).
-SJENG_TERMS: dict[str, float] = {
-    "reach.N": 4, "reach.B": 4, "reach.R": 4, "reach.Q": 4, "reach.K": 4, "push": 8,
-    "offer": -30, "backward": -8, "isolated": -12, "backward.open": -5,
-    "isolated.open": -8, "doubled": -15, "passed": 30, "passed.rank": 3,
-    "passed.connected": 6, "outside": 4, "outside.rank": 2, "island": -20}
-#: Its suicide material (eval.c): every piece counts for its owner.
-SJENG_MATERIAL: dict[str, float] = {"P": 15, "N": 150, "B": 0, "R": 150, "Q": 50, "K": 500}
-#: Its centre table for every piece but the king, ranks 1-4 from the a-file (ranks 5-8
-#: mirror them); the king gets half of it, rounded down.
-SJENG_CENTRE = ((-20, -10, -10, -10, -10, -10, -10, -20),
-                (-10, 0, 3, 5, 5, 3, 0, -10),
-                (-10, 2, 15, 15, 15, 15, 2, -10),
-                (-10, 7, 15, 25, 25, 15, 7, -10))
-#: Sjeng's units per pawn of ours: its rook (150) is the report's suicide rook (5).
-SJENG_SCALE = 30.0
-
-
-def _centre(sq: int) -> int:
-    r = sq // 8
-    return SJENG_CENTRE[min(r, 7 - r)][sq % 8]
-
 
 def _pawn_structure(board: chess.Board, color: bool) -> np.ndarray:
     """The pawn-structure features of ``color``'s pawns (its count, no sign), Sjeng's way:
@@ -227,29 +200,3 @@ BLOCK = Block(
         "White minus Black",
     title="sjeng: Sjeng's suicide terms (mobility, offers, pawn structure); White minus "
           "Black")
-
-
-def sjeng_weights(variant: str = "suicide") -> Weights:
-    """Sjeng 11.2's suicide evaluation as weights of ``psq+sjeng``, with Sjeng's own sign
-    (every piece counts for its owner: the opposite of the value set ``sjeng``, which is
-    Sjeng's material times -1, as the report used it) and its numbers over
-    :data:`SJENG_SCALE`: material, its centre table in every piece's ``psq`` (the king's
-    halved), this block's terms. Its opposite-bishops scaling is not in it."""
-    from ..layout import feature_layout
-    from ..weights import weights_from_json
-
-    layout = feature_layout(variant, "psq+sjeng")
-    material = {p: SJENG_MATERIAL[p] / SJENG_SCALE for p in PIECES}
-    psq = {p: [(_centre(sq) >> (p == "K")) / SJENG_SCALE for sq in range(64)] for p in PIECES}
-    data: dict[str, Any] = {
-        "variant": variant, "layout": layout.to_json(), "material": material, "psq": psq,
-        "sjeng": {k: x / SJENG_SCALE for k, x in SJENG_TERMS.items()},
-        "meta": {"source": "Sjeng 11.2's suicide evaluation (seval.c suicide_mid_eval, "
-                           "eval.c suicide_material), its own sign (pieces count for their "
-                           "owner; the value set 'sjeng' is its material times -1), its "
-                           "units / 30 (rook 150 = 5); its opposite-bishops scaling left "
-                           "out",
-                 "built_by": "search.evaluation.blocks.sjeng.sjeng_weights"}}
-    w = weights_from_json(data, variant, source="sjeng_weights")
-    w.source = "Sjeng 11.2's suicide evaluation, its own sign"
-    return w
