@@ -193,6 +193,14 @@ def play_game(cfg: DataConfig, engine: Engine, prior: HeuristicPrior,
             move = move_to_uci(int(arr.moves[0, int(rng.choice(n, p=p))]))
         pos.push_uci(move)
     result = over[0] if over is not None else _value_result(arr.values[0], int(pos.st[core.TURN]))
+    return game_arrays(rows, turns, result, game, time.process_time() - t0)
+
+
+def game_arrays(rows: dict[str, list], turns: list[int], result: float, game: int,
+                cpu: float) -> dict[str, np.ndarray]:
+    """A game's recorded positions as arrays (:data:`POSITION_KEYS`, :data:`MOVE_KEYS`,
+    ``cpu_seconds``): ``rows`` holds each position's entries in lists, ``turns`` its side
+    to move, ``result`` is White's (1, 0.5, 0), the value target ``z`` the mover's."""
     white = 2.0 * result - 1.0         # +1 White won, -1 Black won
     k = len(turns)
     return {
@@ -207,7 +215,7 @@ def play_game(cfg: DataConfig, engine: Engine, prior: HeuristicPrior,
         "game": np.full(k, game, dtype=np.int32),
         "legal": np.concatenate(rows["legal"]) if k else np.zeros(0, np.int16),
         "prior": np.concatenate(rows["prior"]) if k else np.zeros(0, np.float32),
-        "cpu_seconds": np.array([time.process_time() - t0]),
+        "cpu_seconds": np.array([cpu]),
     }
 
 

@@ -38,7 +38,7 @@ from variants.errors import TdleafError
 
 from ..learn.selfplay import game_over
 from ..play.players import InternalPlayer, make_player
-from .data import POSITION_KEYS, game_seed
+from .data import POSITION_KEYS, game_arrays, game_seed
 
 #: The improved policies a search can record (:func:`improved_policy`).
 TARGETS = ("visits", "completed-q")
@@ -211,19 +211,4 @@ def play_game(cfg: SelfPlayConfig, player: InternalPlayer, game: int) -> dict[st
         pos.push_uci(r.move)
         plies += 1
     assert over is not None
-    white = 2.0 * over[0] - 1.0        # +1 White won, -1 Black won
-    k = len(turns)
-    return {
-        "bb": np.array(rows["bb"], dtype=np.uint64).reshape(k, core.NBB),
-        "st": np.array(rows["st"], dtype=np.int16).reshape(k, core.NST),
-        "reps": np.array(rows["reps"], dtype=np.int8),
-        "n_legal": np.array(rows["n_legal"], dtype=np.int16),
-        "best": np.array(rows["best"], dtype=np.int16),
-        "score": np.array(rows["score"], dtype=np.float32),
-        "z": np.array([white if t == 0 else -white for t in turns], dtype=np.int8),
-        "ply": np.array(rows["ply"], dtype=np.int16),
-        "game": np.full(k, game, dtype=np.int32),
-        "legal": np.concatenate(rows["legal"]) if k else np.zeros(0, np.int16),
-        "prior": np.concatenate(rows["prior"]) if k else np.zeros(0, np.float32),
-        "cpu_seconds": np.array([time.process_time() - t0]),
-    }
+    return game_arrays(rows, turns, over[0], game, time.process_time() - t0)
