@@ -18,8 +18,8 @@ one trainer serve both: ``prior`` holds the search's improved policy over the le
 (:func:`improved_policy`: the visit distribution, or the completed-Q policy of Gumbel
 AlphaZero), ``best`` the search's move, ``score`` the root's value as the pawns the
 trainer squashes back (:func:`value_to_score`), ``z`` the game's result. Positions with
-one legal move, or a root already proved won (its move is recorded as the whole target),
-teach nothing new and are skipped in the first case.
+one legal move teach nothing and are not recorded; a root proved won records its
+winning move as the whole target.
 """
 
 from __future__ import annotations
